@@ -1,0 +1,139 @@
+// Tests of the 16- and 19-bit formats against independent references: f16
+// against GCC's _Float16 (all 2^16 codes, a dense sweep of f32 inputs and every
+// f16 boundary's neighbours), bf16 and tf32 against rounding done in double
+// arithmetic from the formats' definitions.
+#include "runtime/FloatFormat.h"
+#include "runtime/PtxCvt.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <vector>
+
+namespace cutec::rt {
+namespace {
+
+/// f32 patterns to test: a scrambled sweep of every 2^12-th pattern, plus the
+/// neighbours of every value the 16-bit format can represent and of the
+/// midpoints between them (where rounding decides).
+std::vector<uint32_t> sweepPatterns(const FloatFormat &format) {
+  std::vector<uint32_t> patterns;
+  for (uint32_t k = 0; k < (1u << 20); ++k)
+    patterns.push_back(k << 12 | ((k * 2654435761u) >> 20));
+  for (uint32_t code = 0; code < (1u << format.codeBits()); ++code) {
+    float v = decode(format, code);
+    float next = decode(format, code + 1);
+    if (!std::isfinite(v))
+      continue;
+    std::vector<float> anchors = {v};
+    if (std::isfinite(next) && std::signbit(v) == std::signbit(next))
+      anchors.push_back(float((double(v) + double(next)) / 2));
+    for (float a : anchors) {
+      uint32_t bits = std::bit_cast<uint32_t>(a);
+      for (uint32_t d : {0u, 1u, 2u})
+        for (uint32_t b : {bits + d, bits - d})
+          patterns.push_back(b);
+    }
+  }
+  return patterns;
+}
+
+/// Round `x` to `manBits` fraction bits with exponents from `minExp` to
+/// `maxExp`, ties to even or away, in double arithmetic; ±Inf on overflow.
+double roundToFormat(double x, int manBits, int minExp, int maxExp, bool tiesAway) {
+  if (x == 0 || !std::isfinite(x))
+    return x;
+  int exponent;
+  std::frexp(x, &exponent); // |x| = m * 2^exponent, m in [0.5, 1)
+  int quantumExp = std::max(exponent - 1, minExp) - manBits;
+  double scaled = std::ldexp(x, -quantumExp); // exact: at most 24 significant bits
+  double rounded = tiesAway ? std::round(scaled) : std::nearbyint(scaled);
+  double result = std::ldexp(rounded, quantumExp);
+  double maxValue = std::ldexp(2.0 - std::ldexp(1.0, -manBits), maxExp);
+  if (std::fabs(result) > maxValue)
+    return std::copysign(HUGE_VAL, x);
+  return result;
+}
+
+TEST(HalfPrecision, F16DecodesEveryCodeLikeFloat16) {
+  for (uint32_t code = 0; code < 0x10000; ++code) {
+    float expected = float(std::bit_cast<_Float16>(uint16_t(code)));
+    float got = decode(kF16, code);
+    if (std::isnan(expected)) {
+      EXPECT_TRUE(std::isnan(got)) << code;
+      continue;
+    }
+    ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(expected)) << code;
+  }
+}
+
+TEST(HalfPrecision, F16EncodesLikeFloat16) {
+  ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+  for (uint32_t bits : sweepPatterns(kF16)) {
+    float x = std::bit_cast<float>(bits);
+    uint16_t got = ptx::cvtF16F32(x);
+    if (std::isnan(x)) {
+      ASSERT_EQ(got, 0x7FFFu) << "canonical NaN";
+      continue;
+    }
+    uint16_t expected = std::bit_cast<uint16_t>(static_cast<_Float16>(x));
+    ASSERT_EQ(got, expected) << std::hexfloat << x;
+  }
+}
+
+TEST(HalfPrecision, F16KnownBoundaries) {
+  EXPECT_EQ(ptx::cvtF16F32(65504.0f), 0x7BFFu);
+  EXPECT_EQ(ptx::cvtF16F32(65519.996f), 0x7BFFu);
+  EXPECT_EQ(ptx::cvtF16F32(65520.0f), 0x7C00u) << "the tie above the maximum goes to Inf";
+  EXPECT_EQ(ptx::cvtF16F32(std::ldexp(1.0f, -24)), 0x0001u);
+  EXPECT_EQ(ptx::cvtF16F32(std::ldexp(1.0f, -25)), 0x0000u) << "tie with zero";
+  EXPECT_EQ(ptx::cvtF16F32(-std::ldexp(1.0f, -26)), 0x8000u);
+  EXPECT_EQ(ptx::cvtF16F32(std::ldexp(1023.5f, -24)), 0x0400u) << "rounds into the normals";
+}
+
+TEST(HalfPrecision, Bf16EncodesLikeDoubleRounding) {
+  for (uint32_t bits : sweepPatterns(kBF16)) {
+    float x = std::bit_cast<float>(bits);
+    uint16_t got = ptx::cvtBf16F32(x);
+    if (std::isnan(x)) {
+      ASSERT_EQ(got, 0x7FFFu);
+      continue;
+    }
+    double expected = roundToFormat(x, 7, -126, 127, false);
+    float decoded = decode(kBF16, got);
+    ASSERT_EQ(double(decoded), expected) << std::hexfloat << x;
+    ASSERT_EQ(std::signbit(decoded), std::signbit(x)) << std::hexfloat << x;
+  }
+}
+
+TEST(HalfPrecision, Bf16DecodeIsTheTopHalfOfF32) {
+  for (uint32_t code = 0; code < 0x10000; ++code) {
+    float expected = std::bit_cast<float>(code << 16);
+    float got = decode(kBF16, code);
+    if (std::isnan(expected))
+      EXPECT_TRUE(std::isnan(got)) << code;
+    else
+      ASSERT_EQ(std::bit_cast<uint32_t>(got), code << 16) << code;
+  }
+}
+
+TEST(HalfPrecision, Tf32EncodesLikeDoubleRoundingTiesAway) {
+  for (uint32_t bits : sweepPatterns(kTF32)) {
+    float x = std::bit_cast<float>(bits);
+    uint32_t got = ptx::cvtRnaTf32F32(x);
+    ASSERT_EQ(got & 0x1FFFu, 0u) << "low 13 bits are zero";
+    if (std::isnan(x)) {
+      ASSERT_TRUE(std::isnan(std::bit_cast<float>(got)));
+      continue;
+    }
+    double expected = roundToFormat(x, 10, -126, 127, true);
+    float value = std::bit_cast<float>(got);
+    ASSERT_EQ(double(value), expected) << std::hexfloat << x;
+    ASSERT_EQ(std::signbit(value), std::signbit(x)) << std::hexfloat << x;
+  }
+}
+
+} // namespace
+} // namespace cutec::rt
