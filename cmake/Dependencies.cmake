@@ -1,0 +1,32 @@
+# Every dependency comes from a Debian package (see tools/setup-debian.sh).
+# LLVM's version file matches major.minor exactly, so check the major by hand.
+find_package(LLVM REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+if(NOT LLVM_VERSION_MAJOR EQUAL 19)
+  message(FATAL_ERROR "cutec needs LLVM 19, found ${LLVM_PACKAGE_VERSION} at ${LLVM_DIR}")
+endif()
+message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
+find_package(fmt REQUIRED)
+find_package(GTest REQUIRED)
+if(CUTEC_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()
+
+# LLVM headers are system headers for us: their warnings are not ours.
+add_library(cutec_llvm INTERFACE)
+target_include_directories(cutec_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(cutec_llvm INTERFACE ${LLVM_DEFINITIONS})
+target_link_libraries(cutec_llvm INTERFACE LLVM)
+
+# The test tools that come with llvm-19-tools.
+find_program(CUTEC_FILECHECK FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+find_program(CUTEC_NOT not HINTS ${LLVM_TOOLS_BINARY_DIR})
+find_file(CUTEC_LIT lit.py HINTS ${LLVM_TOOLS_BINARY_DIR}/../build/utils/lit
+          /usr/lib/llvm-19/build/utils/lit REQUIRED)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# ptxas checks every PTX the tests produce. Its absence fails those tests.
+find_program(CUTEC_PTXAS ptxas HINTS /usr/local/cuda/bin)
+if(NOT CUTEC_PTXAS)
+  message(WARNING "ptxas not found: the PTX assembly tests will fail")
+  set(CUTEC_PTXAS ptxas-not-found)
+endif()
