@@ -331,6 +331,19 @@ llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,
   return sum;
 }
 
+IntTuple substitute(const IntTuple &t, const llvm::StringMap<int64_t> &values) {
+  if (t.isUnderscore())
+    return t;
+  if (t.isLeaf()) {
+    auto v = t.leaf().evaluate(values);
+    return v ? IntTuple(*v) : t;
+  }
+  std::vector<IntTuple> out;
+  for (const IntTuple &e : t.elements())
+    out.push_back(substitute(e, values));
+  return IntTuple::tuple(std::move(out));
+}
+
 static IntTuple idx2crdImpl(const IntExpr &idx, const IntTuple &shape, const IntTuple &stride) {
   if (shape.isLeaf())
     return shape.leaf().isConstant(1) ? IntExpr(0) : (idx / stride.leaf()) % shape.leaf();

@@ -110,6 +110,10 @@ IntTuple compactRowMajor(const IntTuple &shape, const IntExpr &start = IntExpr(1
 /// shape is a colexicographic index; the last mode absorbs the remainder.
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,
                                 const IntTuple &stride);
+/// Replaces the named dynamic leaves by their values; leaves naming unbound
+/// symbols stay symbolic.
+IntTuple substitute(const IntTuple &t, const llvm::StringMap<int64_t> &values);
+
 /// The natural coordinate of index `idx` in `shape` (colexicographic).
 IntTuple idx2crd(const IntExpr &idx, const IntTuple &shape);
 

@@ -53,7 +53,8 @@ std::string drawAsText(const IndexTable &t) {
   int64_t maxIdx = 0;
   for (int64_t v : t.cells)
     maxIdx = std::max(maxIdx, std::abs(v));
-  int width = static_cast<int>(fmt::format("{}", maxIdx).size()) + 1;
+  // As print_layout: cells are as wide as the digits of the cosize.
+  int width = static_cast<int>(fmt::format("{}", maxIdx + 1).size());
   std::string rule = "    ";
   for (int64_t n = 0; n < t.cols; ++n)
     rule += "+" + std::string(width + 2, '-');

@@ -1,0 +1,16 @@
+# lit configuration for cutec's command-line tests.
+import os
+import lit.formats
+
+config.name = "cutec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".cute"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cutec_obj_root, "tests", "lit")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+config.substitutions.append(("%cutec", os.path.join(config.cutec_tools_dir, "cutec")))
+config.substitutions.append(("%data", os.path.join(config.cutec_src_root, "tests", "data")))
+config.substitutions.append(("%examples", os.path.join(config.cutec_src_root, "examples")))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%ptxas", config.ptxas))
