@@ -7,11 +7,16 @@
 // version; unknown options and unreadable inputs are errors with exit code 1.
 //
 //===----------------------------------------------------------------------===//
+#include "frontend/ASTPrinter.h"
+#include "frontend/Parser.h"
 #include "tools/cutec/LayoutCommand.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -75,7 +80,24 @@ int runCompile() {
   auto source = MemoryBuffer::getFile(inputFile, /*IsText=*/true);
   if (!source)
     return fail("cannot open '" + inputFile + "': " + source.getError().message());
-  return fail("compiling kernels is not available yet; 'cutec layout' evaluates layouts");
+
+  SourceMgr sourceMgr;
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*source), SMLoc());
+  cutec::DiagnosticEngine diags(sourceMgr);
+  std::unique_ptr<cutec::ast::Module> module = cutec::parseModule(sourceMgr, bufferId, diags);
+  if (diags.hasErrors())
+    return 1;
+  if (emitKind != EmitKind::Ast)
+    return fail("only --emit=ast is available yet: the semantic analysis and the back ends "
+                "are still to come");
+
+  std::error_code ec;
+  ToolOutputFile output(outputFile, ec, sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write '" + outputFile + "': " + ec.message());
+  cutec::printAST(*module, sourceMgr, output.os());
+  output.keep();
+  return 0;
 }
 
 } // namespace
