@@ -29,6 +29,10 @@
 namespace cutec {
 namespace {
 
+/// After a tab in indentation has been reported, it advances the column to
+/// the next multiple of this.
+constexpr unsigned kTabWidth = 8;
+
 struct SpelledToken {
   TokenKind kind;
   llvm::StringLiteral spelling;
@@ -429,7 +433,7 @@ void Lexer::lexString() {
     if (*cur == '\\' && cur + 1 < end && cur[1] != '\n') {
       char escaped = cur[1];
       static constexpr llvm::StringLiteral kEscapes = "nrt0\\'\"";
-      static constexpr llvm::StringLiteral kValues = "\n\r\t\0\\'\"";
+      static constexpr char kValues[] = "\n\r\t\0\\'\"";
       size_t which = kEscapes.find(escaped);
       if (which == llvm::StringRef::npos) {
         diags.error(loc(cur),

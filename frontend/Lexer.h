@@ -14,10 +14,6 @@
 
 namespace cutec {
 
-/// The width up to whose multiples a tab advances, when a tab in
-/// indentation has been diagnosed and lexing goes on.
-inline constexpr unsigned kTabWidth = 8;
-
 std::vector<Token> tokenize(const llvm::SourceMgr &sourceMgr, unsigned bufferId,
                             DiagnosticEngine &diags);
 

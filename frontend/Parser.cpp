@@ -109,7 +109,7 @@ private:
   bool canStartExpression() const;
 
   // Diagnostics.
-  void errorExpected(const llvm::Twine &what);
+  bool errorExpected(const llvm::Twine &what);
   bool expectClosing(TokenKind close, TokenKind open, llvm::SMLoc openLoc);
   bool expectHeaderColon(llvm::StringRef header);
   bool checkAssignTarget(const Expr &target);
@@ -209,20 +209,23 @@ bool Parser::canStartExpression() const {
   }
 }
 
-void Parser::errorExpected(const llvm::Twine &what) {
+/// Reports "expected X, found Y" at the current token; returns false, saying
+/// nothing, at an invalid-character token the lexer has reported already.
+bool Parser::errorExpected(const llvm::Twine &what) {
   if (at(TokenKind::error))
-    return; // The lexer has reported it.
+    return false;
   llvm::SmallVector<llvm::SMRange, 1> ranges;
   if (!tok().spelling.empty())
     ranges.push_back(tok().getRange());
   diags.error(tok().getLoc(), "expected " + what + ", found " + tok().describe(), ranges);
+  return true;
 }
 
 bool Parser::expectClosing(TokenKind close, TokenKind open, llvm::SMLoc openLoc) {
   if (consumeIf(close))
     return true;
-  errorExpected(describeTokenKind(close) + " to close " + describeTokenKind(open));
-  diags.note(openLoc, describeTokenKind(open) + " opened here");
+  if (errorExpected(describeTokenKind(close) + " to close " + describeTokenKind(open)))
+    diags.note(openLoc, describeTokenKind(open) + " opened here");
   return false;
 }
 

@@ -103,6 +103,13 @@ TEST(DiagnosticsTest, TabIndentation) {
             "        pass\n^^^^^^^^\n");
 }
 
+TEST(DiagnosticsTest, InvalidCharacterIsNotReportedTwice) {
+  // The parser stops at the lexer's error token without a message (or note)
+  // of its own.
+  EXPECT_EQ(diagnose("x = (1 $\n"), "test.cute:1:8: error: invalid character '$'\nx = (1 $\n"
+                                    "       ^\n");
+}
+
 // Indentation mistakes.
 
 TEST(DiagnosticsTest, UnexpectedIndent) {
