@@ -16,9 +16,9 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   example)
-    mkdir -p out
-    "$build/bin/cutec" layout --draw 'tile_to_shape(((32,4),(16,4)):((16,4),(0,1)),(128,64,1),(2,1,3))'
-    echo "wrote nothing else yet: the kernel language arrives with issue 3"
+    # The seeds' layouts, checked, and the scale-factor atom drawn.
+    "$build/bin/cutec" layout --check < examples/seed_layouts.txt
+    "$build/bin/cutec" layout --draw '((32,4),(16,4)):((16,4),(0,1))' | head -12
     ;;
   test)
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
