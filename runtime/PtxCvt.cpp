@@ -2,6 +2,8 @@
 // format, modifiers and the packing of its x2 fields.
 #include "runtime/PtxCvt.h"
 
+#include <bit>
+
 namespace cutec::rt::ptx {
 namespace {
 
@@ -72,6 +74,13 @@ uint32_t cvtBf16x2F32(float a, float b, Rounding rounding, Relu relu, Satfinite 
 }
 
 uint32_t cvtRnaTf32F32(float a, Satfinite satfinite) {
+  uint32_t bits = std::bit_cast<uint32_t>(a);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) {
+    // NaN, as the H100 does it (PtxCvt.h): the low 13 bits are cut off and
+    // .satfinite takes one ulp off a result whose exponent is all ones.
+    uint32_t truncated = bits & ~0x1FFFu;
+    return satfinite == Satfinite::On ? truncated - 0x2000u : truncated;
+  }
   // The tf32 code is the top 19 bits of the f32 register.
   return encode(kTF32, a, {Rounding::NearestAway, satfinite == Satfinite::On, false}) << 13;
 }

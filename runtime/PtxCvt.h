@@ -23,9 +23,9 @@
 //    So ±Inf saturates to ±MAX_NORM too (e4m3 0x7E/0xFE, e5m2 0x7B/0xFB, e2m1
 //    0x7/0xF, e2m3/e3m2 0x1F/0x3F, ue8m0 0xFE).
 //  - The NaN produced is the canonical one, positive whatever the input's sign
-//    (e4m3 and e5m2 0x7F, as CUTLASS float8.h's software path returns; f16
-//    and bf16 0x7FFF). .satfinite is mandatory for the fp8/fp6/fp4
-//    destinations with an f32 source.
+//    or payload (e4m3 and e5m2 0x7F, as CUTLASS float8.h's software path
+//    returns; f16 and bf16 0x7FFF), except for tf32 (below). .satfinite is mandatory for the
+//    fp8/fp6/fp4 destinations with an f32 source.
 //  - .relu: "clamps the result to 0 if negative. NaN results are converted to
 //    canonical NaN." Applied to the rounded result: anything with the sign bit
 //    set (including -0 and negative values that round to -0) becomes +0.
@@ -43,6 +43,21 @@
 //  - tf32 (cvt.rna{.satfinite}.tf32.f32): rounds the f32 to 10 mantissa bits,
 //    ties away from zero; the .b32 result is an f32 pattern whose low 13 bits
 //    are zero. Without .satfinite, overflow gives Inf.
+//  - tf32 NaN inputs deviate from the ISA text ("the result is NaN"): on an
+//    H100 (sm_90, CUDA 13.0) the NaN is not canonicalised but its low 13 bits
+//    are cut off, so a NaN whose payload lies only in those bits becomes Inf
+//    (0x7F801000 -> 0x7F800000); with .satfinite one ulp is then taken off
+//    (0x7F801000 -> 0x7F7FE000, 0x7FC00000 -> 0x7FBFE000), the step that
+//    turns Inf into MAX_NORM. The emulation follows the hardware.
+//
+// Checked against the hardware: on an H100, every one of the 2^32 f32 inputs
+// gives the same bits here as on the GPU for cvt.rn.satfinite{.relu}.e4m3x2,
+// .e5m2x2 (with b = -a), cvt.{rn,rz}.f16.f32, cvt.rn.satfinite.f16.f32,
+// cvt.rn.relu.f16.f32, the same four for bf16, cvt.rn.{f16x2,bf16x2}.f32 and
+// cvt.rna{.satfinite}.tf32.f32; and every 16-bit input for
+// cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}. That settles the canonical NaNs, .relu
+// of -0 and of NaN, and the operand order for those forms. The fp4/fp6/ue8m0
+// forms exist on sm_100a only and rest on the ISA text and CUTLASS.
 #pragma once
 
 #include "runtime/FloatFormat.h"

@@ -104,6 +104,21 @@ TEST(PtxCvt, Tf32RoundsToNearestTiesAway) {
   EXPECT_EQ(cvtRnaTf32F32(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3F804000u) << "away, not even";
 }
 
+TEST(PtxCvt, Tf32NaNInputsBehaveAsOnTheH100) {
+  // Input, cvt.rna.tf32.f32, cvt.rna.satfinite.tf32.f32, as read on an H100.
+  const uint32_t measured[][3] = {
+      {0x7f800001, 0x7f800000, 0x7f7fe000}, {0xff800fff, 0xff800000, 0xff7fe000},
+      {0x7f801000, 0x7f800000, 0x7f7fe000}, {0x7f802000, 0x7f802000, 0x7f800000},
+      {0xffbfefff, 0xffbfe000, 0xffbfc000}, {0x7fbff000, 0x7fbfe000, 0x7fbfc000},
+      {0x7fc00000, 0x7fc00000, 0x7fbfe000}, {0xffc01000, 0xffc00000, 0xffbfe000},
+      {0x7ffff000, 0x7fffe000, 0x7fffc000}, {0xfffffffe, 0xffffe000, 0xffffc000}};
+  for (const auto &row : measured) {
+    float x = std::bit_cast<float>(row[0]);
+    EXPECT_EQ(cvtRnaTf32F32(x), row[1]) << std::hex << row[0];
+    EXPECT_EQ(cvtRnaTf32F32(x, Satfinite::On), row[2]) << std::hex << row[0];
+  }
+}
+
 TEST(PtxCvt, F16x2FromE4m3x2AndE5m2x2CoverEveryInput) {
   for (const test::RefFormat *f : {&test::kRefE4M3, &test::kRefE5M2}) {
     for (uint32_t a = 0; a < 0x10000; ++a) {
