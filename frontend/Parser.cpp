@@ -2,8 +2,9 @@
 // error recovery.
 //
 // Conventions that keep recovery simple:
-//  - A parse function that fails returns null after reporting exactly one
-//    error, and leaves the position inside the current logical line; the
+//  - A parse function that fails returns null after reporting one error (none
+//    at an invalid-character token, which the lexer reported), and leaves the
+//    position inside the current logical line; the
 //    statement loop then skips to the line's end (recoverToStatementEnd).
 //  - Once a compound statement has reached its block, errors inside the block
 //    are handled there, and the statement itself is returned (possibly with a
