@@ -22,10 +22,12 @@
 //    MAX_NORM in .ue8m0x2 for which the destination sign is not supported."
 //    So ±Inf saturates to ±MAX_NORM too (e4m3 0x7E/0xFE, e5m2 0x7B/0xFB, e2m1
 //    0x7/0xF, e2m3/e3m2 0x1F/0x3F, ue8m0 0xFE).
-//  - The NaN produced is the canonical one, positive whatever the input's sign
-//    or payload (e4m3 and e5m2 0x7F, as CUTLASS float8.h's software path
-//    returns; f16 and bf16 0x7FFF), except for tf32 (below). .satfinite is mandatory for the
-//    fp8/fp6/fp4 destinations with an f32 source.
+//    CUTLASS's generic host conversion (exmy_base.h) gives a NaN the input's
+//    sign in e2m1/e2m3/e3m2 (-MAX_NORM for -NaN); the ISA text is followed.
+//  - The NaN produced is the canonical one, positive whatever the input's
+//    sign or payload (e4m3 and e5m2 0x7F, as CUTLASS float8.h's software path
+//    returns; f16 and bf16 0x7FFF), except for tf32 (below). .satfinite is
+//    mandatory for the fp8/fp6/fp4 destinations with an f32 source.
 //  - .relu: "clamps the result to 0 if negative. NaN results are converted to
 //    canonical NaN." Applied to the rounded result: anything with the sign bit
 //    set (including -0 and negative values that round to -0) becomes +0.
