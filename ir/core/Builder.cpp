@@ -1,0 +1,44 @@
+//===- Builder.cpp - Creates operations at an insertion point -------------===//
+#include "ir/core/Builder.h"
+
+namespace cutec::ir {
+
+void Builder::setInsertionPoint(Operation &op) {
+  block = op.parentBlock();
+  auto &ops = block->operations();
+  point = std::find_if(ops.begin(), ops.end(), [&](auto &p) { return p.get() == &op; });
+}
+
+Operation &Builder::create(OpKind kind, llvm::SMLoc loc, llvm::ArrayRef<Value *> operands,
+                           llvm::ArrayRef<Type> resultTypes) {
+  auto op = std::make_unique<Operation>(kind, loc);
+  op->setOperands(operands);
+  for (const Type &t : resultTypes)
+    op->addResult(t);
+  op->setParentBlock(block);
+  return **block->operations().insert(point, std::move(op));
+}
+
+Value *Builder::createValue(OpKind kind, llvm::SMLoc loc, Type type,
+                            llvm::ArrayRef<Value *> operands) {
+  return create(kind, loc, operands, {type}).result();
+}
+
+Value *Builder::constantInt(llvm::SMLoc loc, DataType type, int64_t value) {
+  Operation &op = create(OpKind::Constant, loc, {}, {Type::scalar(type)});
+  op.setAttr("value", value);
+  return op.result();
+}
+
+Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
+  Operation &op = create(OpKind::Constant, loc, {}, {Type::scalar(type)});
+  op.setAttr("value", value);
+  return op.result();
+}
+
+void erase(Operation &op) {
+  auto &ops = op.parentBlock()->operations();
+  ops.remove_if([&](const std::unique_ptr<Operation> &p) { return p.get() == &op; });
+}
+
+} // namespace cutec::ir

@@ -1,0 +1,91 @@
+//===- IR.cpp - The kernel IR: values, operations, blocks, regions --------===//
+#include "ir/core/IR.h"
+
+#include <functional>
+
+namespace cutec::ir {
+
+namespace {
+struct OpInfo {
+  llvm::StringRef name;
+  bool pure, terminator;
+};
+enum Trait { None, Pure, Terminator };
+const OpInfo opInfos[] = {
+#define CUTEC_OP(Enum, Name, Traits) {Name, Traits == Pure, Traits == Terminator},
+#include "ir/core/Ops.def"
+};
+} // namespace
+
+llvm::StringRef name(OpKind kind) { return opInfos[unsigned(kind)].name; }
+bool isPure(OpKind kind) { return opInfos[unsigned(kind)].pure; }
+bool isTerminator(OpKind kind) { return opInfos[unsigned(kind)].terminator; }
+
+std::string str(const Attribute &a) {
+  struct Printer {
+    std::string operator()(int64_t v) const { return std::to_string(v); }
+    std::string operator()(double v) const {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", v);
+      std::string s = buf;
+      return s.find_first_of(".eEn") == std::string::npos ? s + ".0" : s;
+    }
+    std::string operator()(bool v) const { return v ? "true" : "false"; }
+    std::string operator()(const std::string &v) const { return "\"" + v + "\""; }
+    std::string operator()(const Type &v) const { return v.str(); }
+    std::string operator()(const IntTuple &v) const { return v.str(); }
+    std::string operator()(const Layout &v) const { return v.str(); }
+  };
+  return std::visit(Printer{}, a);
+}
+
+Value *Block::addArgument(Type type, llvm::StringRef nameHint) {
+  args.push_back(std::make_unique<Value>(std::move(type), nullptr, this, args.size()));
+  args.back()->setNameHint(nameHint.str());
+  return args.back().get();
+}
+
+Operation *Block::terminator() const {
+  if (ops.empty() || !isTerminator(ops.back()->kind()))
+    return nullptr;
+  return ops.back().get();
+}
+
+Block &Region::addBlock() {
+  blockList.push_back(std::make_unique<Block>(this));
+  return *blockList.back();
+}
+
+Value *Operation::addResult(Type type) {
+  resultList.push_back(std::make_unique<Value>(std::move(type), this, nullptr, resultList.size()));
+  return resultList.back().get();
+}
+
+const Attribute *Operation::attr(llvm::StringRef key) const {
+  auto it = attrs.find(key.str());
+  return it == attrs.end() ? nullptr : &it->second;
+}
+
+Region &Operation::addRegion() {
+  regionList.push_back(std::make_unique<Region>(this));
+  return *regionList.back();
+}
+
+void walk(Operation &op, const std::function<void(Operation &)> &f) {
+  for (auto &region : op.regions())
+    for (auto &block : region->blocks())
+      for (auto &nested : block->operations()) {
+        f(*nested);
+        walk(*nested, f);
+      }
+}
+
+void replaceAllUsesWith(Operation &root, Value *from, Value *to) {
+  walk(root, [&](Operation &op) {
+    for (unsigned i = 0; i < op.operands().size(); ++i)
+      if (op.operand(i) == from)
+        op.setOperand(i, to);
+  });
+}
+
+} // namespace cutec::ir

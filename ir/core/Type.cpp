@@ -1,0 +1,73 @@
+//===- Type.cpp - Types of IR values --------------------------------------===//
+#include "ir/core/Type.h"
+
+namespace cutec::ir {
+
+llvm::StringRef name(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::Global:
+    return "gmem";
+  case MemorySpace::Shared:
+    return "smem";
+  case MemorySpace::Tensor:
+    return "tmem";
+  case MemorySpace::Register:
+    return "rmem";
+  }
+  return "?";
+}
+
+Type Type::scalar(DataType element) {
+  Type t;
+  t.typeKind = Kind::Scalar;
+  t.elementType = element;
+  return t;
+}
+
+Type Type::tensor(DataType element, MemorySpace space, cutec::Layout layout) {
+  Type t;
+  t.typeKind = Kind::Tensor;
+  t.elementType = element;
+  t.space = space;
+  t.layoutPtr = std::make_shared<const cutec::Layout>(std::move(layout));
+  return t;
+}
+
+Type Type::layout() {
+  Type t;
+  t.typeKind = Kind::Layout;
+  return t;
+}
+
+bool Type::operator==(const Type &other) const {
+  if (typeKind != other.typeKind)
+    return false;
+  switch (typeKind) {
+  case Kind::None:
+  case Kind::Layout:
+    return true;
+  case Kind::Scalar:
+    return elementType == other.elementType;
+  case Kind::Tensor:
+    return elementType == other.elementType && space == other.space &&
+           *layoutPtr == *other.layoutPtr;
+  }
+  return false;
+}
+
+std::string Type::str() const {
+  switch (typeKind) {
+  case Kind::None:
+    return "none";
+  case Kind::Scalar:
+    return name(elementType).str();
+  case Kind::Layout:
+    return "layout";
+  case Kind::Tensor:
+    return "tensor<" + name(elementType).str() + ", " + name(space).str() + ", " +
+           layoutPtr->str() + ">";
+  }
+  return "?";
+}
+
+} // namespace cutec::ir

@@ -1,0 +1,53 @@
+//===- Type.h - Types of IR values ----------------------------------------===//
+//
+// A value is a scalar of some element type, a tensor (element type, memory
+// space and layout: a view of memory or a register fragment), or a
+// compile-time layout. Tensor layouts may have dynamic leaves named after the
+// kernel's run-time sizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_IR_CORE_TYPE_H
+#define CUTEC_IR_CORE_TYPE_H
+
+#include "ir/core/DataType.h"
+#include "ir/layout/Layout.h"
+
+#include <memory>
+
+namespace cutec::ir {
+
+enum class MemorySpace : unsigned char { Global, Shared, Tensor, Register };
+llvm::StringRef name(MemorySpace space);
+
+class Type {
+public:
+  enum class Kind : unsigned char { None, Scalar, Tensor, Layout };
+
+  Type() = default;
+  static Type scalar(DataType element);
+  static Type tensor(DataType element, MemorySpace space, cutec::Layout layout);
+  static Type layout();
+
+  Kind kind() const { return typeKind; }
+  bool isScalar() const { return typeKind == Kind::Scalar; }
+  bool isTensor() const { return typeKind == Kind::Tensor; }
+  bool isLayout() const { return typeKind == Kind::Layout; }
+  DataType element() const { return elementType; }
+  MemorySpace memorySpace() const { return space; }
+  const cutec::Layout &tensorLayout() const { return *layoutPtr; }
+
+  bool operator==(const Type &other) const;
+  bool operator!=(const Type &other) const { return !(*this == other); }
+  /// i32, tensor<f4e2m1, gmem, (M,K,L):(K,1,K*M)>, layout.
+  std::string str() const;
+
+private:
+  Kind typeKind = Kind::None;
+  DataType elementType = DataType::I32;
+  MemorySpace space = MemorySpace::Register;
+  std::shared_ptr<const cutec::Layout> layoutPtr;
+};
+
+} // namespace cutec::ir
+
+#endif

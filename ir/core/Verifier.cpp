@@ -1,0 +1,175 @@
+//===- Verifier.cpp - Structural and type checks of the IR ----------------===//
+#include "ir/core/Verifier.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace cutec::ir {
+namespace {
+
+class Verifier {
+public:
+  std::vector<VerifierIssue> issues;
+
+  void verifyKernel(const Operation &kernel) {
+    if (kernel.kind() != OpKind::Kernel)
+      return fail(kernel, "expected a kernel at the top level");
+    if (!kernel.attrAs<std::string>("name"))
+      fail(kernel, "kernel without a 'name' attribute");
+    checkRegions(kernel, 1, OpKind::Return);
+    verifyRegions(kernel);
+  }
+
+private:
+  void fail(const Operation &op, const llvm::Twine &message) {
+    issues.push_back({op.loc(), "'" + name(op.kind()).str() + "': " + message.str()});
+  }
+
+  void checkRegions(const Operation &op, size_t count, OpKind terminator) {
+    if (op.regions().size() != count)
+      return fail(op, "expected " + llvm::Twine(count) + " region(s)");
+    for (const auto &region : op.regions()) {
+      if (region->blocks().size() != 1)
+        return fail(op, "expected one block per region");
+      const Operation *term = region->blocks().front()->terminator();
+      if (!term || term->kind() != terminator)
+        fail(op, "region must end with '" + name(terminator).str() + "'");
+    }
+  }
+
+  void verifyRegions(const Operation &op) {
+    for (const auto &region : op.regions())
+      for (const auto &block : region->blocks()) {
+        for (const auto &arg : block->arguments())
+          visible.insert(arg.get());
+        for (const auto &nested : block->operations()) {
+          verifyOp(*nested);
+          for (const auto &result : nested->results())
+            visible.insert(result.get());
+        }
+        // Values of a block are not visible after it.
+        for (const auto &nested : block->operations())
+          for (const auto &result : nested->results())
+            visible.erase(result.get());
+        for (const auto &arg : block->arguments())
+          visible.erase(arg.get());
+      }
+  }
+
+  bool expectOperands(const Operation &op, size_t n) {
+    if (op.operands().size() == n)
+      return true;
+    fail(op, "expected " + llvm::Twine(n) + " operand(s), found " +
+                 llvm::Twine(op.operands().size()));
+    return false;
+  }
+
+  bool expectResults(const Operation &op, size_t n) {
+    if (op.results().size() == n)
+      return true;
+    fail(op, "expected " + llvm::Twine(n) + " result(s), found " + llvm::Twine(op.results().size()));
+    return false;
+  }
+
+  void expectScalarResultMatchingOperands(const Operation &op) {
+    if (!expectResults(op, 1))
+      return;
+    const Type &t = op.result()->type();
+    if (!t.isScalar())
+      return fail(op, "result must be a scalar, found " + t.str());
+    for (Value *v : op.operands())
+      if (v->type() != t)
+        return fail(op, "operand of type " + v->type().str() + " does not match result type " +
+                            t.str());
+  }
+
+  void verifyOp(const Operation &op) {
+    for (Value *v : op.operands()) {
+      if (!v)
+        return fail(op, "null operand");
+      if (!visible.count(v))
+        return fail(op, "operand is used before it is defined or outside its scope");
+    }
+    switch (op.kind()) {
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Rem:
+      if (expectOperands(op, 2))
+        expectScalarResultMatchingOperands(op);
+      break;
+    case OpKind::Neg:
+      if (expectOperands(op, 1))
+        expectScalarResultMatchingOperands(op);
+      break;
+    case OpKind::Fma:
+      if (expectOperands(op, 3))
+        expectScalarResultMatchingOperands(op);
+      break;
+    case OpKind::Constant:
+      if (expectOperands(op, 0) && expectResults(op, 1) &&
+          !op.attrAs<int64_t>("value") && !op.attrAs<double>("value") &&
+          !op.attrAs<bool>("value"))
+        fail(op, "needs an integer, float or bool 'value'");
+      break;
+    case OpKind::Convert:
+      if (expectOperands(op, 1) && expectResults(op, 1) && !op.result()->type().isScalar())
+        fail(op, "converts to a scalar type");
+      break;
+    case OpKind::Cmp:
+      if (expectOperands(op, 2) && expectResults(op, 1) &&
+          op.result()->type() != Type::scalar(DataType::Bool))
+        fail(op, "result must be bool");
+      if (!op.attrAs<std::string>("predicate"))
+        fail(op, "needs a 'predicate'");
+      break;
+    case OpKind::BlockIdx:
+    case OpKind::ThreadIdx: {
+      const int64_t *dim = op.attrAs<int64_t>("dim");
+      if (!dim || *dim < 0 || *dim > 2)
+        fail(op, "needs a 'dim' of 0, 1 or 2");
+      break;
+    }
+    case OpKind::DynamicSize:
+      if (!op.attrAs<std::string>("name"))
+        fail(op, "needs a 'name'");
+      break;
+    case OpKind::For:
+      if (op.operands().size() < 3)
+        fail(op, "needs lower bound, upper bound and step operands");
+      checkRegions(op, 1, OpKind::Yield);
+      verifyRegions(op);
+      break;
+    case OpKind::If:
+      if (op.operands().size() != 1 || op.operand(0)->type() != Type::scalar(DataType::Bool))
+        fail(op, "needs one bool condition");
+      if (op.regions().size() != 1 && op.regions().size() != 2)
+        fail(op, "expected a then region and an optional else region");
+      else
+        checkRegions(op, op.regions().size(), OpKind::Yield);
+      verifyRegions(op);
+      break;
+    case OpKind::Kernel:
+      fail(op, "kernels cannot nest");
+      break;
+    case OpKind::PtxInst:
+      if (!op.attrAs<std::string>("opcode"))
+        fail(op, "needs an 'opcode'");
+      break;
+    default:
+      break;
+    }
+  }
+
+  llvm::SmallPtrSet<const Value *, 32> visible;
+};
+
+} // namespace
+
+std::vector<VerifierIssue> verify(const Operation &kernel) {
+  Verifier v;
+  v.verifyKernel(kernel);
+  return std::move(v.issues);
+}
+
+} // namespace cutec::ir

@@ -1,0 +1,67 @@
+// The verifier: each rule, with the message it gives.
+#include "IRTestUtil.h"
+
+#include "ir/core/Verifier.h"
+
+#include <gtest/gtest.h>
+
+namespace cutec::ir {
+namespace {
+
+std::string firstIssue(const Operation &kernel) {
+  auto issues = verify(kernel);
+  return issues.empty() ? "" : issues.front().message;
+}
+
+TEST(Verifier, AcceptsAWellFormedKernel) {
+  auto kernel = test::makeSumKernel();
+  EXPECT_EQ(firstIssue(*kernel), "");
+}
+
+TEST(Verifier, RejectsUseOutsideScope) {
+  auto kernel = test::makeSumKernel();
+  Block &body = kernel->regions()[0]->front();
+  Operation &loop = *std::next(body.operations().begin(), 2)->get();
+  Value *inner = loop.regions()[0]->front().operations().front()->result();
+  Builder b(body);
+  b.setInsertionPoint(*body.terminator());
+  b.createValue(OpKind::Neg, {}, Type::scalar(DataType::I32), {inner});
+  EXPECT_EQ(firstIssue(*kernel),
+            "'arith.neg': operand is used before it is defined or outside its scope");
+}
+
+TEST(Verifier, RejectsMissingTerminator) {
+  auto kernel = test::makeSumKernel();
+  Block &body = kernel->regions()[0]->front();
+  erase(*body.terminator());
+  EXPECT_EQ(firstIssue(*kernel), "'kernel': region must end with 'return'");
+}
+
+TEST(Verifier, RejectsArityAndTypeMismatches) {
+  Operation kernel(OpKind::Kernel, {});
+  kernel.setAttr("name", std::string("k"));
+  Block &body = kernel.addRegion().addBlock();
+  Builder b(body);
+  Value *i = b.constantInt({}, DataType::I32, 1);
+  Value *f = b.constantFloat({}, DataType::F32, 1.0);
+  b.createValue(OpKind::Add, {}, Type::scalar(DataType::F32), {i, f});
+  b.createValue(OpKind::Mul, {}, Type::scalar(DataType::F32), {f});
+  Operation &tid = b.create(OpKind::ThreadIdx, {}, {}, {Type::scalar(DataType::I32)});
+  tid.setAttr("dim", int64_t(3));
+  b.create(OpKind::Return, {});
+  auto issues = verify(kernel);
+  ASSERT_EQ(issues.size(), 3u);
+  EXPECT_EQ(issues[0].message,
+            "'arith.add': operand of type i32 does not match result type f32");
+  EXPECT_EQ(issues[1].message, "'arith.mul': expected 2 operand(s), found 1");
+  EXPECT_EQ(issues[2].message, "'cute.thread_idx': needs a 'dim' of 0, 1 or 2");
+}
+
+TEST(Verifier, RejectsKernelsWithoutNames) {
+  Operation kernel(OpKind::Kernel, {});
+  Builder(kernel.addRegion().addBlock()).create(OpKind::Return, {});
+  EXPECT_EQ(firstIssue(kernel), "'kernel': kernel without a 'name' attribute");
+}
+
+} // namespace
+} // namespace cutec::ir
