@@ -1,0 +1,24 @@
+//===- PtxInstructions.cpp - The table of PTX instructions cutec emits ----===//
+#include "codegen/ptx/PtxInstructions.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace cutec::ptx {
+
+const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
+  static const PtxInstruction table[] = {
+#define PTX_INSTRUCTION(Opcode, Mnemonic, Syntax, Results, Operands, Emulation)                   \
+  {Opcode, Mnemonic, PtxSyntax::Syntax, Results, Operands, Emulation},
+#include "codegen/ptx/PtxInstructions.def"
+  };
+  static const llvm::StringMap<const PtxInstruction *> index = [] {
+    llvm::StringMap<const PtxInstruction *> m;
+    for (const PtxInstruction &inst : table)
+      m[inst.opcode] = &inst;
+    return m;
+  }();
+  auto it = index.find(opcode);
+  return it == index.end() ? nullptr : it->second;
+}
+
+} // namespace cutec::ptx

@@ -1,0 +1,41 @@
+//===- PtxInstructions.h - The table of PTX instructions cutec emits ------===//
+//
+// One table (PtxInstructions.def) says, for every machine op, how PTX spells
+// it and how the emulation executes it, so the two back ends cannot drift
+// apart: both print the same `ptx.inst` ops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_CODEGEN_PTX_PTXINSTRUCTIONS_H
+#define CUTEC_CODEGEN_PTX_PTXINSTRUCTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace cutec::ptx {
+
+/// How the operands of an instruction are written in PTX.
+enum class PtxSyntax {
+  Plain,     // op r0, a, b, c;
+  Immediate, // op r0, imm;
+  Special,   // op r0, %tid.x;
+  Param,     // op r0, [name];
+  Load,      // op r0, [a+off];
+  Store,     // op [a+off], b;
+  Unpack2,   // op {r0, r1}, a;
+  Pack2,     // op r0, {a, b};
+};
+
+struct PtxInstruction {
+  llvm::StringRef opcode;
+  llvm::StringRef mnemonic;
+  PtxSyntax syntax;
+  unsigned numResults;
+  unsigned numOperands;
+  llvm::StringRef emulation;
+};
+
+/// The instruction for a machine IR opcode; null if cutec does not know it.
+const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode);
+
+} // namespace cutec::ptx
+
+#endif
