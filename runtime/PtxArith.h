@@ -1,0 +1,71 @@
+// PTX integer and f32 arithmetic with the ISA's exact semantics, for the
+// emulation's instructions whose C++ spelling would differ: division by zero,
+// INT_MIN / -1, shifts past the width, and f32 operations that must round
+// once, in round-to-nearest-even, without contraction.
+#pragma once
+
+#include "runtime/FloatFormat.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace cutec::rt::ptx {
+
+// div.s32 / rem.s32: PTX leaves x/0 unspecified; the emulation gives -1 and x
+// (what NVIDIA GPUs return) rather than trapping, and INT_MIN/-1 wraps.
+inline uint32_t divS32(uint32_t a, uint32_t b) {
+  int32_t x = int32_t(a), y = int32_t(b);
+  if (y == 0)
+    return 0xFFFFFFFFu;
+  if (x == INT32_MIN && y == -1)
+    return a;
+  return uint32_t(x / y);
+}
+
+inline uint32_t remS32(uint32_t a, uint32_t b) {
+  int32_t x = int32_t(a), y = int32_t(b);
+  if (y == 0)
+    return a;
+  if (x == INT32_MIN && y == -1)
+    return 0;
+  return uint32_t(x % y);
+}
+
+inline uint32_t minS32(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
+
+// shr.s64: arithmetic shift; shifts of 64 or more fill with the sign.
+inline uint64_t shrS64(uint64_t a, uint64_t b) {
+  int64_t x = int64_t(a);
+  return uint64_t(b >= 64 ? (x < 0 ? -1 : 0) : x >> b);
+}
+
+// IEEE single precision rounds to nearest even. A C++ compiler may still
+// contract a*b+c into one fma, which changes results: the emitted emulation
+// turns contraction off (#pragma STDC FP_CONTRACT OFF, and GCC's
+// optimize("fp-contract=off")); code that includes this header elsewhere
+// must do the same.
+inline float addRnF32(float a, float b) { return a + b; }
+inline float subRnF32(float a, float b) { return a - b; }
+inline float mulRnF32(float a, float b) { return a * b; }
+inline float fmaRnF32(float a, float b, float c) { return std::fma(a, b, c); }
+inline float divRnF32(float a, float b) { return a / b; }
+
+// cvt.rzi.s32.f32: truncate; NaN gives 0 and out-of-range saturates.
+inline uint32_t cvtRziS32F32(float a) {
+  if (std::isnan(a))
+    return 0;
+  if (a >= 2147483648.0f)
+    return uint32_t(INT32_MAX);
+  if (a < -2147483648.0f)
+    return uint32_t(INT32_MIN);
+  return uint32_t(int32_t(a));
+}
+
+inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+// cvt.f32.f16 / cvt.f32.bf16: exact widenings.
+inline float cvtF32F16(uint16_t h) { return decode(kF16, h); }
+inline float cvtF32Bf16(uint16_t h) { return decode(kBF16, h); }
+
+} // namespace cutec::rt::ptx
