@@ -1,0 +1,31 @@
+//===- Passes.h - Every pass of the pipeline, one factory each ------------===//
+//
+// Each pass lives in its own file named after it (the name --print-after
+// takes), with a lit/unit test of the same name. Pipeline.cpp lists them in
+// order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_PASSES_PASSES_H
+#define CUTEC_PASSES_PASSES_H
+
+#include "passes/Pass.h"
+
+#include <memory>
+
+namespace cutec {
+
+/// "tile-to-shape": layout.call → layout.constant (TileToShape.cpp).
+std::unique_ptr<Pass> createTileToShapePass();
+/// "partition": local_tile/slice chains → views of parameters (Partition.cpp).
+std::unique_ptr<Pass> createPartitionPass();
+/// "lower-indexing": view loads/stores → address arithmetic (LowerIndexing.cpp).
+std::unique_ptr<Pass> createLowerIndexingPass();
+/// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
+std::unique_ptr<Pass> createCanonicalizePass();
+/// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
+/// (InstructionSelection.cpp).
+std::unique_ptr<Pass> createInstructionSelectionPass();
+
+} // namespace cutec
+
+#endif
