@@ -1,10 +1,8 @@
 //===- EmuPrinter.cpp - Machine IR to the C++ emulation -------------------===//
 #include "codegen/emu/EmuPrinter.h"
 
-#include "codegen/ptx/MachineTypes.h"
+#include "codegen/ptx/MachineIRPrinter.h"
 #include "codegen/ptx/PtxInstructions.h"
-
-#include "llvm/ADT/DenseMap.h"
 
 #include <bit>
 #include <fmt/format.h>
@@ -16,10 +14,6 @@ using ir::OpKind;
 using ir::Operation;
 using ir::Value;
 using ptx::RegisterClass;
-
-llvm::Error emuError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "emulation printer: " + message);
-}
 
 std::string kernelName(const Operation &kernel) { return *kernel.attrAs<std::string>("name"); }
 
@@ -71,26 +65,26 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
   }
 }
 
-class BodyPrinter {
+class BodyPrinter : public ptx::MachineIRPrinter {
 public:
   BodyPrinter(const Operation &kernel, const EmuOptions &options)
-      : kernel(kernel), options(options) {}
+      : MachineIRPrinter([](RegisterClass rc) { return ptx::info(rc).prefix.drop_front().str(); }),
+        kernel(kernel), options(options) {}
 
   llvm::Error print(llvm::raw_ostream &os) {
     std::string name = kernelName(kernel);
-    const ir::Block &entry = *kernel.regions()[0]->blocks().front();
-    if (llvm::Error e = printBlock(entry, 1))
+    if (llvm::Error e = printBlock(*kernel.regions()[0]->blocks().front(), 1))
       return e;
     os << "static void " << name << "_body(cutec::rt::Thread &t, const void *rawParams) {\n";
     os << "  const auto *params = static_cast<const " << name << "_Params *>(rawParams);\n";
     os << "  (void)params;\n";
     for (RegisterClass rc : ptx::kAllRegisterClasses) {
-      unsigned n = counts[unsigned(rc)];
+      unsigned n = registerCount(rc);
       if (!n)
         continue;
       os << "  " << ptx::info(rc).cxxType << " ";
       for (unsigned i = 0; i < n; ++i)
-        os << (i ? ", " : "") << prefix(rc) << i << "{}";
+        os << (i ? ", " : "") << ptx::info(rc).prefix.drop_front() << i << "{}";
       os << ";\n";
     }
     os << body << "}\n\n";
@@ -101,94 +95,58 @@ public:
   }
 
 private:
-  static std::string prefix(RegisterClass rc) { return ptx::info(rc).prefix.drop_front().str(); }
-
-  std::string reg(const Value *v) {
-    auto it = registers.find(v);
-    if (it != registers.end())
-      return it->second;
-    RegisterClass rc = ptx::registerClass(v->type().element());
-    std::string name = prefix(rc) + std::to_string(counts[unsigned(rc)]++);
-    registers[v] = name;
-    return name;
+  llvm::Error error(const llvm::Twine &message) const override {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "emulation printer: " + message);
   }
 
-  void emit(unsigned indent, const std::string &line) {
-    body += std::string(2 * indent, ' ') + line + "\n";
-  }
+  void line(unsigned indent, const std::string &text) { emit(indent, text, "  "); }
 
-  llvm::Error printBlock(const ir::Block &block, unsigned indent) {
-    for (const auto &op : block.operations())
-      if (llvm::Error e = printOp(*op, indent))
-        return e;
-    return llvm::Error::success();
-  }
-
-  /// Assigns yielded values to `targets` as one parallel copy.
-  void yieldInto(unsigned indent, const Operation &yield, llvm::ArrayRef<const Value *> targets) {
-    std::vector<std::string> temps;
+  // Through scratch locals, so a swap reads every value before writing any.
+  void printYield(const Operation &yield, unsigned indent,
+                  llvm::ArrayRef<const Value *> targets) override {
+    line(indent, "{");
     for (size_t i = 0; i < targets.size(); ++i) {
       RegisterClass rc = ptx::registerClass(targets[i]->type().element());
-      temps.push_back(fmt::format("{} y{} = {};", ptx::info(rc).cxxType.str(), i,
-                                  reg(yield.operand(i))));
+      line(indent + 1, fmt::format("{} y{} = {};", ptx::info(rc).cxxType.str(), i,
+                                   reg(yield.operand(i))));
     }
     for (size_t i = 0; i < targets.size(); ++i)
-      emit(indent, temps[i]);
-    for (size_t i = 0; i < targets.size(); ++i)
-      emit(indent, fmt::format("{} = y{};", reg(targets[i]), i));
+      line(indent + 1, fmt::format("{} = y{};", reg(targets[i]), i));
+    line(indent, "}");
   }
 
-  llvm::Error printRegionBody(const ir::Block &block, unsigned indent,
-                              llvm::ArrayRef<const Value *> yieldTargets) {
-    for (const auto &inner : block.operations()) {
-      if (inner->kind() == OpKind::Yield) {
-        emit(indent, "{");
-        yieldInto(indent + 1, *inner, yieldTargets);
-        emit(indent, "}");
-        continue;
-      }
-      if (llvm::Error e = printOp(*inner, indent))
-        return e;
-    }
-    return llvm::Error::success();
-  }
-
-  llvm::Error printFor(const Operation &op, unsigned indent) {
-    const ir::Block &loopBody = *op.regions()[0]->blocks().front();
-    const Value *iv = loopBody.argument(0);
-    std::vector<const Value *> carried;
-    for (size_t i = 1; i < loopBody.arguments().size(); ++i)
-      carried.push_back(loopBody.argument(i));
-    emit(indent, fmt::format("{} = {};", reg(iv), reg(op.operand(0))));
-    for (size_t i = 0; i < carried.size(); ++i)
-      emit(indent, fmt::format("{} = {};", reg(carried[i]), reg(op.operand(3 + i))));
-    emit(indent, fmt::format("for (; int32_t({}) < int32_t({}); {} += {}) {{", reg(iv),
-                             reg(op.operand(1)), reg(iv), reg(op.operand(2))));
-    if (llvm::Error e = printRegionBody(loopBody, indent + 1, carried))
+  llvm::Error printFor(const Operation &op, unsigned indent) override {
+    LoopParts loop = loopParts(op);
+    std::string iv = reg(loop.inductionVariable);
+    line(indent, fmt::format("{} = {};", iv, reg(op.operand(0))));
+    for (size_t i = 0; i < loop.carried.size(); ++i)
+      line(indent, fmt::format("{} = {};", reg(loop.carried[i]), reg(op.operand(3 + i))));
+    line(indent, fmt::format("for (; int32_t({}) < int32_t({}); {} += {}) {{", iv,
+                             reg(op.operand(1)), iv, reg(op.operand(2))));
+    if (llvm::Error e =
+            printRegionBody(*op.regions()[0]->blocks().front(), indent + 1, loop.carried))
       return e;
-    emit(indent, "}");
-    for (size_t i = 0; i < carried.size(); ++i)
-      registers[op.result(i)] = reg(carried[i]);
+    line(indent, "}");
+    aliasLoopResults(op, loop);
     return llvm::Error::success();
   }
 
-  llvm::Error printIf(const Operation &op, unsigned indent) {
-    std::vector<const Value *> results;
-    for (const auto &r : op.results())
-      results.push_back(r.get());
-    for (const Value *r : results)
-      reg(r);
-    emit(indent, fmt::format("if ({}) {{", reg(op.operand(0))));
+  llvm::Error printIf(const Operation &op, unsigned indent) override {
+    std::vector<const Value *> results = branchResults(op);
+    line(indent, fmt::format("if ({}) {{", reg(op.operand(0))));
     for (size_t r = 0; r < op.regions().size(); ++r) {
       if (r == 1)
-        emit(indent, "} else {");
+        line(indent, "} else {");
       if (llvm::Error e =
               printRegionBody(*op.regions()[r]->blocks().front(), indent + 1, results))
         return e;
     }
-    emit(indent, "}");
+    line(indent, "}");
     return llvm::Error::success();
   }
+
+  void printReturn(unsigned indent) override { line(indent, "return;"); }
 
   std::string immediate(const Operation &op, RegisterClass rc) {
     if (const double *d = op.attrAs<double>("imm"))
@@ -203,11 +161,11 @@ private:
     return "t." + ptxName.drop_front().str();
   }
 
-  llvm::Error printInstruction(const Operation &op, unsigned indent) {
+  llvm::Error printInstruction(const Operation &op, unsigned indent) override {
     const std::string *opcode = op.attrAs<std::string>("opcode");
     const ptx::PtxInstruction *inst = opcode ? ptx::lookupPtxInstruction(*opcode) : nullptr;
     if (!inst)
-      return emuError("unknown instruction '" + (opcode ? *opcode : "") + "'");
+      return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
     std::string text = inst->emulation.str();
     auto substitute = [&](const std::string &key, const std::string &value) {
       for (size_t pos = text.find(key); pos != std::string::npos;
@@ -237,31 +195,12 @@ private:
       if (std::string loc = options.describeLocation(op.loc()); !loc.empty())
         where += " at " + loc;
     substitute("$where", "\"" + where + "\"");
-    emit(indent, text);
+    line(indent, text);
     return llvm::Error::success();
-  }
-
-  llvm::Error printOp(const Operation &op, unsigned indent) {
-    switch (op.kind()) {
-    case OpKind::PtxInst:
-      return printInstruction(op, indent);
-    case OpKind::For:
-      return printFor(op, indent);
-    case OpKind::If:
-      return printIf(op, indent);
-    case OpKind::Return:
-      emit(indent, "return;");
-      return llvm::Error::success();
-    default:
-      return emuError("'" + ir::name(op.kind()) + "' should have been lowered to machine IR");
-    }
   }
 
   const Operation &kernel;
   const EmuOptions &options;
-  llvm::DenseMap<const Value *, std::string> registers;
-  unsigned counts[std::size(ptx::kAllRegisterClasses)] = {};
-  std::string body;
 };
 
 const char *kPreamble = "// Generated by cutec: the C++ emulation of a kernel. Do not edit.\n";

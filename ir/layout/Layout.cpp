@@ -248,15 +248,24 @@ Layout detail::coalesceBackwards(const std::vector<IntTuple> &shapes,
   return Layout(IntTuple::tuple(std::move(sh)), IntTuple::tuple(std::move(st)));
 }
 
-Layout coalesce(const Layout &l) {
+/// Flattens `l` and coalesces it from the back. A trailing size-1 mode either
+/// disappears (coalesce) or keeps its stride behind a placeholder extent of 2
+/// (CuTe's coalesce_x, which composition needs so the function is preserved
+/// outside the domain too).
+static Layout coalesceFlattened(const Layout &l, bool keepTrailingStride) {
   std::vector<IntTuple> shapes, strides;
   flattenInto(l.shape, shapes);
   flattenInto(l.stride, strides);
   size_t r = shapes.size();
   if (r == 0)
     return Layout(1, 0);
-  return detail::coalesceBackwards(shapes, strides, r - 1, shapes[r - 1].leaf(), strides[r - 1].leaf());
+  IntExpr last = shapes[r - 1].leaf();
+  if (keepTrailingStride && last.isConstant(1))
+    last = IntExpr(2);
+  return detail::coalesceBackwards(shapes, strides, r - 1, last, strides[r - 1].leaf());
 }
+
+Layout coalesce(const Layout &l) { return coalesceFlattened(l, /*keepTrailingStride=*/false); }
 
 Layout coalesce(const Layout &l, const IntTuple &profile) {
   if (profile.isLeaf() || profile.isUnderscore())
@@ -283,15 +292,7 @@ Layout filterZeros(const Layout &l) {
 Layout filter(const Layout &l) { return coalesce(filterZeros(l)); }
 
 Layout detail::coalesceKeepingTail(const Layout &l) {
-  std::vector<IntTuple> shapes, strides;
-  flattenInto(l.shape, shapes);
-  flattenInto(l.stride, strides);
-  size_t r = shapes.size();
-  if (r == 0)
-    return Layout(1, 0);
-  IntExpr last = shapes[r - 1].leaf();
-  return detail::coalesceBackwards(shapes, strides, r - 1, last.isConstant(1) ? IntExpr(2) : last,
-                           strides[r - 1].leaf());
+  return coalesceFlattened(l, /*keepTrailingStride=*/true);
 }
 
 } // namespace cutec

@@ -1,0 +1,83 @@
+//===- MachineIRPrinter.cpp - What the PTX and emulation printers share ---===//
+#include "codegen/ptx/MachineIRPrinter.h"
+
+namespace cutec::ptx {
+
+MachineIRPrinter::LoopParts MachineIRPrinter::loopParts(const ir::Operation &loop) {
+  const ir::Block &body = *loop.regions()[0]->blocks().front();
+  LoopParts parts{body.argument(0), {}};
+  for (size_t i = 1; i < body.arguments().size(); ++i)
+    parts.carried.push_back(body.argument(i));
+  return parts;
+}
+
+void MachineIRPrinter::aliasLoopResults(const ir::Operation &loop, const LoopParts &parts) {
+  for (size_t i = 0; i < parts.carried.size(); ++i)
+    registers[loop.result(i)] = reg(parts.carried[i]);
+}
+
+std::vector<const ir::Value *> MachineIRPrinter::branchResults(const ir::Operation &branch) {
+  std::vector<const ir::Value *> results;
+  for (const auto &r : branch.results()) {
+    results.push_back(r.get());
+    reg(r.get());
+  }
+  return results;
+}
+
+std::string MachineIRPrinter::reg(const ir::Value *v) {
+  auto it = registers.find(v);
+  if (it != registers.end())
+    return it->second;
+  std::string name = freshRegister(registerClass(v->type().element()));
+  registers[v] = name;
+  return name;
+}
+
+std::string MachineIRPrinter::freshRegister(RegisterClass rc) {
+  return registerPrefix(rc) + std::to_string(counts[unsigned(rc)]++);
+}
+
+void MachineIRPrinter::emit(unsigned indent, const std::string &line, const char *indentUnit) {
+  for (unsigned i = 0; i < indent; ++i)
+    body += indentUnit;
+  body += line + "\n";
+}
+
+llvm::Error MachineIRPrinter::printBlock(const ir::Block &block, unsigned indent) {
+  for (const auto &op : block.operations())
+    if (llvm::Error e = printOp(*op, indent))
+      return e;
+  return llvm::Error::success();
+}
+
+llvm::Error MachineIRPrinter::printRegionBody(const ir::Block &block, unsigned indent,
+                                              llvm::ArrayRef<const ir::Value *> targets) {
+  for (const auto &op : block.operations()) {
+    if (op->kind() == ir::OpKind::Yield) {
+      printYield(*op, indent, targets);
+      continue;
+    }
+    if (llvm::Error e = printOp(*op, indent))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error MachineIRPrinter::printOp(const ir::Operation &op, unsigned indent) {
+  switch (op.kind()) {
+  case ir::OpKind::PtxInst:
+    return printInstruction(op, indent);
+  case ir::OpKind::For:
+    return printFor(op, indent);
+  case ir::OpKind::If:
+    return printIf(op, indent);
+  case ir::OpKind::Return:
+    printReturn(indent);
+    return llvm::Error::success();
+  default:
+    return error("'" + ir::name(op.kind()) + "' should have been lowered to machine IR");
+  }
+}
+
+} // namespace cutec::ptx

@@ -1,0 +1,73 @@
+//===- MachineIRPrinter.h - What the PTX and emulation printers share -----===//
+//
+// Both back ends print the same machine IR: `ptx.inst`, `for`, `if`, `yield`
+// and `return`. This base walks it, names registers (one per SSA value, per
+// register class, numbered in order of definition so the output is
+// deterministic) and collects the text; a printer supplies the syntax.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
+#define CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
+
+#include "codegen/ptx/MachineTypes.h"
+#include "ir/core/IR.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+
+namespace cutec::ptx {
+
+class MachineIRPrinter {
+public:
+  virtual ~MachineIRPrinter() = default;
+
+protected:
+  /// `registerPrefix` gives each class's name prefix: "%r" in PTX, "r" in C++.
+  explicit MachineIRPrinter(std::function<std::string(RegisterClass)> registerPrefix)
+      : registerPrefix(std::move(registerPrefix)) {}
+
+  /// The loop's induction variable and carried values (its block arguments).
+  struct LoopParts {
+    const ir::Value *inductionVariable;
+    std::vector<const ir::Value *> carried;
+  };
+  static LoopParts loopParts(const ir::Operation &loop);
+  /// After a loop: its results are its carried registers.
+  void aliasLoopResults(const ir::Operation &loop, const LoopParts &parts);
+  /// An `if`'s results, given their registers before either branch assigns.
+  std::vector<const ir::Value *> branchResults(const ir::Operation &branch);
+
+  std::string reg(const ir::Value *v);
+  /// A register of class `rc` that belongs to no value (a scratch).
+  std::string freshRegister(RegisterClass rc);
+  unsigned registerCount(RegisterClass rc) const { return counts[unsigned(rc)]; }
+
+  void emit(unsigned indent, const std::string &line, const char *indentUnit);
+
+  llvm::Error printBlock(const ir::Block &block, unsigned indent);
+  llvm::Error printOp(const ir::Operation &op, unsigned indent);
+  /// Prints a loop or branch body; its `yield` assigns `targets`.
+  llvm::Error printRegionBody(const ir::Block &block, unsigned indent,
+                              llvm::ArrayRef<const ir::Value *> targets);
+
+  virtual llvm::Error printInstruction(const ir::Operation &op, unsigned indent) = 0;
+  virtual llvm::Error printFor(const ir::Operation &op, unsigned indent) = 0;
+  virtual llvm::Error printIf(const ir::Operation &op, unsigned indent) = 0;
+  virtual void printReturn(unsigned indent) = 0;
+  /// Assigns the yielded values to `targets` as one parallel copy.
+  virtual void printYield(const ir::Operation &yield, unsigned indent,
+                          llvm::ArrayRef<const ir::Value *> targets) = 0;
+  /// An error prefixed with the printer's name.
+  virtual llvm::Error error(const llvm::Twine &message) const = 0;
+
+  std::string body;
+
+private:
+  std::function<std::string(RegisterClass)> registerPrefix;
+  llvm::DenseMap<const ir::Value *, std::string> registers;
+  unsigned counts[std::size(kAllRegisterClasses)] = {};
+};
+
+} // namespace cutec::ptx
+
+#endif
