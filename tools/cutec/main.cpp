@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/ASTPrinter.h"
 #include "frontend/Parser.h"
+#include "frontend/Sema.h"
+#include "ir/core/Printer.h"
 #include "tools/cutec/LayoutCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -87,15 +89,24 @@ int runCompile() {
   std::unique_ptr<cutec::ast::Module> module = cutec::parseModule(sourceMgr, bufferId, diags);
   if (diags.hasErrors())
     return 1;
-  if (emitKind != EmitKind::Ast)
-    return fail("only --emit=ast is available yet: the semantic analysis and the back ends "
+  std::unique_ptr<cutec::ir::Module> ir;
+  if (emitKind != EmitKind::Ast) {
+    ir = cutec::buildIR(*module, diags);
+    if (!ir)
+      return 1;
+  }
+  if (emitKind != EmitKind::Ast && emitKind != EmitKind::Ir)
+    return fail("only --emit=ast and --emit=ir are available yet: the passes and the back ends "
                 "are still to come");
 
   std::error_code ec;
   ToolOutputFile output(outputFile, ec, sys::fs::OF_Text);
   if (ec)
     return fail("cannot write '" + outputFile + "': " + ec.message());
-  cutec::printAST(*module, sourceMgr, output.os());
+  if (ir)
+    cutec::ir::print(*ir, output.os());
+  else
+    cutec::printAST(*module, sourceMgr, output.os());
   output.keep();
   return 0;
 }

@@ -1,0 +1,211 @@
+// IRGen: the evaluator behind buildIR (internal to frontend/).
+//
+// One tree walk does both semantic analysis and IR generation. Expressions
+// evaluate to SemaValues: compile-time values fold on the spot (so helper
+// functions, tuples and layouts cost nothing at run time), run-time values
+// are IR values created at the builder's insertion point. Python variables
+// are a map from names to SemaValues; `for` and `if` over run-time values
+// turn the variables they reassign into region arguments and results (SSA
+// construction by scope snapshots). The implementation is split by topic:
+//   IRGenModule.cpp    top level, kernel signatures, dynamic sizes
+//   IRGenExpr.cpp      names, operators, tuples, layouts, calls
+//   IRGenScalar.cpp    run-time scalar arithmetic and conversions
+//   IRGenBuiltins.cpp  built-in functions and methods
+//   IRGenTensor.cpp    local_tile, slicing, load, store, extract
+//   IRGenStmt.cpp      statements, loops, conditionals, helper calls
+#ifndef CUTEC_FRONTEND_IRGEN_H
+#define CUTEC_FRONTEND_IRGEN_H
+
+#include "frontend/Diagnostics.h"
+#include "frontend/SemaValue.h"
+#include "ir/core/Builder.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <optional>
+
+namespace cutec {
+
+/// Variables by name.
+using Scope = llvm::StringMap<SemaValue>;
+
+/// A call's evaluated arguments with the expressions they came from.
+struct CallSite {
+  const ast::CallExpr &call;
+  std::vector<SemaValue> args;
+  struct Keyword {
+    llvm::StringRef name;
+    llvm::SMRange nameRange;
+    SemaValue value;
+    const ast::Expr *expr;
+  };
+  std::vector<Keyword> keywords;
+
+  llvm::SMLoc loc() const { return call.getLoc(); }
+  llvm::SMRange range() const { return call.getRange(); }
+  const ast::Expr &argExpr(size_t i) const { return *call.getArgs()[i]; }
+  /// The keyword's value, or null when it was not given.
+  const Keyword *keyword(llvm::StringRef name) const;
+};
+
+/// Where a binary operation is written: `lhs op rhs`, or `target op= value`.
+struct BinarySite {
+  llvm::SMLoc opLoc;
+  const ast::Expr &lhs;
+  const ast::Expr &rhs;
+  llvm::SMRange range() const { return {lhs.getRange().Start, rhs.getRange().End}; }
+};
+
+class IRGen {
+public:
+  explicit IRGen(DiagnosticEngine &diags);
+  std::unique_ptr<ir::Module> run(const ast::Module &module);
+
+private:
+  /// The state of one function body being evaluated: the module's top
+  /// level, a kernel, or a helper call.
+  struct Frame {
+    explicit Frame(Scope *locals) : locals(locals) {}
+    Scope *locals;
+    /// While evaluating kernel parameter types, names that are bound
+    /// nowhere become dynamic sizes (appended here).
+    std::vector<std::string> *dynamicSizes = nullptr;
+    /// Set by `return`; evaluation of the body stops.
+    std::optional<SemaValue> returned;
+    /// How many run-time `for`/`if` regions enclose the current statement.
+    unsigned regionDepth = 0;
+    /// The helper being called, for messages; null in kernels.
+    const ast::FunctionDef *helper = nullptr;
+  };
+
+  // --- Diagnostics (IRGenModule.cpp) ----------------------------------------
+  SemaValue error(llvm::SMLoc loc, const llvm::Twine &message,
+                  llvm::ArrayRef<llvm::SMRange> ranges = {});
+  SemaValue error(const ast::Node &node, const llvm::Twine &message);
+  /// Counts one evaluation step against the compile-time budget, so that
+  /// no input makes the compiler loop for long; false once it is spent.
+  bool step(llvm::SMLoc loc);
+
+  // --- Top level (IRGenModule.cpp) --------------------------------------------
+  void defineTopLevel(const ast::Stmt &stmt);
+  void defineHelper(const ast::FunctionDef &def);
+  void buildKernel(const ast::FunctionDef &def);
+  bool buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
+  std::optional<ir::Type> evalTensorType(const ast::Param &param);
+  bool evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel);
+  void verifyKernel(const ir::Operation &kernel);
+
+  // --- Expressions (IRGenExpr.cpp) --------------------------------------------
+  SemaValue eval(const ast::Expr &expr);
+  SemaValue evalName(const ast::NameExpr &name);
+  std::optional<SemaValue> lookup(llvm::StringRef name);
+  SemaValue evalElements(const ast::ExprList &elements);
+  SemaValue evalList(const ast::ListExpr &list);
+  SemaValue evalUnary(const ast::UnaryExpr &unary);
+  SemaValue evalBinary(const ast::BinaryExpr &binary);
+  SemaValue evalLayout(const ast::LayoutExpr &layout);
+  /// An operand of `:`, where `(t)` around a tuple is a rank-1 tuple.
+  SemaValue evalLayoutOperand(const ast::Expr &expr);
+  SemaValue evalCall(const ast::CallExpr &call);
+  /// The call's arguments, or nullopt when one of them failed.
+  std::optional<CallSite> evalCallSite(const ast::CallExpr &call);
+  /// A binary operation on evaluated operands: folded or emitted.
+  SemaValue binary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
+                   const BinarySite &site);
+  SemaValue evalSubscript(const ast::SubscriptExpr &subscript);
+  SemaValue evalAttribute(const ast::AttributeExpr &attribute);
+  SemaValue indexTuple(const SemaValue &tuple, const ast::SubscriptExpr &subscript);
+  /// Compile-time integer arithmetic; nullopt when `op` is not one.
+  std::optional<SemaValue> foldInts(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
+                                    const BinarySite &site);
+  std::optional<SemaValue> foldFloats(ast::BinaryOp op, const SemaValue &lhs,
+                                      const SemaValue &rhs);
+
+  // --- Run-time scalars (IRGenScalar.cpp) ----------------------------------
+  /// The IR value of `v` as a run-time value; compile-time numbers become
+  /// constants of `want` (i32 for integers, f32 for floats, when none).
+  /// Reports an error and returns null when there is no such value.
+  ir::Value *toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange range,
+                       std::optional<ir::DataType> want = std::nullopt);
+  ir::Value *toRunTime(const SemaValue &v, const ast::Expr &expr,
+                       std::optional<ir::DataType> want = std::nullopt) {
+    return toRunTime(v, expr.getLoc(), expr.getRange(), want);
+  }
+  /// A run-time i32, e.g. a loop bound or a slice coordinate.
+  ir::Value *toIndex(const SemaValue &v, const ast::Expr &expr, llvm::StringRef what);
+  SemaValue scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
+                         const BinarySite &site);
+  /// Arithmetic is on integers and on floats of 16 bits or more; reports
+  /// the others (bool, f4e2m1...) at `loc`.
+  bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
+  SemaValue scalarNot(const SemaValue &v, const ast::Expr &expr);
+  SemaValue convert(const SemaValue &v, ir::DataType to, const ast::Expr &expr);
+  ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
+  /// The builder, or an error saying `what` needs a kernel.
+  ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
+
+  // --- Built-ins (IRGenBuiltins.cpp) ---------------------------------------
+  static bool isBuiltinName(llvm::StringRef name);
+  SemaValue callBuiltin(llvm::StringRef name, CallSite &site);
+  SemaValue callLayoutBuiltin(llvm::StringRef name, CallSite &site);
+  SemaValue callSize(CallSite &site);
+  SemaValue callSelect(CallSite &site);
+  SemaValue callIndexTuple(ir::OpKind kind, CallSite &site);
+  SemaValue callMethod(const SemaValue &method, CallSite &site);
+  SemaValue callDType(ir::DataType type, CallSite &site);
+  bool checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
+                  llvm::ArrayRef<llvm::StringRef> keywords = {});
+  /// A tensor's layout stands for the tensor in layout functions.
+  std::optional<LayoutValue> layoutArgument(const SemaValue &v);
+
+  // --- Tensors (IRGenTensor.cpp) -------------------------------------------
+  SemaValue localTile(CallSite &site);
+  SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
+                        const std::vector<SemaValue> &coords);
+  SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                    const std::vector<SemaValue> &coords);
+  SemaValue load(const SemaValue &view, const ast::Expr &expr);
+  void store(const SemaValue &value, const SemaValue &view, const ast::Expr &valueExpr,
+             llvm::SMLoc loc);
+
+  // --- Statements (IRGenStmt.cpp) ------------------------------------------
+  void execBlock(const ast::Block &block);
+  void exec(const ast::Stmt &stmt);
+  void execAssign(const ast::AssignStmt &assign);
+  void execAugAssign(const ast::AugAssignStmt &assign);
+  void execReturn(const ast::ReturnStmt &ret);
+  void execFor(const ast::ForStmt &loop);
+  void execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values);
+  void execRangeLoop(const ast::ForStmt &loop, CallSite &range);
+  /// The `if` from clause `clause` on (later clauses are its else branch).
+  void execIf(const ast::IfStmt &stmt, size_t clause);
+  void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);
+  /// Binds a (tuple of) target(s) to `value`: names, `_`, tensor subscripts.
+  void assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr);
+  /// The value of a variable carried through a region, converted to `type`.
+  ir::Value *carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
+                          llvm::SMLoc loc);
+  /// The type a variable gets when a region carries it, or nullopt (with
+  /// an error) for values that cannot change at run time.
+  std::optional<ir::Type> carriedType(const SemaValue &v, llvm::StringRef name, llvm::SMLoc loc);
+  SemaValue callHelper(const ast::FunctionDef &def, CallSite &site);
+
+  DiagnosticEngine &diags;
+  Scope globals;
+  /// Helper defaults, evaluated when the def is reached.
+  std::map<const ast::FunctionDef *, std::vector<std::optional<SemaValue>>> helperDefaults;
+  Frame *frame = nullptr;
+  /// The kernel being built; null at the top level.
+  ir::Builder *builder = nullptr;
+  /// The kernel's dynamic sizes by name: its trailing i32 arguments.
+  llvm::StringMap<ir::Value *> dynamicSizeArgs;
+  unsigned callDepth = 0;
+  unsigned nesting = 0;
+  uint64_t steps = 0;
+  bool budgetSpent = false;
+};
+
+} // namespace cutec
+
+#endif // CUTEC_FRONTEND_IRGEN_H

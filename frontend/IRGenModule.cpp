@@ -1,0 +1,271 @@
+// IRGen at the top level: constants and helpers in source order, then each
+// kernel: its parameter types (which introduce the dynamic sizes), its
+// @kernel decorator, its body, and the verifier.
+#include "frontend/IRGen.h"
+#include "frontend/Sema.h"
+
+#include "ir/core/Verifier.h"
+
+namespace cutec {
+
+std::unique_ptr<ir::Module> buildIR(const ast::Module &module, DiagnosticEngine &diags) {
+  return IRGen(diags).run(module);
+}
+
+IRGen::IRGen(DiagnosticEngine &diags) : diags(diags) {}
+
+SemaValue IRGen::error(llvm::SMLoc loc, const llvm::Twine &message,
+                       llvm::ArrayRef<llvm::SMRange> ranges) {
+  diags.error(loc, message, ranges);
+  return SemaValue::poison();
+}
+
+SemaValue IRGen::error(const ast::Node &node, const llvm::Twine &message) {
+  return error(node.getLoc(), message, {node.getRange()});
+}
+
+// A budget of evaluation steps (statements, calls, loop iterations) bounds
+// compile-time loops and unrolling on any input.
+static constexpr uint64_t kStepBudget = 2'000'000;
+
+bool IRGen::step(llvm::SMLoc loc) {
+  if (budgetSpent)
+    return false;
+  if (++steps <= kStepBudget)
+    return true;
+  budgetSpent = true;
+  error(loc, "compile-time evaluation takes too long (more than " + llvm::Twine(kStepBudget) +
+                 " steps): is a loop unrolled or a helper called too often?");
+  return false;
+}
+
+std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
+  Frame moduleFrame{&globals};
+  frame = &moduleFrame;
+  std::vector<const ast::FunctionDef *> kernels;
+  for (const ast::StmtPtr &stmt : module.getBody()) {
+    const auto *def = llvm::dyn_cast<ast::FunctionDef>(stmt.get());
+    if (def && !def->getDecorators().empty()) {
+      // Kernels are built after the whole top level is known, so that their
+      // bodies see every constant and helper, as Python's would at call time.
+      kernels.push_back(def);
+      globals[def->getName()] = SemaValue::kernel(*def);
+      continue;
+    }
+    defineTopLevel(*stmt);
+  }
+  auto result = std::make_unique<ir::Module>();
+  for (const ast::FunctionDef *def : kernels) {
+    auto kernel = std::make_unique<ir::Operation>(ir::OpKind::Kernel, def->getLoc());
+    kernel->setAttr("name", def->getName().str());
+    Scope locals;
+    Frame kernelFrame{&locals};
+    frame = &kernelFrame;
+    dynamicSizeArgs.clear();
+    if (buildKernelSignature(*def, *kernel)) {
+      ir::Builder kernelBuilder(kernel->regions().front()->front());
+      builder = &kernelBuilder;
+      execBlock(def->getBody());
+      kernelBuilder.create(ir::OpKind::Return, def->getLoc());
+      builder = nullptr;
+#ifndef NDEBUG
+      verifyKernel(*kernel);
+#endif
+    }
+    result->kernels().push_back(std::move(kernel));
+    frame = &moduleFrame;
+  }
+  frame = nullptr;
+  if (diags.hasErrors())
+    return nullptr;
+  return result;
+}
+
+void IRGen::defineTopLevel(const ast::Stmt &stmt) {
+  if (const auto *def = llvm::dyn_cast<ast::FunctionDef>(&stmt))
+    return defineHelper(*def);
+  if (llvm::isa<ast::AssignStmt, ast::PassStmt>(stmt))
+    return exec(stmt);
+  if (const auto *expr = llvm::dyn_cast<ast::ExprStmt>(&stmt))
+    if (llvm::isa<ast::StringLiteralExpr>(expr->getExpr()))
+      return; // a docstring
+  error(stmt, "only constant definitions and functions are allowed at the top level");
+}
+
+void IRGen::defineHelper(const ast::FunctionDef &def) {
+  std::vector<std::optional<SemaValue>> defaults;
+  llvm::StringSet<> names;
+  for (const auto &param : def.getParams()) {
+    if (!names.insert(param->getName()).second)
+      error(*param, "duplicate parameter '" + param->getName() + "'");
+    std::optional<SemaValue> value;
+    if (const ast::Expr *d = param->getDefault())
+      value = eval(*d);
+    defaults.push_back(std::move(value));
+  }
+  helperDefaults[&def] = std::move(defaults);
+  globals[def.getName()] = SemaValue::helper(def);
+}
+
+std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
+  const ast::Expr *annotation = param.getAnnotation();
+  if (!annotation) {
+    error(param, "kernel parameter '" + param.getName() +
+                     "' needs a type: Tensor[element type, layout]");
+    return std::nullopt;
+  }
+  const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(annotation);
+  const auto *base =
+      subscript ? llvm::dyn_cast<ast::NameExpr>(&subscript->getBase()) : nullptr;
+  if (!base || base->getName() != "Tensor") {
+    error(*annotation, "the type of a kernel parameter must be Tensor[element type, layout]");
+    return std::nullopt;
+  }
+  if (subscript->getIndices().size() != 2) {
+    error(*subscript, "Tensor[...] takes an element type and a layout");
+    return std::nullopt;
+  }
+  const ast::Expr &dtypeExpr = *subscript->getIndices()[0];
+  const auto *dtypeName = llvm::dyn_cast<ast::NameExpr>(&dtypeExpr);
+  std::optional<SemaValue> dtype = dtypeName ? lookup(dtypeName->getName()) : std::nullopt;
+  std::optional<ir::DataType> element;
+  if (dtype && dtype->is(SemaValue::Kind::DType))
+    element = dtype->dataType();
+  else if (dtypeName && !dtype)
+    error(dtypeExpr, "unknown element type '" + dtypeName->getName() + "'");
+  else
+    error(dtypeExpr, "expected an element type such as f16");
+  SemaValue layout = eval(*subscript->getIndices()[1]);
+  if (!element || layout.isPoison())
+    return std::nullopt;
+  const ast::Expr &layoutExpr = *subscript->getIndices()[1];
+  std::optional<LayoutValue> value = layout.toLayoutValue();
+  if (value && value->get<IntTuple>()) // a plain shape: compact, column-major
+    value = LayoutValue(makeLayout(*value->get<IntTuple>()));
+  if (!value || !value->get<Layout>()) {
+    error(layoutExpr, "expected a layout for the tensor, found " + layout.describe());
+    return std::nullopt;
+  }
+  return ir::Type::tensor(*element, ir::MemorySpace::Global, *value->get<Layout>());
+}
+
+bool IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel) {
+  std::vector<std::string> dynamicSizes;
+  std::vector<std::optional<ir::Type>> types;
+  frame->dynamicSizes = &dynamicSizes;
+  for (const auto &param : def.getParams()) {
+    if (param->getDefault())
+      error(*param->getDefault(), "kernel parameters cannot have default values");
+    types.push_back(evalTensorType(*param));
+  }
+  frame->dynamicSizes = nullptr;
+  bool ok = evalKernelDecorator(def, kernel);
+
+  ir::Block &body = kernel.addRegion().addBlock();
+  llvm::StringSet<> names;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const ast::Param &param = *def.getParams()[i];
+    if (!names.insert(param.getName()).second)
+      error(param, "duplicate parameter '" + param.getName() + "'");
+    else if (llvm::is_contained(dynamicSizes, param.getName()))
+      error(param, "parameter '" + param.getName() +
+                       "' has the name of a dynamic size of the parameter types");
+    if (!types[i]) {
+      (*frame->locals)[param.getName()] = SemaValue::poison();
+      ok = false;
+      continue;
+    }
+    ir::Value *arg = body.addArgument(*types[i], param.getName());
+    (*frame->locals)[param.getName()] = SemaValue::runTime(arg);
+  }
+  std::vector<IntTuple> symbols;
+  for (const std::string &size : dynamicSizes) {
+    dynamicSizeArgs[size] = body.addArgument(ir::Type::scalar(ir::DataType::I32), size);
+    symbols.push_back(IntExpr::symbol(size));
+  }
+  kernel.setAttr("dynamic_sizes", IntTuple::tuple(std::move(symbols)));
+  return ok;
+}
+
+// block= and grid= as (x,y,z) IntTuples; block static, grid over the dynamic
+// sizes.
+bool IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel) {
+  const ast::ExprList &decorators = def.getDecorators();
+  if (decorators.size() != 1) {
+    error(*decorators[1], "a kernel takes exactly one decorator, @kernel(block=..., grid=...)");
+    return false;
+  }
+  const ast::Expr &decorator = *decorators.front();
+  const auto *call = llvm::dyn_cast<ast::CallExpr>(&decorator);
+  const auto *callee = llvm::dyn_cast<ast::NameExpr>(call ? &call->getCallee() : &decorator);
+  if (!callee || callee->getName() != "kernel") {
+    error(decorator, "unknown decorator: kernels are declared with @kernel(block=..., grid=...)");
+    return false;
+  }
+  if (!call) {
+    error(decorator, "missing block= and grid= in @kernel");
+    return false;
+  }
+  if (!call->getArgs().empty()) {
+    error(*call->getArgs().front(), "@kernel takes keyword arguments only: block=..., grid=...");
+    return false;
+  }
+  bool ok = true;
+  auto shape3 = [&](llvm::StringRef key, const ast::Expr &expr) {
+    SemaValue v = eval(expr);
+    if (v.isPoison())
+      return false;
+    std::vector<SemaValue> dims = v.is(SemaValue::Kind::Tuple) ? v.elements()
+                                                                : std::vector<SemaValue>{v};
+    if (dims.empty() || dims.size() > 3) {
+      error(expr, key + " must be an integer or a tuple of one to three integers");
+      return false;
+    }
+    std::vector<IntTuple> extents;
+    for (const SemaValue &d : dims) {
+      if (!d.is(SemaValue::Kind::Int)) {
+        error(expr, key + " must be an integer or a tuple of integers, not " + d.describe());
+        return false;
+      }
+      if (key == "block" && !d.intValue().isStatic()) {
+        error(expr, "block must be static, not " + d.intValue().str());
+        return false;
+      }
+      if (d.intValue().isStatic() && d.intValue().staticValue() <= 0) {
+        error(expr, key + " extents must be positive, not " + d.intValue().str());
+        return false;
+      }
+      extents.push_back(d.intValue());
+    }
+    extents.resize(3, IntTuple(1));
+    kernel.setAttr(key.str(), IntTuple::tuple(std::move(extents)));
+    return true;
+  };
+  llvm::StringSet<> seen;
+  for (const ast::KeywordArg &kw : call->getKeywords()) {
+    if (kw.name != "block" && kw.name != "grid") {
+      error(kw.nameRange.Start, "unknown @kernel argument '" + kw.name + "'", {kw.nameRange});
+      ok = false;
+      continue;
+    }
+    if (!seen.insert(kw.name).second) {
+      error(kw.nameRange.Start, "duplicate @kernel argument '" + kw.name + "'", {kw.nameRange});
+      ok = false;
+      continue;
+    }
+    ok &= shape3(kw.name, *kw.value);
+  }
+  for (llvm::StringRef key : {"block", "grid"})
+    if (!seen.contains(key)) {
+      error(decorator, "missing " + key + "= in @kernel");
+      ok = false;
+    }
+  return ok;
+}
+
+void IRGen::verifyKernel(const ir::Operation &kernel) {
+  for (const ir::VerifierIssue &issue : ir::verify(kernel))
+    error(issue.loc, "internal error: the generated IR does not verify: " + issue.message);
+}
+
+} // namespace cutec

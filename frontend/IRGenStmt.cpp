@@ -1,0 +1,526 @@
+// IRGen for statements: assignment and unpacking, stores through subscripts,
+// `return`, loops and conditionals, and helper calls.
+//
+// SSA construction: variables live in a Scope (name -> SemaValue). A run-time
+// `for` carries every variable that its body reassigns and that exists
+// before the loop: they become the loop's iter args, block arguments inside
+// and results after it. A run-time `if` gives a result to every variable
+// that either branch reassigns and that is defined on both paths. Variables
+// first defined inside a loop do not outlive it. Compile-time loops
+// (`unroll`, tuples) and compile-time conditions need none of this: they
+// run their bodies directly in the current scope.
+#include "frontend/IRGen.h"
+
+#include "llvm/ADT/ScopeExit.h"
+
+namespace cutec {
+
+static constexpr unsigned kMaxNesting = 2000; // as in IRGenExpr.cpp
+static constexpr unsigned kMaxCallDepth = 64;
+
+void IRGen::execBlock(const ast::Block &block) {
+  for (const ast::StmtPtr &stmt : block) {
+    if (frame->returned || budgetSpent)
+      return;
+    exec(*stmt);
+  }
+}
+
+void IRGen::exec(const ast::Stmt &stmt) {
+  if (!step(stmt.getLoc()))
+    return;
+  if (nesting >= kMaxNesting) {
+    error(stmt.getLoc(), "statements nested too deeply through helper calls");
+    return;
+  }
+  ++nesting;
+  auto leave = llvm::make_scope_exit([&] { --nesting; });
+  switch (stmt.getKind()) {
+  case ast::NodeKind::Assign:
+    return execAssign(llvm::cast<ast::AssignStmt>(stmt));
+  case ast::NodeKind::AugAssign:
+    return execAugAssign(llvm::cast<ast::AugAssignStmt>(stmt));
+  case ast::NodeKind::ExprStmt: {
+    const ast::Expr &expr = llvm::cast<ast::ExprStmt>(stmt).getExpr();
+    if (!llvm::isa<ast::StringLiteralExpr>(expr)) // docstrings do nothing
+      eval(expr);
+    return;
+  }
+  case ast::NodeKind::Pass:
+    return;
+  case ast::NodeKind::Return:
+    return execReturn(llvm::cast<ast::ReturnStmt>(stmt));
+  case ast::NodeKind::If:
+    return execIf(llvm::cast<ast::IfStmt>(stmt), 0);
+  case ast::NodeKind::For:
+    return execFor(llvm::cast<ast::ForStmt>(stmt));
+  case ast::NodeKind::FunctionDef:
+    error(llvm::cast<ast::FunctionDef>(stmt).getNameRange().Start,
+          "functions can only be defined at the top level");
+    return;
+  default:
+    error(stmt, "not a statement");
+  }
+}
+
+void IRGen::execAssign(const ast::AssignStmt &stmt) {
+  assign(stmt.getTarget(), eval(stmt.getValue()), stmt.getValue());
+}
+
+void IRGen::assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr) {
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&target)) {
+    if (name->getName() == "_")
+      return;
+    // The first name a run-time value gets is its name in the printed IR.
+    if (value.is(SemaValue::Kind::RunTime) && value.irValue()->nameHint().empty())
+      value.irValue()->setNameHint(name->getName().str());
+    (*frame->locals)[name->getName()] = value;
+    return;
+  }
+  if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&target))
+    return assign(paren->getInner(), value, valueExpr);
+  const ast::ExprList *targets = nullptr;
+  if (const auto *tuple = llvm::dyn_cast<ast::TupleExpr>(&target))
+    targets = &tuple->getElements();
+  else if (const auto *list = llvm::dyn_cast<ast::ListExpr>(&target))
+    targets = &list->getElements();
+  if (targets) {
+    bool unpackable = value.is(SemaValue::Kind::Tuple) && value.elements().size() == targets->size();
+    if (!unpackable && !value.isPoison())
+      error(valueExpr, "cannot unpack " + value.describe() + " into " +
+                           llvm::Twine(targets->size()) + " targets");
+    for (size_t i = 0; i < targets->size(); ++i)
+      assign(*(*targets)[i], unpackable ? value.elements()[i] : SemaValue::poison(), valueExpr);
+    return;
+  }
+  if (const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    SemaValue base = eval(subscript->getBase());
+    if (base.isPoison())
+      return;
+    if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor() &&
+        base.type().memorySpace() == ir::MemorySpace::Register) {
+      error(target, "cannot assign to an element of a register fragment");
+      return;
+    }
+    if (!base.is(SemaValue::Kind::RunTime) || !base.type().isTensor()) {
+      error(subscript->getBase(), "cannot assign to an element of " + base.describe());
+      return;
+    }
+    std::vector<SemaValue> coords;
+    for (const ast::ExprPtr &e : subscript->getIndices())
+      coords.push_back(eval(*e));
+    for (const SemaValue &c : coords)
+      if (c.isPoison())
+        return;
+    SemaValue view = sliceTensor(base, *subscript, coords);
+    store(value, view, valueExpr, target.getLoc());
+    return;
+  }
+  error(target, "cannot assign to this expression");
+}
+
+void IRGen::execAugAssign(const ast::AugAssignStmt &stmt) {
+  const ast::Expr &target = stmt.getTarget();
+  SemaValue value = eval(stmt.getValue());
+  BinarySite site{stmt.getOpLoc(), target, stmt.getValue()};
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&target)) {
+    assign(target, binary(stmt.getOp(), eval(*name), value, site), stmt.getValue());
+    return;
+  }
+  // t[...] op= v: load the element, combine, store it back.
+  if (const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    SemaValue view = eval(*subscript);
+    if (view.isPoison() || value.isPoison())
+      return;
+    SemaValue current = load(view, target);
+    store(binary(stmt.getOp(), current, value, site), view, stmt.getValue(), target.getLoc());
+    return;
+  }
+  error(target, "cannot assign to this expression");
+}
+
+void IRGen::execReturn(const ast::ReturnStmt &stmt) {
+  if (!frame->helper && stmt.getValue()) {
+    error(*stmt.getValue(), "a kernel cannot return a value");
+    return;
+  }
+  if (frame->regionDepth > 0) {
+    error(stmt, "'return' inside a run-time loop or if is not supported");
+    return;
+  }
+  frame->returned = stmt.getValue() ? eval(*stmt.getValue()) : SemaValue::none();
+}
+
+// Names that a block (re)assigns, in order of first assignment; the
+// variables of nested loops are local to those loops and not included.
+static void collectAssigned(const ast::Expr &target, std::vector<std::string> &names) {
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&target)) {
+    if (name->getName() != "_" && !llvm::is_contained(names, name->getName()))
+      names.push_back(name->getName().str());
+  } else if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&target)) {
+    collectAssigned(paren->getInner(), names);
+  } else if (const auto *tuple = llvm::dyn_cast<ast::TupleExpr>(&target)) {
+    for (const ast::ExprPtr &e : tuple->getElements())
+      collectAssigned(*e, names);
+  } else if (const auto *list = llvm::dyn_cast<ast::ListExpr>(&target)) {
+    for (const ast::ExprPtr &e : list->getElements())
+      collectAssigned(*e, names);
+  }
+}
+
+static void collectAssigned(const ast::Block &block, std::vector<std::string> &names) {
+  for (const ast::StmtPtr &stmt : block) {
+    if (const auto *assign = llvm::dyn_cast<ast::AssignStmt>(stmt.get()))
+      collectAssigned(assign->getTarget(), names);
+    else if (const auto *aug = llvm::dyn_cast<ast::AugAssignStmt>(stmt.get()))
+      collectAssigned(aug->getTarget(), names);
+    else if (const auto *loop = llvm::dyn_cast<ast::ForStmt>(stmt.get()))
+      collectAssigned(loop->getBody(), names);
+    else if (const auto *cond = llvm::dyn_cast<ast::IfStmt>(stmt.get())) {
+      for (const ast::IfClause &clause : cond->getClauses())
+        collectAssigned(clause.body, names);
+      collectAssigned(cond->getElseBody(), names);
+    }
+  }
+}
+
+std::optional<ir::Type> IRGen::carriedType(const SemaValue &v, llvm::StringRef name,
+                                           llvm::SMLoc loc) {
+  switch (v.kind()) {
+  case SemaValue::Kind::RunTime:
+    return v.type();
+  case SemaValue::Kind::Int:
+    return ir::Type::scalar(ir::DataType::I32);
+  case SemaValue::Kind::Float:
+    return ir::Type::scalar(ir::DataType::F32);
+  case SemaValue::Kind::Bool:
+    return ir::Type::scalar(ir::DataType::Bool);
+  case SemaValue::Kind::Poison:
+    return std::nullopt;
+  default:
+    error(loc, "'" + name + "' holds " + v.describe() +
+                   ", which cannot change at run time; only numbers and tensors can be "
+                   "reassigned in a run-time loop or if");
+    return std::nullopt;
+  }
+}
+
+ir::Value *IRGen::carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
+                               llvm::SMLoc loc) {
+  if (v.isPoison())
+    return nullptr;
+  if (v.is(SemaValue::Kind::RunTime)) {
+    if (v.type() == type)
+      return v.irValue();
+    error(loc, "'" + name + "' is " + type.str() + " on one path and " + v.type().str() +
+                   " on another; give it one type (with .to(...))");
+    return nullptr;
+  }
+  if (type.isScalar() && (v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) ||
+                          v.is(SemaValue::Kind::Bool)))
+    return toRunTime(v, loc, llvm::SMRange(), type.element());
+  carriedType(v, name, loc); // reports why
+  return nullptr;
+}
+
+void IRGen::execFor(const ast::ForStmt &loop) {
+  const ast::Expr &iterable = loop.getIterable();
+  const auto *call = llvm::dyn_cast<ast::CallExpr>(&iterable);
+  const auto *callee = call ? llvm::dyn_cast<ast::NameExpr>(&call->getCallee()) : nullptr;
+  std::optional<SemaValue> builtin = callee ? lookup(callee->getName()) : std::nullopt;
+  if (builtin && builtin->is(SemaValue::Kind::Builtin) &&
+      (builtin->name() == "range" || builtin->name() == "unroll")) {
+    std::optional<CallSite> site = evalCallSite(*call);
+    if (!site)
+      return;
+    bool unroll = builtin->name() == "unroll";
+    if (!checkArity(*site, builtin->name(), 1, unroll ? 1 : 3))
+      return;
+    // Inside a kernel body `range` is a run-time loop; elsewhere (the top
+    // level, helpers) a range of static bounds runs at compile time.
+    bool staticBounds = llvm::all_of(site->args, [](const SemaValue &v) {
+      return v.is(SemaValue::Kind::Int) && v.intValue().isStatic();
+    });
+    if (!unroll && (frame->helper == nullptr || !staticBounds) && builder)
+      return execRangeLoop(loop, *site);
+    if (!staticBounds) {
+      for (size_t i = 0; i < site->args.size(); ++i)
+        if (!site->args[i].is(SemaValue::Kind::Int) || !site->args[i].intValue().isStatic()) {
+          error(site->argExpr(i), builtin->name() + "() needs a compile-time integer bound here, "
+                                                    "not " +
+                                      site->args[i].describe());
+          return;
+        }
+    }
+    int64_t lo = 0, hi = 0, stride = 1;
+    const std::vector<SemaValue> &a = site->args;
+    hi = a[a.size() == 1 ? 0 : 1].intValue().staticValue();
+    if (a.size() >= 2)
+      lo = a[0].intValue().staticValue();
+    if (a.size() == 3)
+      stride = a[2].intValue().staticValue();
+    if (stride == 0) {
+      error(site->argExpr(2), "range() step must not be zero");
+      return;
+    }
+    std::vector<SemaValue> values;
+    for (int64_t i = lo; stride > 0 ? i < hi : i > hi; i += stride) {
+      if (!step(loop.getLoc()))
+        return;
+      values.push_back(SemaValue::integer(i));
+    }
+    return execUnrolled(loop, values);
+  }
+  SemaValue v = eval(iterable);
+  if (v.isPoison())
+    return;
+  if (!v.is(SemaValue::Kind::Tuple)) {
+    error(iterable, "cannot iterate over " + v.describe() + "; use range(n) or unroll(n)");
+    return;
+  }
+  execUnrolled(loop, v.elements());
+}
+
+void IRGen::execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values) {
+  // The loop variables are local to the loop: restore what they shadowed.
+  std::vector<std::string> targets;
+  collectAssigned(loop.getTarget(), targets);
+  std::vector<std::optional<SemaValue>> shadowed;
+  for (const std::string &name : targets) {
+    auto it = frame->locals->find(name);
+    shadowed.push_back(it == frame->locals->end() ? std::nullopt : std::optional(it->second));
+  }
+  for (const SemaValue &v : values) {
+    if (frame->returned || !step(loop.getLoc()))
+      break;
+    assign(loop.getTarget(), v, loop.getIterable());
+    execBlock(loop.getBody());
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (shadowed[i])
+      (*frame->locals)[targets[i]] = *shadowed[i];
+    else
+      frame->locals->erase(targets[i]);
+  }
+}
+
+void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
+  const auto *target = llvm::dyn_cast<ast::NameExpr>(&loop.getTarget());
+  if (!target) {
+    error(loop.getTarget(), "the variable of a run-time loop must be a name");
+    return;
+  }
+  const std::vector<SemaValue> &a = range.args;
+  llvm::SMLoc loc = loop.getLoc();
+  ir::Value *lo = a.size() == 1 ? builder->constantInt(loc, ir::DataType::I32, 0)
+                                : toIndex(a[0], range.argExpr(0), "a loop bound");
+  ir::Value *hi = toIndex(a[a.size() == 1 ? 0 : 1], range.argExpr(a.size() == 1 ? 0 : 1),
+                          "a loop bound");
+  ir::Value *stride = a.size() == 3 ? toIndex(a[2], range.argExpr(2), "a loop step")
+                                    : builder->constantInt(loc, ir::DataType::I32, 1);
+  if (a.size() == 3 && a[2].is(SemaValue::Kind::Int) && a[2].intValue().isConstant(0)) {
+    error(range.argExpr(2), "range() step must not be zero");
+    return;
+  }
+  if (!lo || !hi || !stride)
+    return;
+
+  std::vector<std::string> assigned;
+  collectAssigned(loop.getBody(), assigned);
+  std::vector<std::string> carried;
+  std::vector<ir::Value *> operands{lo, hi, stride};
+  std::vector<ir::Type> types;
+  for (const std::string &name : assigned) {
+    auto it = frame->locals->find(name);
+    if (name == target->getName() || it == frame->locals->end())
+      continue;
+    std::optional<ir::Type> type = carriedType(it->second, name, loc);
+    ir::Value *init = type ? carriedValue(it->second, *type, name, loc) : nullptr;
+    if (!init) {
+      it->second = SemaValue::poison();
+      continue;
+    }
+    carried.push_back(name);
+    operands.push_back(init);
+    types.push_back(*type);
+  }
+
+  ir::Operation &op = builder->create(ir::OpKind::For, loc, operands, types);
+  op.setAttr("unroll", false);
+  ir::Block &body = op.addRegion().addBlock();
+  Scope before = *frame->locals;
+  (*frame->locals)[target->getName()] =
+      SemaValue::runTime(body.addArgument(ir::Type::scalar(ir::DataType::I32), target->getName()));
+  for (size_t i = 0; i < carried.size(); ++i)
+    (*frame->locals)[carried[i]] = SemaValue::runTime(body.addArgument(types[i], carried[i]));
+
+  ir::Builder inner(body);
+  ir::Builder *outer = builder;
+  builder = &inner;
+  ++frame->regionDepth;
+  execBlock(loop.getBody());
+  std::vector<ir::Value *> yielded;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    ir::Value *v = carriedValue((*frame->locals)[carried[i]], types[i], carried[i], loc);
+    yielded.push_back(v ? v : body.argument(i + 1));
+  }
+  inner.create(ir::OpKind::Yield, loc, yielded);
+  --frame->regionDepth;
+  builder = outer;
+
+  *frame->locals = std::move(before);
+  for (size_t i = 0; i < carried.size(); ++i) {
+    op.result(i)->setNameHint(carried[i]);
+    (*frame->locals)[carried[i]] = SemaValue::runTime(op.result(i));
+  }
+}
+
+void IRGen::execIf(const ast::IfStmt &stmt, size_t clause) {
+  // Compile-time conditions select a branch without any IR.
+  for (; clause < stmt.getClauses().size(); ++clause) {
+    const ast::IfClause &c = stmt.getClauses()[clause];
+    SemaValue cond = eval(*c.condition);
+    if (cond.isPoison())
+      return;
+    if (cond.is(SemaValue::Kind::RunTime) &&
+        cond.type() == ir::Type::scalar(ir::DataType::Bool))
+      return execIfRegion(stmt, clause, cond.irValue());
+    if (!cond.is(SemaValue::Kind::Bool)) {
+      error(*c.condition, "the condition must be a bool, not " + cond.describe());
+      return;
+    }
+    if (cond.boolValue())
+      return execBlock(c.body);
+  }
+  execBlock(stmt.getElseBody());
+}
+
+void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition) {
+  if (nesting >= kMaxNesting) {
+    error(stmt.getClauses()[clause].keywordLoc, "too many nested run-time elif clauses");
+    return;
+  }
+  ++nesting;
+  auto leave = llvm::make_scope_exit([&] { --nesting; });
+  llvm::SMLoc loc = stmt.getClauses()[clause].keywordLoc;
+  bool hasElse = clause + 1 < stmt.getClauses().size() || stmt.hasElse();
+  std::vector<std::string> assigned;
+  collectAssigned(stmt.getClauses()[clause].body, assigned);
+  for (size_t i = clause + 1; i < stmt.getClauses().size(); ++i)
+    collectAssigned(stmt.getClauses()[i].body, assigned);
+  collectAssigned(stmt.getElseBody(), assigned);
+
+  ir::Operation &op = builder->create(ir::OpKind::If, loc, {condition});
+  ir::Builder *outer = builder;
+  Scope before = *frame->locals;
+  ++frame->regionDepth;
+  ir::Builder thenBuilder(op.addRegion().addBlock());
+  builder = &thenBuilder;
+  execBlock(stmt.getClauses()[clause].body);
+  Scope thenScope = std::move(*frame->locals);
+  *frame->locals = before;
+  // Variables merge at the end of both branches; the else region exists
+  // when the source has one or when a merged variable needs it.
+  std::optional<ir::Builder> elseBuilder;
+  if (hasElse) {
+    elseBuilder.emplace(op.addRegion().addBlock());
+    builder = &*elseBuilder;
+    execIf(stmt, clause + 1);
+  }
+  Scope elseScope = std::move(*frame->locals);
+  --frame->regionDepth;
+
+  std::vector<std::string> merged;
+  std::vector<ir::Value *> thenValues, elseValues;
+  std::vector<ir::Type> types;
+  *frame->locals = std::move(before);
+  for (const std::string &name : assigned) {
+    auto t = thenScope.find(name), e = elseScope.find(name);
+    if (t == thenScope.end() || e == elseScope.end()) {
+      frame->locals->erase(name); // defined on one path only
+      continue;
+    }
+    if (t->second.sameAs(e->second)) {
+      (*frame->locals)[name] = t->second;
+      continue;
+    }
+    const SemaValue &typed = t->second.is(SemaValue::Kind::RunTime) ? t->second : e->second;
+    std::optional<ir::Type> type = carriedType(typed, name, loc);
+    if (!type) {
+      (*frame->locals)[name] = SemaValue::poison();
+      continue;
+    }
+    if (!elseBuilder)
+      elseBuilder.emplace(op.addRegion().addBlock());
+    builder = &thenBuilder;
+    ir::Value *tv = carriedValue(t->second, *type, name, loc);
+    builder = &*elseBuilder;
+    ir::Value *ev = carriedValue(e->second, *type, name, loc);
+    if (!tv || !ev) {
+      (*frame->locals)[name] = SemaValue::poison();
+      continue;
+    }
+    merged.push_back(name);
+    thenValues.push_back(tv);
+    elseValues.push_back(ev);
+    types.push_back(*type);
+  }
+  thenBuilder.create(ir::OpKind::Yield, loc, thenValues);
+  if (elseBuilder)
+    elseBuilder->create(ir::OpKind::Yield, loc, elseValues);
+  builder = outer;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    ir::Value *result = op.addResult(types[i]);
+    result->setNameHint(merged[i]);
+    (*frame->locals)[merged[i]] = SemaValue::runTime(result);
+  }
+}
+
+SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
+  llvm::StringRef name = def.getName();
+  if (callDepth >= kMaxCallDepth)
+    return error(site.loc(), "too many nested helper calls (the limit is " +
+                                 llvm::Twine(kMaxCallDepth) + "): does '" + name +
+                                 "' call itself without end?",
+                 {site.range()});
+  const ast::ParamList &params = def.getParams();
+  if (site.args.size() > params.size())
+    return error(site.loc(), "wrong number of arguments: '" + name + "' takes " +
+                                 llvm::Twine(params.size()) + ", got " +
+                                 llvm::Twine(site.args.size()),
+                 {site.range()});
+  Scope locals;
+  for (size_t i = 0; i < site.args.size(); ++i)
+    locals[params[i]->getName()] = site.args[i];
+  for (const CallSite::Keyword &kw : site.keywords) {
+    auto param = llvm::find_if(params, [&](const auto &p) { return p->getName() == kw.name; });
+    if (param == params.end())
+      return error(kw.nameRange.Start, "'" + name + "' has no parameter named '" + kw.name + "'",
+                   {kw.nameRange});
+    if (!locals.try_emplace(kw.name, kw.value).second)
+      return error(kw.nameRange.Start, "argument '" + kw.name + "' of '" + name +
+                                           "' is given twice",
+                   {kw.nameRange});
+  }
+  const std::vector<std::optional<SemaValue>> &defaults = helperDefaults[&def];
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (locals.count(params[i]->getName()))
+      continue;
+    if (i >= defaults.size() || !defaults[i])
+      return error(site.loc(), "missing argument '" + params[i]->getName() + "' in the call to '" +
+                                   name + "'",
+                   {site.range()});
+    locals[params[i]->getName()] = *defaults[i];
+  }
+  Frame helperFrame{&locals};
+  helperFrame.helper = &def;
+  Frame *caller = frame;
+  frame = &helperFrame;
+  ++callDepth;
+  execBlock(def.getBody());
+  --callDepth;
+  frame = caller;
+  return helperFrame.returned.value_or(SemaValue::none());
+}
+
+} // namespace cutec

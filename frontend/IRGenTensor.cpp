@@ -1,0 +1,250 @@
+// IRGen for tensors: local_tile, slicing views with `t[...]`, loading views
+// into register fragments, extracting fragment elements, storing. Every
+// result type comes from the layout algebra (callLayoutFunction).
+#include "frontend/IRGen.h"
+
+namespace cutec {
+
+static bool isView(const SemaValue &v) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         v.type().memorySpace() != ir::MemorySpace::Register;
+}
+
+static bool isRankZero(const Layout &l) { return l.shape.isTuple() && l.shape.rank() == 0; }
+
+SemaValue IRGen::localTile(CallSite &site) {
+  if (!checkArity(site, "local_tile", 3, 3))
+    return SemaValue::poison();
+  const SemaValue &tensor = site.args[0];
+  if (!isView(tensor))
+    return error(site.argExpr(0), "local_tile needs a tensor in memory, not " +
+                                      tensor.describe());
+  std::optional<LayoutValue> tiler = site.args[1].toLayoutValue();
+  if (!tiler || !(tiler->get<IntTuple>() || tiler->get<Layout>()))
+    return error(site.argExpr(1), "the tiler of local_tile must be known at compile time (a "
+                                  "shape or a layout), not " +
+                                      site.args[1].describe());
+  std::optional<LayoutValue> coord = site.args[2].toLayoutValue();
+  if (!coord || !coord->get<IntTuple>())
+    return error(site.argExpr(2), "the coordinate of local_tile must be known at compile time "
+                                  "(integers and `_`), not " +
+                                      site.args[2].describe() +
+                                      "; slice the tiles with run-time indices instead");
+  const ir::Type &type = tensor.type();
+  llvm::Expected<LayoutValue> tiled =
+      callLayoutFunction("local_tile", {type.tensorLayout(), *tiler, *coord});
+  if (!tiled)
+    return error(site.loc(), llvm::toString(tiled.takeError()), {site.range()});
+  ir::Type result =
+      ir::Type::tensor(type.element(), type.memorySpace(), *tiled->get<Layout>());
+  ir::Operation &op =
+      builder->create(ir::OpKind::LocalTile, site.loc(), {tensor.irValue()}, {result});
+  if (const IntTuple *shape = tiler->get<IntTuple>())
+    op.setAttr("tiler", *shape);
+  else
+    op.setAttr("tiler", *tiler->get<Layout>());
+  op.setAttr("coord", *coord->get<IntTuple>());
+  return SemaValue::runTime(op.result());
+}
+
+namespace {
+
+/// Builds a cute.slice coordinate: the pattern attribute (`_`, static
+/// integers, `$i` for run-time operand i) and the coordinate the layout
+/// algebra slices with (run-time leaves as 0: only the `_` positions matter).
+struct SliceCoordBuilder {
+  std::function<ir::Value *(const SemaValue &, const ast::Expr &)> index;
+  std::function<void(const ast::Expr &, const llvm::Twine &)> fail;
+  std::vector<ir::Value *> operands;
+  bool ok = true;
+
+  std::pair<IntTuple, IntTuple> build(const SemaValue &v, const ast::Expr &expr,
+                                      const IntTuple &modeShape) {
+    if (v.is(SemaValue::Kind::Underscore))
+      return {IntTuple::underscore(), IntTuple::underscore()};
+    if (v.is(SemaValue::Kind::Int) && v.intValue().isStatic()) {
+      int64_t c = v.intValue().staticValue();
+      IntExpr extent = product(modeShape);
+      if (c < 0 || (extent.isStatic() && c >= extent.staticValue()))
+        return failed(expr, "coordinate " + llvm::Twine(c) + " is out of range for a mode of " +
+                                extent.str() + " elements");
+      return {IntTuple(c), IntTuple(c)};
+    }
+    if (v.is(SemaValue::Kind::Tuple)) {
+      if (!modeShape.isTuple() || modeShape.rank() != v.elements().size())
+        return failed(expr, "the coordinate tuple does not match the mode's shape " +
+                                modeShape.str());
+      const auto *tupleExpr = llvm::dyn_cast<ast::TupleExpr>(&expr);
+      std::vector<IntTuple> pattern, coord;
+      for (size_t i = 0; i < v.elements().size(); ++i) {
+        const ast::Expr &e = tupleExpr ? *tupleExpr->getElements()[i] : expr;
+        auto [p, c] = build(v.elements()[i], e, modeShape[i]);
+        pattern.push_back(p);
+        coord.push_back(c);
+      }
+      return {IntTuple::tuple(std::move(pattern)), IntTuple::tuple(std::move(coord))};
+    }
+    ir::Value *operand = index(v, expr);
+    if (!operand) {
+      ok = false;
+      return {IntTuple(0), IntTuple(0)};
+    }
+    operands.push_back(operand);
+    IntTuple leaf(IntExpr::symbol("$" + std::to_string(operands.size() - 1)));
+    return {leaf, IntTuple(0)};
+  }
+
+  std::pair<IntTuple, IntTuple> failed(const ast::Expr &expr, const llvm::Twine &message) {
+    fail(expr, message);
+    ok = false;
+    return {IntTuple(0), IntTuple(0)};
+  }
+};
+
+} // namespace
+
+SemaValue IRGen::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
+                             const std::vector<SemaValue> &coords) {
+  const ir::Type &type = tensor.type();
+  const Layout &layout = type.tensorLayout();
+  size_t rank = isRankZero(layout) ? 0 : layout.rank();
+  if (coords.size() > rank)
+    return error(*subscript.getIndices()[rank],
+                 "too many coordinates: slicing a rank-" + llvm::Twine(rank) + " tensor with " +
+                     llvm::Twine(coords.size()) + " coordinates");
+  if (coords.size() < rank)
+    return error(subscript, "too few coordinates: slicing a rank-" + llvm::Twine(rank) +
+                                " tensor with " + llvm::Twine(coords.size()) +
+                                " coordinates; use `_` for a whole mode");
+  SliceCoordBuilder coordBuilder{
+      [&](const SemaValue &v, const ast::Expr &e) {
+        return toIndex(v, e, "a slice coordinate");
+      },
+      [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); },
+      {}};
+  std::vector<IntTuple> pattern, coord;
+  for (size_t i = 0; i < rank; ++i) {
+    auto [p, c] = coordBuilder.build(coords[i], *subscript.getIndices()[i], layout.shape[i]);
+    pattern.push_back(p);
+    coord.push_back(c);
+  }
+  if (!coordBuilder.ok)
+    return SemaValue::poison();
+  IntTuple sliceCoord = layout.shape.isLeaf() ? coord.front() : IntTuple::tuple(coord);
+  llvm::Expected<LayoutValue> sliced = callLayoutFunction("slice", {layout, sliceCoord});
+  if (!sliced)
+    return error(subscript, llvm::toString(sliced.takeError()));
+  std::vector<ir::Value *> operands{tensor.irValue()};
+  llvm::append_range(operands, coordBuilder.operands);
+  ir::Operation &op = builder->create(
+      ir::OpKind::Slice, subscript.getLoc(), operands,
+      {ir::Type::tensor(type.element(), type.memorySpace(), *sliced->get<Layout>())});
+  op.setAttr("coord", layout.shape.isLeaf() ? pattern.front() : IntTuple::tuple(pattern));
+  return SemaValue::runTime(op.result());
+}
+
+SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                         const std::vector<SemaValue> &coords) {
+  const Layout &layout = fragment.type().tensorLayout();
+  std::vector<IntTuple> coord;
+  for (size_t i = 0; i < coords.size(); ++i) {
+    const SemaValue &c = coords[i];
+    if (!c.is(SemaValue::Kind::Int) || !c.intValue().isStatic())
+      return error(*subscript.getIndices()[i],
+                   "an index into a register fragment must be a compile-time integer, not " +
+                       c.describe() + "; loop with unroll(n) to index by the loop variable");
+    coord.push_back(c.intValue());
+  }
+  IntTuple crd = coord.size() == 1 ? coord.front() : IntTuple::tuple(coord);
+  // The fragment is indexed by its logical (colexicographic) coordinate.
+  llvm::Expected<LayoutValue> index =
+      callLayoutFunction("crd2idx", {crd, makeLayout(layout.shape)});
+  if (!index)
+    return error(subscript, llvm::toString(index.takeError()));
+  int64_t i = index->get<IntTuple>()->leaf().staticValue();
+  int64_t size = cutec::size(layout).staticValue();
+  if (i < 0 || i >= size)
+    return error(subscript, "index " + llvm::Twine(i) + " is out of range for a fragment of " +
+                                llvm::Twine(size) + " elements");
+  ir::Operation &op = builder->create(ir::OpKind::Extract, subscript.getLoc(),
+                                      {fragment.irValue()},
+                                      {ir::Type::scalar(fragment.type().element())});
+  op.setAttr("index", i);
+  return SemaValue::runTime(op.result());
+}
+
+// The register fragment a view loads into: the view's shape with compact
+// column-major strides, except that broadcast (stride-0) modes stay stride 0
+// and take no registers, so ((16,4)):((0,1)) holds 4 values (docs/ir.md).
+static IntTuple keepBroadcasts(const IntTuple &compact, const IntTuple &viewStride) {
+  if (compact.isLeaf())
+    return viewStride.leaf().isConstant(0) ? IntTuple(0) : compact;
+  std::vector<IntTuple> strides;
+  for (size_t i = 0; i < compact.rank(); ++i)
+    strides.push_back(keepBroadcasts(compact[i], viewStride[i]));
+  return IntTuple::tuple(std::move(strides));
+}
+
+static Layout fragmentLayout(const Layout &view) {
+  Layout registers = filterZeros(view);
+  return Layout(view.shape, keepBroadcasts(compactColMajor(registers.shape), view.stride));
+}
+
+SemaValue IRGen::load(const SemaValue &view, const ast::Expr &expr) {
+  if (!isView(view))
+    return error(expr, "'load' needs a tensor in memory, not " + view.describe());
+  const ir::Type &type = view.type();
+  const Layout &layout = type.tensorLayout();
+  ir::Type result = ir::Type::scalar(type.element());
+  if (!isRankZero(layout)) {
+    if (!layout.shape.isStatic())
+      return error(expr, "cannot load the view " + type.str() +
+                             " into registers: its shape is not static");
+    result = ir::Type::tensor(type.element(), ir::MemorySpace::Register, fragmentLayout(layout));
+  }
+  return SemaValue::runTime(
+      builder->createValue(ir::OpKind::Load, expr.getLoc(), result, {view.irValue()}));
+}
+
+void IRGen::store(const SemaValue &value, const SemaValue &view, const ast::Expr &valueExpr,
+                  llvm::SMLoc loc) {
+  if (value.isPoison() || view.isPoison())
+    return;
+  if (!isView(view)) {
+    error(loc, "can only store into a tensor in memory, not into " + view.describe());
+    return;
+  }
+  const ir::Type &type = view.type();
+  ir::Value *stored = nullptr;
+  if (isRankZero(type.tensorLayout())) {
+    if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type.element())) {
+      error(valueExpr, "cannot store " + value.describe() + " into an element of " + type.str() +
+                           "; convert it with .to(" + ir::name(type.element()) + ")");
+      return;
+    }
+    stored = toRunTime(value, valueExpr, type.element());
+  } else if (value.is(SemaValue::Kind::RunTime) && value.type().isTensor() &&
+             value.type().memorySpace() == ir::MemorySpace::Register) {
+    const ir::Type &fragment = value.type();
+    if (fragment.element() != type.element()) {
+      error(valueExpr, "cannot store a fragment of " + ir::name(fragment.element()) +
+                           " into a tensor of " + ir::name(type.element()) +
+                           "; convert it with .to(" + ir::name(type.element()) + ")");
+      return;
+    }
+    if (size(fragment.tensorLayout()) != size(type.tensorLayout())) {
+      error(valueExpr, "cannot store a fragment of " + size(fragment.tensorLayout()).str() +
+                           " elements into a view of " + size(type.tensorLayout()).str());
+      return;
+    }
+    stored = value.irValue();
+  } else {
+    error(valueExpr, "cannot store " + value.describe() + " into the view " + type.str() +
+                         "; store a register fragment, or index one element");
+    return;
+  }
+  if (stored)
+    builder->create(ir::OpKind::Store, loc, {stored, view.irValue()});
+}
+
+} // namespace cutec

@@ -1,0 +1,113 @@
+// SemaValue: what an expression of the kernel language evaluates to during
+// semantic analysis.
+//
+// Most of a kernel is known at compile time: integers (static, or symbolic
+// over the dynamic sizes such as ceil_div(K,64)), floats, bools, tuples,
+// layouts, element types, functions. The rest are run-time values: IR values
+// (scalars and tensors) created in the kernel being built. One value type
+// holds both, so the same expression code folds what it can and emits IR for
+// the rest. A Poison value stands for an expression that already produced an
+// error; every operation on it yields Poison silently, so one mistake gives
+// one diagnostic.
+#ifndef CUTEC_FRONTEND_SEMAVALUE_H
+#define CUTEC_FRONTEND_SEMAVALUE_H
+
+#include "frontend/AST.h"
+#include "ir/core/IR.h"
+#include "ir/layout/LayoutValue.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutec {
+
+class SemaValue {
+public:
+  enum class Kind {
+    Poison,     // an error was already reported
+    None,       // the result of a call that returns nothing
+    Int,        // IntExpr: static or symbolic over dynamic sizes
+    Float,      // a float literal's value
+    Bool,       // True, False, or a folded comparison
+    Underscore, // `_`, a whole mode
+    Tuple,      // (a, b, ...); elements may be run-time values
+    Layout,     // a layout, tiler, swizzle or swizzled layout
+    DType,      // an element type, e.g. f32
+    Helper,     // a `def` without decorator
+    Kernel,     // a `@kernel def` (not callable)
+    Builtin,    // a built-in function, by name
+    Method,     // `receiver.name`, waiting for its call
+    RunTime,    // an IR value: scalar or tensor
+  };
+
+  SemaValue() = default;
+  static SemaValue poison() { return SemaValue(Kind::Poison); }
+  static SemaValue none() { return SemaValue(Kind::None); }
+  static SemaValue integer(IntExpr v);
+  static SemaValue floating(double v);
+  static SemaValue boolean(bool v);
+  static SemaValue underscore() { return SemaValue(Kind::Underscore); }
+  static SemaValue tuple(std::vector<SemaValue> elements);
+  /// An IntTuple becomes an Int or a Tuple (of Ints and Underscores); any
+  /// other layout value stays a Layout.
+  static SemaValue fromLayoutValue(LayoutValue v);
+  static SemaValue fromIntTuple(const IntTuple &t);
+  static SemaValue dtype(ir::DataType t);
+  static SemaValue helper(const ast::FunctionDef &def);
+  static SemaValue kernel(const ast::FunctionDef &def);
+  static SemaValue builtin(llvm::StringRef name);
+  static SemaValue method(SemaValue receiver, llvm::StringRef name);
+  static SemaValue runTime(ir::Value *v);
+
+  Kind kind() const { return valueKind; }
+  bool is(Kind k) const { return valueKind == k; }
+  bool isPoison() const { return valueKind == Kind::Poison; }
+  bool isCompileTime() const { return valueKind != Kind::RunTime && valueKind != Kind::Method; }
+
+  const IntExpr &intValue() const { return integerValue; }
+  double floatValue() const { return realValue; }
+  bool boolValue() const { return flag; }
+  ir::DataType dataType() const { return elementType; }
+  const std::vector<SemaValue> &elements() const { return *children; }
+  const LayoutValue &layout() const { return *layoutValue; }
+  const ast::FunctionDef &function() const { return *def; }
+  /// The builtin's or method's name.
+  llvm::StringRef name() const { return label; }
+  const SemaValue &receiver() const { return children->front(); }
+  ir::Value *irValue() const { return value; }
+  /// The type of a run-time value.
+  const ir::Type &type() const { return value->type(); }
+
+  /// The value as a layout-function argument (an integer, tuple or `_`
+  /// becomes an IntTuple), or nullopt if it has no such form (a run-time
+  /// value, a float, a function...).
+  std::optional<LayoutValue> toLayoutValue() const;
+
+  /// Identity for SSA merging: the same compile-time value or the same IR
+  /// value.
+  bool sameAs(const SemaValue &other) const;
+
+  /// For messages: "the integer 3", "a tuple", "a value of type f32",
+  /// "a tensor<f16, gmem, (4):(1)>".
+  std::string describe() const;
+
+private:
+  explicit SemaValue(Kind k) : valueKind(k) {}
+
+  Kind valueKind = Kind::Poison;
+  IntExpr integerValue;
+  double realValue = 0;
+  bool flag = false;
+  ir::DataType elementType = ir::DataType::I32;
+  std::shared_ptr<const std::vector<SemaValue>> children;
+  std::shared_ptr<const LayoutValue> layoutValue;
+  const ast::FunctionDef *def = nullptr;
+  llvm::StringRef label; // static builtin names or AST storage
+  ir::Value *value = nullptr;
+};
+
+} // namespace cutec
+
+#endif // CUTEC_FRONTEND_SEMAVALUE_H
