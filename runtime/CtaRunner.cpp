@@ -1,0 +1,294 @@
+// Running CTAs: thread setup, the fiber scheduler and the scheduling points
+// (barriers, warp-collectives, polling, exit, failure).
+#include "runtime/CtaRunner.h"
+
+#include "runtime/DiagnosticText.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cutec::rt {
+namespace {
+
+/// Unwritten shared memory reads as all-ones: NaN in every float format and
+/// -1 as an integer, so a kernel that forgets to write it shows it.
+constexpr std::byte kSharedFill{0xFF};
+
+Dim3 unflatten(uint64_t index, const Dim3 &extent) {
+  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
+          uint32_t(index / (uint64_t(extent.x) * extent.y))};
+}
+
+bool sameInstruction(const char *a, const char *b) {
+  return a == b || (a && b && std::strcmp(a, b) == 0);
+}
+
+std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
+
+} // namespace
+
+Status CtaRunner::prepare() {
+  const LaunchConfig &config = launch.config;
+  auto threadCount = uint32_t(config.block.volume());
+  threads.resize(threadCount);
+  slots.resize(threadCount);
+  warps.resize((threadCount + 31) / 32);
+  liveLanes.resize(warps.size());
+  uint32_t staticBytes = (launch.kernel.staticSharedBytes + 15) / 16 * 16;
+  shared.resize(size_t(staticBytes) + config.dynamicSharedBytes);
+  for (uint32_t i = 0; i < threadCount; ++i) {
+    Thread &t = threads[i];
+    t.cta = this;
+    t.globals = &launch.globals;
+    t.sharedBytes = shared.data();
+    t.sharedSize = uint32_t(shared.size());
+    t.dynamicSharedOffset = staticBytes;
+    t.index = i;
+    t.tid = unflatten(i, config.block);
+    t.ntid = config.block;
+    t.nctaid = config.grid;
+    t.laneid = i % 32;
+    t.warpid = i / 32;
+  }
+  for (uint32_t w = 0; w < warps.size(); ++w) {
+    uint32_t lanes = std::min(32u, threadCount - w * 32);
+    warps[w].lanes = lanes == 32 ? ~0u : (1u << lanes) - 1;
+  }
+  return stacks.reserve(launch.kernel.usesBarriers ? threadCount : 1, config.fiberStackBytes);
+}
+
+void CtaRunner::run(uint64_t index) {
+  cta = index;
+  ctaid = unflatten(index, launch.config.grid);
+  failed = false;
+  for (Thread &t : threads)
+    t.ctaid = ctaid;
+  std::fill(shared.begin(), shared.end(), kSharedFill);
+  if (launch.kernel.usesBarriers) {
+    runCooperative();
+    return;
+  }
+  prepareFiber(sequentialFiber, stacks.stack(0), &sequentialEntry, this);
+  switchFiber(scheduler, sequentialFiber);
+}
+
+void CtaRunner::sequentialEntry(void *runner) {
+  auto &self = *static_cast<CtaRunner *>(runner);
+  for (Thread &t : self.threads) {
+    if (self.launch.shouldStop(self.cta))
+      break;
+    self.current = t.index;
+    self.launch.kernel.body(t, self.launch.params);
+  }
+  leaveFiber(self.sequentialFiber, self.scheduler);
+}
+
+void CtaRunner::runCooperative() {
+  for (uint32_t w = 0; w < warps.size(); ++w) {
+    warps[w] = Warp{warps[w].lanes};
+    liveLanes[w] = warps[w].lanes;
+  }
+  barriers.reset(liveLanes);
+  for (Thread &t : threads) {
+    Slot &s = slots[t.index];
+    s.state = State::Runnable;
+    prepareFiber(s.fiber, stacks.stack(t.index), &threadEntry, &t);
+  }
+  liveThreads = uint32_t(threads.size());
+  uint32_t idleRounds = 0;
+  for (;;) {
+    uint64_t effectsBefore = totalEffects();
+    for (Slot &s : slots) {
+      if (s.state != State::Runnable && s.state != State::Polling)
+        continue;
+      if (launch.shouldStop(cta))
+        return;
+      s.state = State::Runnable;
+      current = uint32_t(&s - slots.data());
+      switchFiber(scheduler, s.fiber);
+      if (failed)
+        return;
+    }
+    if (liveThreads == 0)
+      return;
+    if (!anyCanRun()) {
+      launch.reportError(cta, deadlockReport("no thread can proceed"));
+      return;
+    }
+    idleRounds = totalEffects() == effectsBefore ? idleRounds + 1 : 0;
+    if (idleRounds >= launch.config.pollRoundLimit) {
+      launch.reportError(cta, deadlockReport("polling threads made no progress for " +
+                                             std::to_string(idleRounds) +
+                                             " rounds while no other thread could run"));
+      return;
+    }
+  }
+}
+
+void CtaRunner::threadEntry(void *thread) {
+  auto &t = *static_cast<Thread *>(thread);
+  t.cta->launch.kernel.body(t, t.cta->launch.params);
+  t.cta->exitThread(t);
+}
+
+void CtaRunner::exitThread(Thread &t) {
+  Slot &s = slots[t.index];
+  s.state = State::Exited;
+  liveLanes[t.warpid] &= ~(1u << t.laneid);
+  --liveThreads;
+  ++t.effects;
+  release(barriers.recheck());
+  leaveFiber(s.fiber, scheduler);
+}
+
+void CtaRunner::requireCooperative(const Thread &t, const char *what) {
+  if (!launch.kernel.usesBarriers)
+    fail(t, what, [] {
+      return "the kernel's descriptor says usesBarriers = false, so its threads run one after "
+             "another and cannot wait for each other; kernels with barriers, warp-collectives "
+             "or polling loops must set it";
+    });
+}
+
+void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what, bool wait) {
+  requireCooperative(t, what);
+  if (id >= NamedBarriers::kCount)
+    fail(t, what, [&] {
+      return "barrier " + std::to_string(id) + " does not exist (a CTA has barriers 0-15)";
+    });
+  if (count % 32)
+    fail(t, what, [&] {
+      return "barrier thread count " + std::to_string(count) +
+             " is not a multiple of the warp size (32)";
+    });
+  if (!wait && count == 0)
+    fail(t, what, [] { return "bar.arrive needs a thread count"; });
+  if (count > warps.size() * 32)
+    fail(t, what, [&] {
+      return "barrier " + std::to_string(id) + " expects " + std::to_string(count) +
+             " threads but the CTA has " + std::to_string(warps.size()) +
+             " warps: it can never complete";
+    });
+  bool completed = arriveOrFail(t, id, count, what);
+  ++t.effects;
+  Slot &s = slots[t.index];
+  if (wait) {
+    s.state = State::AtBarrier;
+    s.barrierId = uint8_t(id);
+    s.what = what;
+  }
+  if (completed)
+    release(1u << id);
+  if (s.state == State::AtBarrier)
+    block(t);
+}
+
+bool CtaRunner::arriveOrFail(Thread &t, uint32_t id, uint32_t count, const char *what) {
+  {
+    Result<bool> completed = barriers.arrive(id, count, t.warpid, t.laneid, what);
+    if (completed)
+      return completed.value();
+    recordFailure(t, what, completed.error());
+  } // the error's text is freed before the stack is abandoned
+  abandonRunning();
+}
+
+void CtaRunner::release(uint32_t ids) {
+  if (!ids)
+    return;
+  for (Slot &s : slots)
+    if (s.state == State::AtBarrier && (ids >> s.barrierId & 1))
+      s.state = State::Runnable;
+}
+
+void CtaRunner::warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,
+                         Thread::CollectiveCall call, void *fn) {
+  requireCooperative(t, what);
+  Warp &w = warps[t.warpid];
+  uint32_t bit = 1u << t.laneid;
+  if (!(memberMask & bit))
+    fail(t, what, [&] {
+      return "lane " + std::to_string(t.laneid) + " is not in its own membermask " +
+             hex(memberMask);
+    });
+  if (memberMask & ~w.lanes)
+    fail(t, what, [&] {
+      return "membermask " + hex(memberMask) + " names lanes " + laneRanges(memberMask & ~w.lanes) +
+             ", which warp " + std::to_string(t.warpid) + " does not have";
+    });
+  if (w.arrived == 0) {
+    w.memberMask = memberMask;
+    w.what = what;
+  } else if (memberMask != w.memberMask || !sameInstruction(what, w.what)) {
+    fail(t, what, [&] {
+      return "lanes of warp " + std::to_string(t.warpid) +
+             " diverged at a .sync.aligned warp-collective: lanes " + laneRanges(w.arrived) +
+             " wait at " + quoted(w.what) + " (membermask " + hex(w.memberMask) + "), lane " +
+             std::to_string(t.laneid) + " came to " + quoted(what) + " (membermask " +
+             hex(memberMask) + ")";
+    });
+  }
+  w.laneData[t.laneid] = laneData;
+  w.arrived |= bit;
+  ++t.effects;
+  if (w.arrived != w.memberMask) {
+    Slot &s = slots[t.index];
+    s.state = State::AtWarpSync;
+    s.what = what;
+    block(t);
+    return;
+  }
+  call(fn, WarpCollective{t.warpid, memberMask, w.laneData});
+  w.arrived = 0;
+  w.laneData = {};
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    if ((memberMask & ~bit) >> lane & 1)
+      slots[t.warpid * 32 + lane].state = State::Runnable;
+}
+
+void CtaRunner::yieldThread(Thread &t, const char *what) {
+  requireCooperative(t, what);
+  Slot &s = slots[t.index];
+  s.state = State::Polling;
+  s.what = what;
+  block(t);
+}
+
+void CtaRunner::recordFailure(const Thread &t, const char *what, std::string_view problem) {
+  std::string message = threadName(t) + ": ";
+  if (what)
+    message += std::string(what) + ": ";
+  message += problem;
+  launch.reportError(cta, std::move(message));
+  failed = true;
+}
+
+void CtaRunner::abandonRunning() {
+  FiberContext &running = launch.kernel.usesBarriers ? slots[current].fiber : sequentialFiber;
+  leaveFiber(running, scheduler);
+}
+
+uint64_t CtaRunner::totalEffects() const {
+  uint64_t sum = 0;
+  for (const Thread &t : threads)
+    sum += t.effects;
+  return sum;
+}
+
+bool CtaRunner::anyCanRun() const {
+  for (const Slot &s : slots)
+    if (s.state == State::Runnable || s.state == State::Polling)
+      return true;
+  return false;
+}
+
+std::string CtaRunner::ctaName() const {
+  return "kernel '" + std::string(launch.kernel.name) + "', CTA " + dim3Text(ctaid);
+}
+
+std::string CtaRunner::threadName(const Thread &t) const {
+  return ctaName() + ", thread " + dim3Text(t.tid) + " (warp " + std::to_string(t.warpid) +
+         ", lane " + std::to_string(t.laneid) + ")";
+}
+
+} // namespace cutec::rt

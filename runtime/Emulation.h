@@ -1,0 +1,10 @@
+// The one include of emitted emulation C++: the kernel entry ABI, the thread
+// interface its body is written against, launching, and the numerics its
+// conversion instructions call.
+#pragma once
+
+#include "runtime/Kernel.h"
+#include "runtime/Launch.h"
+#include "runtime/MemoryMap.h"
+#include "runtime/Numerics.h"
+#include "runtime/Thread.h"

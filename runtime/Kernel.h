@@ -1,0 +1,54 @@
+// The kernel entry ABI between the emitted emulation C++ and the runtime: what
+// a compiled kernel hands to `launch` (runtime/Launch.h).
+//
+// The code generator emits, per kernel:
+//
+//   struct vadd_Params { uint64_t a, b, c; uint32_t n; };   // PTX .param order
+//   void vadd_body(cutec::rt::Thread &t, const void *params) {
+//     auto &p = *static_cast<const vadd_Params *>(params);
+//     uint32_t r1 = t.tid.x;                                 // one statement
+//     ...                                                    // per PTX instr.
+//   }
+//   extern const cutec::rt::KernelDescriptor vadd_kernel = {
+//       "vadd", vadd_body, sizeof(vadd_Params), /*usesBarriers=*/false,
+//       /*staticSharedBytes=*/0};
+//
+// The body runs once per thread of the grid. It may return at any point (PTX
+// `ret`/`exit`); it must not throw.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cutec::rt {
+
+class Thread;
+
+/// A grid or block extent, or a thread/CTA index, as PTX's .x/.y/.z registers.
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+
+  uint64_t volume() const { return uint64_t(x) * y * z; }
+  friend bool operator==(const Dim3 &, const Dim3 &) = default;
+};
+
+/// The per-thread body of a kernel; `params` points to its parameter struct.
+using KernelBody = void (*)(Thread &t, const void *params);
+
+struct KernelDescriptor {
+  const char *name;
+  KernelBody body;
+  /// sizeof the parameter struct; `launch` rejects a null `params` when > 0.
+  size_t paramSize;
+  /// True when any thread may block or poll: bar.sync/bar.arrive, a
+  /// warp-collective (`Thread::warpSync`) or a polling loop
+  /// (`Thread::yieldThread`). Such kernels run their threads as fibers; the
+  /// others run each thread to completion in turn, which is much cheaper. A
+  /// kernel that says false and still blocks is stopped with an error.
+  bool usesBarriers;
+  /// Bytes of `.shared` variables the kernel declares; they occupy the start
+  /// of the CTA's shared window, dynamic shared memory follows them.
+  uint32_t staticSharedBytes;
+};
+
+} // namespace cutec::rt

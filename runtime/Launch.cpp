@@ -1,0 +1,98 @@
+// launch(): checks the launch configuration, then runs the CTAs on workers.
+#include "runtime/Launch.h"
+
+#include "runtime/CtaRunner.h"
+#include "runtime/DiagnosticText.h"
+#include "runtime/LaunchState.h"
+
+#include <algorithm>
+#include <atomic>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace cutec::rt {
+namespace {
+
+// The hardware limits a launch must respect (sm_100, as sm_90).
+constexpr uint64_t kMaxThreadsPerCta = 1024;
+constexpr uint32_t kMaxBlockZ = 64;
+constexpr uint64_t kMaxGridX = (1ull << 31) - 1;
+constexpr uint64_t kMaxGridYZ = 65535;
+constexpr uint64_t kMaxSharedBytesPerCta = 227 * 1024;
+
+Status checkConfig(const KernelDescriptor &kernel, const LaunchConfig &config, const void *params) {
+  std::string name = kernel.name ? kernel.name : "(unnamed)";
+  auto error = [&](const std::string &problem) {
+    return Error{"cannot launch kernel '" + name + "': " + problem};
+  };
+  if (!kernel.name || !kernel.body)
+    return error("its descriptor has no name or no body");
+  if (kernel.paramSize > 0 && !params)
+    return error("it takes " + std::to_string(kernel.paramSize) +
+                 " bytes of parameters but none were given");
+  const Dim3 &grid = config.grid, &block = config.block;
+  if (grid.volume() == 0 || block.volume() == 0)
+    return error("empty grid " + dim3Text(grid) + " or block " + dim3Text(block));
+  if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
+    return error("grid " + dim3Text(grid) + " exceeds the limits (2^31-1, 65535, 65535)");
+  if (block.volume() > kMaxThreadsPerCta || block.z > kMaxBlockZ)
+    return error("block " + dim3Text(block) + " exceeds 1024 threads or z = 64");
+  uint64_t sharedBytes = uint64_t(kernel.staticSharedBytes) + config.dynamicSharedBytes;
+  if (sharedBytes > kMaxSharedBytesPerCta)
+    return error(std::to_string(sharedBytes) + " bytes of shared memory exceed the " +
+                 std::to_string(kMaxSharedBytesPerCta) + " a CTA may have");
+  if (config.fiberStackBytes < 16 * 1024)
+    return error("fiber stacks of " + std::to_string(config.fiberStackBytes) +
+                 " bytes are too small (at least 16 KiB)");
+  if (config.pollRoundLimit == 0)
+    return error("pollRoundLimit must be at least 1");
+  return ok();
+}
+
+/// One worker: takes CTAs in increasing order until none is left or an
+/// earlier CTA failed.
+void work(LaunchState &state, std::atomic<uint64_t> &nextCta, uint64_t ctaCount) {
+  CtaRunner runner(state);
+  if (Status prepared = runner.prepare(); !prepared) {
+    state.reportError(0, "cannot launch kernel '" + std::string(state.kernel.name) +
+                             "': " + prepared.error());
+    return;
+  }
+  for (;;) {
+    uint64_t cta = nextCta.fetch_add(1, std::memory_order_relaxed);
+    if (cta >= ctaCount || state.shouldStop(cta))
+      return;
+    runner.run(cta);
+  }
+}
+
+} // namespace
+
+Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const void *params,
+              const MemoryMap &globals) {
+  if (Status valid = checkConfig(kernel, config, params); !valid)
+    return valid;
+  LaunchState state(kernel, config, params, globals);
+  uint64_t ctaCount = config.grid.volume();
+  unsigned workers = config.workerThreads ? config.workerThreads
+                                          : std::max(1u, std::thread::hardware_concurrency());
+  workers = unsigned(std::min<uint64_t>(workers, ctaCount));
+  std::atomic<uint64_t> nextCta{0};
+  // The calling thread is one of the workers. If the system refuses more
+  // threads, fewer workers do the same work.
+  std::vector<std::thread> helpers;
+  for (unsigned i = 1; i < workers; ++i) {
+    try {
+      helpers.emplace_back(work, std::ref(state), std::ref(nextCta), ctaCount);
+    } catch (const std::system_error &) {
+      break;
+    }
+  }
+  work(state, nextCta, ctaCount);
+  for (std::thread &helper : helpers)
+    helper.join();
+  return state.status();
+}
+
+} // namespace cutec::rt

@@ -1,0 +1,45 @@
+// Launching an emulated kernel: runs every thread of the grid on the CPU.
+//
+// CTAs run in parallel on a pool of worker threads, each taking the next CTA
+// from a shared counter. CTAs share nothing but global memory, and a kernel
+// whose result depends on the order in which its CTAs run is racy on the GPU
+// too, so outputs do not depend on the number of workers. (Global atomics,
+// whose order would matter, are not emulated yet.) Within a CTA, threads run
+// in a fixed order (see runtime/CtaRunner.h), so a launch is deterministic.
+//
+// Errors stop the launch and come back as its Status. When several CTAs fail,
+// the one with the lowest linear index is reported; CTAs after it stop at
+// their next scheduling point, CTAs before it finish, so the report is the
+// same one a single worker would give.
+#pragma once
+
+#include "runtime/Kernel.h"
+#include "runtime/MemoryMap.h"
+#include "runtime/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cutec::rt {
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamicSharedBytes = 0;
+  /// Worker threads running CTAs; 0 uses the hardware's concurrency.
+  unsigned workerThreads = 0;
+  /// Stack of each fiber (kernels with barriers). The body's virtual
+  /// registers live there, so very large kernels may need more.
+  size_t fiberStackBytes = 64 * 1024;
+  /// Rounds of the CTA scheduler in which only polling threads run and
+  /// nothing changes before the polling is reported as a deadlock.
+  uint32_t pollRoundLimit = 1000;
+};
+
+/// Runs `kernel` over `config.grid` x `config.block` threads. `params` points
+/// to the kernel's parameter struct; `globals` holds the buffers its global
+/// loads and stores may touch.
+Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const void *params,
+              const MemoryMap &globals);
+
+} // namespace cutec::rt

@@ -1,0 +1,110 @@
+// Named barriers with warp-granular arrival counting.
+#include "runtime/NamedBarriers.h"
+
+#include "runtime/DiagnosticText.h"
+
+#include <bit>
+#include <cstring>
+
+namespace cutec::rt {
+namespace {
+
+bool sameInstruction(const char *a, const char *b) {
+  return a == b || (a && b && std::strcmp(a, b) == 0);
+}
+
+std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
+
+} // namespace
+
+void NamedBarriers::reset(std::span<const uint32_t> liveLanes) {
+  live = liveLanes;
+  barriers = {};
+}
+
+Result<bool> NamedBarriers::arrive(uint32_t id, uint32_t count, uint32_t warp, uint32_t lane,
+                                   const char *what) {
+  Barrier &b = barriers[id];
+  uint32_t bit = 1u << lane;
+  if (!b.active) {
+    b.active = true;
+    b.count = count;
+  } else if (b.count != count) {
+    return Error{"barrier " + std::to_string(id) + " arrived at with thread count " +
+                 std::to_string(count) + ", but its current phase was started with count " +
+                 std::to_string(b.count) + " (0 = all threads)"};
+  }
+  if (b.pendingLanes[warp] & bit)
+    return Error{"lane " + std::to_string(lane) + " of warp " + std::to_string(warp) +
+                 " arrived at barrier " + std::to_string(id) +
+                 " twice before the rest of its warp arrived once (bar is .aligned: the warp "
+                 "diverged around it)"};
+  if (b.pendingLanes[warp] == 0)
+    b.instruction[warp] = what;
+  else if (!sameInstruction(b.instruction[warp], what))
+    return Error{"lanes of warp " + std::to_string(warp) + " arrived at barrier " +
+                 std::to_string(id) + " from different instructions: lanes " +
+                 laneRanges(b.pendingLanes[warp]) + " at " + quoted(b.instruction[warp]) +
+                 ", lane " + std::to_string(lane) + " at " + quoted(what) +
+                 " (bar is .aligned: all lanes of a warp must execute the same one)"};
+  b.pendingLanes[warp] |= bit;
+  settleWarp(b, warp);
+  if (!isComplete(b))
+    return false;
+  b = Barrier{};
+  return true;
+}
+
+uint32_t NamedBarriers::recheck() {
+  uint32_t completed = 0;
+  for (uint32_t id = 0; id < kCount; ++id) {
+    Barrier &b = barriers[id];
+    if (!b.active)
+      continue;
+    for (uint32_t warp = 0; warp < live.size(); ++warp)
+      if (b.pendingLanes[warp])
+        settleWarp(b, warp);
+    if (isComplete(b)) {
+      b = Barrier{};
+      completed |= 1u << id;
+    }
+  }
+  return completed;
+}
+
+void NamedBarriers::settleWarp(Barrier &b, uint32_t warp) {
+  if (live[warp] & ~b.pendingLanes[warp])
+    return;
+  b.pendingLanes[warp] = 0;
+  b.arrivedWarps |= 1u << warp;
+  ++b.warpArrivals;
+}
+
+bool NamedBarriers::isComplete(const Barrier &b) const {
+  if (b.count)
+    return b.warpArrivals * 32 >= b.count;
+  uint32_t liveWarps = 0;
+  for (uint32_t lanes : live)
+    liveWarps += lanes != 0;
+  return b.warpArrivals >= liveWarps;
+}
+
+std::string NamedBarriers::describe(uint32_t id) const {
+  const Barrier &b = barriers[id];
+  std::string text = "barrier " + std::to_string(id) + " (expects " +
+                     (b.count ? std::to_string(b.count) + " threads" : std::string("all threads")) +
+                     "): ";
+  std::string warps;
+  for (uint32_t warp = 0; warp < 32; ++warp)
+    if (b.arrivedWarps >> warp & 1)
+      warps += (warps.empty() ? "" : ",") + std::to_string(warp);
+  text += b.warpArrivals ? std::to_string(b.warpArrivals) + " warp arrivals (warps " + warps + ")"
+                         : std::string("no warp has arrived");
+  for (uint32_t warp = 0; warp < live.size(); ++warp)
+    if (b.pendingLanes[warp])
+      text += "; warp " + std::to_string(warp) + " lanes " + laneRanges(b.pendingLanes[warp]) +
+              " arrived, lanes " + laneRanges(live[warp] & ~b.pendingLanes[warp]) + " not yet";
+  return text;
+}
+
+} // namespace cutec::rt

@@ -1,0 +1,174 @@
+// What an emulated kernel body sees of its GPU thread: PTX's special
+// registers, checked global and shared memory accessors, and the points where
+// it synchronises with other threads (barriers, warp-collectives, polling).
+//
+// Every accessor and synchronisation call takes `what`, a description of the
+// PTX instruction for diagnostics ("ld.global.v4.b32 at k.cute:42"); it must
+// be a string with static storage (the emitted code passes literals). A call
+// that finds an error (out-of-bounds or misaligned access, a malformed
+// barrier, ...) does not return: the thread stops and the launch reports the
+// error, so the emitted code needs no error checks of its own.
+#pragma once
+
+#include "runtime/Kernel.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace cutec::rt {
+
+class CtaRunner;
+class MemoryMap;
+
+/// The `.shared::cta` window address where a CTA's shared memory starts:
+/// static shared variables first, dynamic shared memory after them. Nonzero
+/// so that address 0, the value of a forgotten register, is out of bounds.
+inline constexpr uint32_t kSharedWindowBase = 0x400;
+
+/// The lanes of one warp at a warp-collective: `laneData[l]` is the pointer
+/// lane l passed to `warpSync` (null for lanes outside `memberMask`). The
+/// other lanes are suspended while the collective runs, so the callback may
+/// read and write through all of these pointers.
+struct WarpCollective {
+  uint32_t warpid;
+  uint32_t memberMask;
+  std::array<void *, 32> laneData;
+};
+
+class Thread {
+public:
+  // Special registers, named as PTX names them. Lanes are numbered by linear
+  // thread index (x fastest), 32 to a warp, as on the hardware.
+  Dim3 tid, ntid, ctaid, nctaid;
+  uint32_t laneid = 0, warpid = 0;
+
+  /// `ld.global` of sizeof(T) = 1, 2, 4, 8 or 16 bytes (a vector load is one
+  /// access of the whole vector) at a host address; natural alignment.
+  template <typename T> T loadGlobal(uint64_t address, const char *what) {
+    checkAccessType<T>();
+    if (!isCachedGlobal(address, sizeof(T)))
+      checkGlobal(address, sizeof(T), /*store=*/false, what);
+    T value;
+    std::memcpy(&value, reinterpret_cast<const void *>(address), sizeof(T));
+    return value;
+  }
+
+  template <typename T> void storeGlobal(uint64_t address, const T &value, const char *what) {
+    checkAccessType<T>();
+    if (!isCachedGlobal(address, sizeof(T)))
+      checkGlobal(address, sizeof(T), /*store=*/true, what);
+    std::memcpy(reinterpret_cast<void *>(address), &value, sizeof(T));
+    ++effects;
+  }
+
+  /// `ld.shared::cta` at a 32-bit shared-window address.
+  template <typename T> T loadShared(uint32_t address, const char *what) {
+    checkAccessType<T>();
+    T value;
+    std::memcpy(&value, sharedPointer(address, sizeof(T), /*store=*/false, what), sizeof(T));
+    return value;
+  }
+
+  template <typename T> void storeShared(uint32_t address, const T &value, const char *what) {
+    checkAccessType<T>();
+    std::memcpy(sharedPointer(address, sizeof(T), /*store=*/true, what), &value, sizeof(T));
+    ++effects;
+  }
+
+  /// Window addresses of the static and the dynamic shared memory.
+  uint32_t staticSharedBase() const { return kSharedWindowBase; }
+  uint32_t dynamicSharedBase() const { return kSharedWindowBase + dynamicSharedOffset; }
+
+  /// `bar.sync id, count` (= `barrier.sync.aligned`); count 0 stands for the
+  /// form without a count, where every thread of the CTA takes part.
+  void barrierSync(uint32_t id, uint32_t count, const char *what);
+  /// `bar.arrive id, count`: counts this thread's warp in, does not wait.
+  void barrierArrive(uint32_t id, uint32_t count, const char *what);
+
+  /// A `.sync.aligned` warp-collective: blocks until every lane in
+  /// `memberMask` has arrived here from the same instruction, then runs
+  /// `collective(const WarpCollective &)` once (from the last lane to arrive)
+  /// before all of them go on. `laneData` is this lane's operand block.
+  template <typename F>
+  void warpSync(uint32_t memberMask, void *laneData, const char *what, F &&collective) {
+    using Fn = std::remove_reference_t<F>;
+    warpSyncImpl(
+        memberMask, laneData, what,
+        [](void *fn, const WarpCollective &w) { (*static_cast<Fn *>(fn))(w); },
+        const_cast<void *>(static_cast<const void *>(std::addressof(collective))));
+  }
+
+  /// One iteration of a polling loop (`mbarrier.try_wait` and the like) that
+  /// found nothing yet: lets the other threads run. Polling that makes no
+  /// progress while nothing else can run is reported as a deadlock naming
+  /// `what`.
+  void yieldThread(const char *what);
+
+  /// Tells the deadlock detector that this thread changed something a poller
+  /// may be waiting for, other than by a store (stores count already).
+  void noteProgress() { ++effects; }
+
+  /// Stops the launch with `problem` at instruction `what` (for `trap` and
+  /// for runtime parts that find an error).
+  [[noreturn]] void fail(std::string_view problem, const char *what);
+
+  /// Like `fail`, with the message that `describe()` builds. The thread's
+  /// stack is abandoned, not unwound, so a message built by the caller would
+  /// never be freed; `describe` builds it in a frame that ends first.
+  template <typename Describe> [[noreturn]] void failWith(const char *what, Describe &&describe) {
+    recordFailure(what, describe());
+    abandon();
+  }
+
+private:
+  friend class CtaRunner;
+
+  using CollectiveCall = void (*)(void *fn, const WarpCollective &);
+
+  template <typename T> static constexpr void checkAccessType() {
+    static_assert(std::is_trivially_copyable_v<T>, "memory accesses move plain bits");
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                      sizeof(T) == 16,
+                  "PTX memory accesses are 1, 2, 4, 8 or 16 bytes");
+  }
+
+  /// Whether the access is aligned and inside the buffer that the previous
+  /// checked access hit: the common case, without a search.
+  bool isCachedGlobal(uint64_t address, uint64_t width) const {
+    return (address & (width - 1)) == 0 && width <= cachedSize &&
+           address - cachedBase <= cachedSize - width;
+  }
+  void checkGlobal(uint64_t address, uint32_t width, bool store, const char *what);
+
+  std::byte *sharedPointer(uint32_t address, uint32_t width, bool store, const char *what) {
+    uint32_t offset = address - kSharedWindowBase;
+    if ((address & (width - 1)) != 0 || width > sharedSize || offset > sharedSize - width)
+      failShared(address, width, store, what);
+    return sharedBytes + offset;
+  }
+  [[noreturn]] void failShared(uint32_t address, uint32_t width, bool store, const char *what);
+
+  void recordFailure(const char *what, std::string_view problem);
+  [[noreturn]] void abandon();
+
+  void warpSyncImpl(uint32_t memberMask, void *laneData, const char *what, CollectiveCall call,
+                    void *fn);
+
+  CtaRunner *cta = nullptr;
+  const MemoryMap *globals = nullptr;
+  std::byte *sharedBytes = nullptr;
+  uint32_t sharedSize = 0;
+  uint32_t dynamicSharedOffset = 0;
+  uint64_t cachedBase = 0, cachedSize = 0;
+  /// Stores and other visible changes made; the deadlock detector compares
+  /// these between rounds to tell polling that waits from polling that works.
+  uint64_t effects = 0;
+  uint32_t index = 0; // linear thread index in the CTA
+};
+
+} // namespace cutec::rt
