@@ -7,4 +7,5 @@
 #include "runtime/Launch.h"
 #include "runtime/MemoryMap.h"
 #include "runtime/Numerics.h"
+#include "runtime/PtxArith.h"
 #include "runtime/Thread.h"
