@@ -184,8 +184,10 @@ private:
   /// Binds a (tuple of) target(s) to `value`: names, `_`, tensor subscripts.
   void assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr);
   /// The value of a variable carried through a region, converted to `type`.
+  /// `paths` name the two places in "'x' is T <first> but U <second>" when
+  /// the types differ.
   ir::Value *carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
-                          llvm::SMLoc loc);
+                          llvm::SMLoc loc, std::pair<const char *, const char *> paths);
   /// The type a variable gets when a region carries it, or nullopt (with
   /// an error) for values that cannot change at run time.
   std::optional<ir::Type> carriedType(const SemaValue &v, llvm::StringRef name, llvm::SMLoc loc);

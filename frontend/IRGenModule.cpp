@@ -223,6 +223,8 @@ bool IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
     }
     std::vector<IntTuple> extents;
     for (const SemaValue &d : dims) {
+      if (d.isPoison())
+        return false;
       if (!d.is(SemaValue::Kind::Int)) {
         error(expr, key + " must be an integer or a tuple of integers, not " + d.describe());
         return false;

@@ -87,8 +87,12 @@ void IRGen::assign(const ast::Expr &target, const SemaValue &value, const ast::E
   if (targets) {
     bool unpackable = value.is(SemaValue::Kind::Tuple) && value.elements().size() == targets->size();
     if (!unpackable && !value.isPoison())
-      error(valueExpr, "cannot unpack " + value.describe() + " into " +
-                           llvm::Twine(targets->size()) + " targets");
+      error(valueExpr, "cannot unpack " +
+                           (value.is(SemaValue::Kind::Tuple)
+                                ? "a tuple of " + std::to_string(value.elements().size()) +
+                                      " elements"
+                                : value.describe()) +
+                           " into " + llvm::Twine(targets->size()) + " targets");
     for (size_t i = 0; i < targets->size(); ++i)
       assign(*(*targets)[i], unpackable ? value.elements()[i] : SemaValue::poison(), valueExpr);
     return;
@@ -206,14 +210,14 @@ std::optional<ir::Type> IRGen::carriedType(const SemaValue &v, llvm::StringRef n
 }
 
 ir::Value *IRGen::carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
-                               llvm::SMLoc loc) {
+                               llvm::SMLoc loc, std::pair<const char *, const char *> paths) {
   if (v.isPoison())
     return nullptr;
   if (v.is(SemaValue::Kind::RunTime)) {
     if (v.type() == type)
       return v.irValue();
-    error(loc, "'" + name + "' is " + type.str() + " on one path and " + v.type().str() +
-                   " on another; give it one type (with .to(...))");
+    error(loc, "'" + name + "' is " + type.str() + " " + paths.first + " but " + v.type().str() +
+                   " " + paths.second + "; give it one type (with .to(...))");
     return nullptr;
   }
   if (type.isScalar() && (v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) ||
@@ -335,7 +339,7 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
     if (name == target->getName() || it == frame->locals->end())
       continue;
     std::optional<ir::Type> type = carriedType(it->second, name, loc);
-    ir::Value *init = type ? carriedValue(it->second, *type, name, loc) : nullptr;
+    ir::Value *init = type ? carriedValue(it->second, *type, name, loc, {}) : nullptr;
     if (!init) {
       it->second = SemaValue::poison();
       continue;
@@ -360,9 +364,12 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   ++frame->regionDepth;
   execBlock(loop.getBody());
   std::vector<ir::Value *> yielded;
+  std::vector<bool> broken;
   for (size_t i = 0; i < carried.size(); ++i) {
-    ir::Value *v = carriedValue((*frame->locals)[carried[i]], types[i], carried[i], loc);
+    ir::Value *v = carriedValue((*frame->locals)[carried[i]], types[i], carried[i], loc,
+                                {"before the loop", "at the end of its body"});
     yielded.push_back(v ? v : body.argument(i + 1));
+    broken.push_back(!v);
   }
   inner.create(ir::OpKind::Yield, loc, yielded);
   --frame->regionDepth;
@@ -371,7 +378,8 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   *frame->locals = std::move(before);
   for (size_t i = 0; i < carried.size(); ++i) {
     op.result(i)->setNameHint(carried[i]);
-    (*frame->locals)[carried[i]] = SemaValue::runTime(op.result(i));
+    (*frame->locals)[carried[i]] =
+        broken[i] ? SemaValue::poison() : SemaValue::runTime(op.result(i));
   }
 }
 
@@ -453,9 +461,10 @@ void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *cond
     if (!elseBuilder)
       elseBuilder.emplace(op.addRegion().addBlock());
     builder = &thenBuilder;
-    ir::Value *tv = carriedValue(t->second, *type, name, loc);
+    std::pair paths{"in one branch", "in the other"};
+    ir::Value *tv = carriedValue(t->second, *type, name, loc, paths);
     builder = &*elseBuilder;
-    ir::Value *ev = carriedValue(e->second, *type, name, loc);
+    ir::Value *ev = carriedValue(e->second, *type, name, loc, paths);
     if (!tv || !ev) {
       (*frame->locals)[name] = SemaValue::poison();
       continue;
@@ -486,7 +495,7 @@ SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
   const ast::ParamList &params = def.getParams();
   if (site.args.size() > params.size())
     return error(site.loc(), "wrong number of arguments: '" + name + "' takes " +
-                                 llvm::Twine(params.size()) + ", got " +
+                                 llvm::Twine(params.size()) + " arguments, got " +
                                  llvm::Twine(site.args.size()),
                  {site.range()});
   Scope locals;

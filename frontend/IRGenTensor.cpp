@@ -66,8 +66,8 @@ struct SliceCoordBuilder {
       int64_t c = v.intValue().staticValue();
       IntExpr extent = product(modeShape);
       if (c < 0 || (extent.isStatic() && c >= extent.staticValue()))
-        return failed(expr, "coordinate " + llvm::Twine(c) + " is out of range for a mode of " +
-                                extent.str() + " elements");
+        return failed(expr, "coordinate " + llvm::Twine(c) + " is out of range for a mode of extent " +
+                                extent.str());
       return {IntTuple(c), IntTuple(c)};
     }
     if (v.is(SemaValue::Kind::Tuple)) {

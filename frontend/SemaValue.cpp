@@ -160,7 +160,7 @@ std::string SemaValue::describe() const {
   case Kind::None:
     return "nothing (None)";
   case Kind::Int:
-    return "the integer " + integerValue.str();
+    return (integerValue.isStatic() ? "the integer " : "the dynamic size ") + integerValue.str();
   case Kind::Float:
     return "a float";
   case Kind::Bool:
