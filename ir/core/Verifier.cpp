@@ -156,6 +156,48 @@ private:
       if (!op.attrAs<std::string>("opcode"))
         fail(op, "needs an 'opcode'");
       break;
+    case OpKind::View:
+      if (expectOperands(op, 2) && expectResults(op, 1) &&
+          (!op.operand(0)->type().isTensor() || op.operand(0)->definingOp() ||
+           op.operand(1)->type() != Type::scalar(DataType::I32) ||
+           !op.result()->type().isTensor() ||
+           op.result()->type().element() != op.operand(0)->type().element() ||
+           op.result()->type().memorySpace() != op.operand(0)->type().memorySpace()))
+        fail(op, "views a tensor parameter at an i32 offset, keeping its element type and "
+                 "memory space");
+      break;
+    case OpKind::BaseAddress:
+      if (expectOperands(op, 1) && expectResults(op, 1) &&
+          (!op.operand(0)->type().isTensor() ||
+           op.result()->type() != Type::scalar(DataType::U64)))
+        fail(op, "takes a tensor parameter and gives its u64 address");
+      break;
+    case OpKind::MemLoad:
+    case OpKind::MemStore: {
+      bool isLoad = op.kind() == OpKind::MemLoad;
+      if (!expectOperands(op, isLoad ? 1 : 2) || !expectResults(op, isLoad ? 1 : 0))
+        break;
+      if (op.operand(0)->type() != Type::scalar(DataType::U64))
+        fail(op, "the address must be u64");
+      if (!op.attrAs<int64_t>("bits") || !op.attrAs<std::string>("space"))
+        fail(op, "needs 'bits' and 'space'");
+      if (!(isLoad ? op.result() : op.operand(1))->type().isScalar())
+        fail(op, "accesses one scalar");
+      break;
+    }
+    case OpKind::Bitcast:
+      if (expectOperands(op, 1) && expectResults(op, 1) &&
+          (!op.operand(0)->type().isScalar() || !op.result()->type().isScalar()))
+        fail(op, "bitcasts a scalar to a scalar");
+      break;
+    case OpKind::ShiftRight:
+    case OpKind::BitAnd:
+      if (expectOperands(op, 2))
+        expectScalarResultMatchingOperands(op);
+      if (!op.results().empty() && op.result()->type().isScalar() &&
+          !isInteger(op.result()->type().element()))
+        fail(op, "operates on integers");
+      break;
     default:
       break;
     }

@@ -1,0 +1,427 @@
+//===- InstructionSelection.cpp - Kernel IR scalars to PTX machine IR -----===//
+//
+// Every scalar op, memory op and thread-index read becomes the `ptx.inst`s
+// of codegen/ptx/PtxInstructions.def (docs/ir.md, "After isel"); `for`, `if`,
+// `yield` and `return` stay, with their values retyped to machine registers.
+// Kernel parameters are read once at the entry: ld.param + cvta for tensors,
+// ld.param.u32 for dynamic sizes.
+//
+// Values of 8 bits or fewer live in b16 registers: PTX has no moves of b8
+// registers (so a b8 value could not be carried through a loop), and a byte
+// loaded with ld.u8 or narrowed with cvt.u16 arrives zero-extended in one.
+// Only the fp4 conversion needs a b8 operand; it unpacks the low byte.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "codegen/ptx/MachineBuilder.h"
+#include "codegen/ptx/MachineTypes.h"
+#include "codegen/ptx/PtxInstructions.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace cutec {
+namespace {
+
+using ir::DataType;
+using ir::Operation;
+using ir::OpKind;
+using ir::Type;
+using ir::Value;
+using ptx::emitInst;
+using ptx::emitValue;
+
+/// The type of the register that holds a kernel value of type `t`.
+DataType machineType(DataType t) {
+  return t != DataType::Bool && ir::bitWidth(t) <= 8 ? DataType::U16 : t;
+}
+
+/// Scalar arithmetic: one instruction per (op, type).
+struct ArithRule {
+  OpKind kind;
+  DataType type;
+  const char *opcode;
+};
+constexpr ArithRule kArithRules[] = {
+    {OpKind::Add, DataType::I32, "add.s32"},        {OpKind::Add, DataType::U32, "add.s32"},
+    {OpKind::Add, DataType::I64, "add.s64"},        {OpKind::Add, DataType::U64, "add.s64"},
+    {OpKind::Add, DataType::F32, "add.rn.f32"},     {OpKind::Sub, DataType::I32, "sub.s32"},
+    {OpKind::Sub, DataType::U32, "sub.s32"},        {OpKind::Sub, DataType::F32, "sub.rn.f32"},
+    {OpKind::Mul, DataType::I32, "mul.lo.s32"},     {OpKind::Mul, DataType::U32, "mul.lo.s32"},
+    {OpKind::Mul, DataType::I64, "mul.lo.s64"},     {OpKind::Mul, DataType::U64, "mul.lo.s64"},
+    {OpKind::Mul, DataType::F32, "mul.rn.f32"},     {OpKind::Div, DataType::I32, "div.s32"},
+    {OpKind::Div, DataType::F32, "div.rn.f32"},     {OpKind::Rem, DataType::I32, "rem.s32"},
+    {OpKind::Neg, DataType::I32, "neg.s32"},        {OpKind::Neg, DataType::F32, "neg.f32"},
+    {OpKind::Fma, DataType::I32, "mad.lo.s32"},     {OpKind::Fma, DataType::I64, "mad.lo.s64"},
+    {OpKind::Fma, DataType::F32, "fma.rn.f32"},     {OpKind::ShiftRight, DataType::U32, "shr.u32"},
+    {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
+    {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
+    {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::Select, DataType::I32, "selp.b32"},
+    {OpKind::Select, DataType::U32, "selp.b32"},    {OpKind::Select, DataType::F32, "selp.f32"},
+};
+
+const char *arithOpcode(OpKind kind, DataType type) {
+  for (const ArithRule &rule : kArithRules)
+    if (rule.kind == kind && rule.type == type)
+      return rule.opcode;
+  return nullptr;
+}
+
+class Selector {
+public:
+  Selector(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
+
+  void run() {
+    ir::Block &entry = kernel.regions()[0]->front();
+    loadParameters(entry);
+    if (!selectBlock(entry))
+      return;
+    // Users before definitions; every use now refers to machine values.
+    for (auto it = dead.rbegin(); it != dead.rend(); ++it)
+      ir::erase(**it);
+  }
+
+private:
+  bool fail(const Operation &op, const llvm::Twine &message) {
+    context.error(op.loc(), "isel: " + message);
+    return false;
+  }
+
+  Value *lookup(Value *v) const {
+    auto it = machine.find(v);
+    return it == machine.end() ? v : it->second;
+  }
+
+  /// The kernel IR type of `v`, also after isel retyped it (block arguments).
+  DataType kernelType(const Value *v) const {
+    auto it = retyped.find(v);
+    return it == retyped.end() ? v->type().element() : it->second;
+  }
+
+  void retype(Value *v) {
+    DataType t = v->type().element();
+    if (machineType(t) == t)
+      return;
+    retyped[v] = t;
+    v->setType(Type::scalar(machineType(t)));
+  }
+
+  void loadParameters(ir::Block &entry) {
+    ir::Builder b;
+    b.setInsertionPoint(*entry.operations().front());
+    for (const auto &arg : entry.arguments()) {
+      bool isTensor = arg->type().isTensor();
+      Operation &param = emitInst(b, kernel.loc(), isTensor ? "ld.param.u64" : "ld.param.u32",
+                                  {isTensor ? DataType::U64 : arg->type().element()});
+      param.setAttr("param", arg->nameHint());
+      machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), "cvta.to.global.u64",
+                                                DataType::U64, {param.result()})
+                                    : param.result();
+    }
+  }
+
+  bool selectBlock(ir::Block &block) {
+    std::vector<Operation *> ops;
+    for (auto &op : block.operations())
+      ops.push_back(op.get());
+    for (Operation *op : ops)
+      if (!selectOp(*op))
+        return false;
+    return true;
+  }
+
+  bool selectOp(Operation &op) {
+    switch (op.kind()) {
+    case OpKind::For:
+    case OpKind::If:
+      for (unsigned i = 0; i < op.operands().size(); ++i)
+        op.setOperand(i, lookup(op.operand(i)));
+      for (const auto &r : op.results())
+        retype(r.get());
+      for (auto &region : op.regions()) {
+        for (const auto &arg : region->front().arguments())
+          retype(arg.get());
+        if (!selectBlock(region->front()))
+          return false;
+      }
+      return true;
+    case OpKind::Yield:
+    case OpKind::Return:
+    case OpKind::PtxInst:
+      for (unsigned i = 0; i < op.operands().size(); ++i)
+        op.setOperand(i, lookup(op.operand(i)));
+      return true;
+    default:
+      break;
+    }
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    unsigned errors = context.errorCount();
+    Value *selected = select(b, op);
+    if (context.errorCount() != errors)
+      return false;
+    if (!op.results().empty())
+      machine[op.result()] = selected;
+    dead.push_back(&op);
+    return true;
+  }
+
+  /// The machine value of `op`'s result; null for ops without results and
+  /// after an error.
+  Value *select(ir::Builder &b, Operation &op) {
+    llvm::SMLoc loc = op.loc();
+    DataType type = op.results().empty() ? DataType::Bool : op.result()->type().element();
+    llvm::SmallVector<Value *, 3> in;
+    for (Value *v : op.operands())
+      in.push_back(lookup(v));
+    switch (op.kind()) {
+    case OpKind::Constant:
+      return constant(b, op, type);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Rem:
+    case OpKind::Neg:
+    case OpKind::Fma:
+    case OpKind::BitAnd:
+      return arith(b, op, type, in);
+    case OpKind::ShiftRight:
+      // PTX shift amounts are u32 registers whatever the shifted type.
+      if (ir::bitWidth(kernelType(op.operand(1))) == 64)
+        in[1] = emitValue(b, loc, "cvt.u32.u64", DataType::U32, {in[1]});
+      return arith(b, op, type, in);
+    case OpKind::Select:
+      // selp d, a, b, c picks a when c holds.
+      return arith(b, op, type, {in[1], in[2], in[0]});
+    case OpKind::Cmp:
+      return compare(b, op, in);
+    case OpKind::Convert:
+      if (const std::string *rounding = op.attrAs<std::string>("rounding");
+          rounding && *rounding != "rn") {
+        fail(op, "only round-to-nearest-even conversions are supported, not '" + *rounding + "'");
+        return nullptr;
+      }
+      return convert(b, op, in[0], kernelType(op.operand(0)), type);
+    case OpKind::Bitcast:
+      return bitcast(b, op, in[0], kernelType(op.operand(0)), type);
+    case OpKind::BlockIdx:
+    case OpKind::ThreadIdx:
+      return specialRegister(b, op);
+    case OpKind::DynamicSize:
+      return dynamicSize(op);
+    case OpKind::BaseAddress:
+      return in[0];
+    case OpKind::MemLoad:
+      return memLoad(b, op, in[0], type);
+    case OpKind::MemStore:
+      memStore(b, op, in[0], in[1], kernelType(op.operand(1)));
+      return nullptr;
+    default:
+      fail(op, "cannot select '" + ir::name(op.kind()) + "'");
+      return nullptr;
+    }
+  }
+
+  Value *constant(ir::Builder &b, const Operation &op, DataType type) {
+    const int64_t *i = op.attrAs<int64_t>("value");
+    const double *d = op.attrAs<double>("value");
+    if (type == DataType::F32) {
+      Operation &mov = emitInst(b, op.loc(), "mov.f32", {type});
+      mov.setAttr("imm", d ? *d : double(i ? *i : 0));
+      return mov.result();
+    }
+    if (!i || !ir::isInteger(type)) {
+      fail(op, "cannot select a constant of type " + ir::name(type));
+      return nullptr;
+    }
+    unsigned bits = ir::bitWidth(type);
+    Operation &mov = emitInst(b, op.loc(),
+                              bits == 64   ? "mov.b64"
+                              : bits == 32 ? "mov.b32"
+                                           : "mov.b16",
+                              {machineType(type)});
+    mov.setAttr("imm", *i);
+    return mov.result();
+  }
+
+  Value *arith(ir::Builder &b, const Operation &op, DataType type,
+               llvm::ArrayRef<Value *> operands) {
+    const char *opcode = arithOpcode(op.kind(), type);
+    if (!opcode) {
+      fail(op, "cannot select '" + ir::name(op.kind()) + "' on " + ir::name(type));
+      return nullptr;
+    }
+    return emitValue(b, op.loc(), opcode, machineType(type), operands);
+  }
+
+  Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
+    DataType type = kernelType(op.operand(0));
+    const std::string *predicate = op.attrAs<std::string>("predicate");
+    const char *suffix = type == DataType::I32 ? ".s32" : type == DataType::F32 ? ".f32" : nullptr;
+    std::string opcode = "setp." + (predicate ? *predicate : "") + (suffix ? suffix : "");
+    if (!suffix || !ptx::lookupPtxInstruction(opcode)) {
+      fail(op, "cannot select a comparison '" + (predicate ? *predicate : "") + "' of " +
+                   ir::name(type));
+      return nullptr;
+    }
+    return emitValue(b, op.loc(), opcode, DataType::Bool, operands);
+  }
+
+  /// A narrow float code widened exactly to f16 (bf16 for ue8m0) through
+  /// the sm_100a x2 up-conversions: the code in the low half, the result in
+  /// the low half of the pair. Null for formats without one.
+  Value *widenToHalf(ir::Builder &b, llvm::SMLoc loc, Value *code, DataType from) {
+    const char *opcode = nullptr;
+    switch (from) {
+    case DataType::F4E2M1: {
+      // The e2m1 form reads a b8: the low byte of the b16 register.
+      code = emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {code}).result(0);
+      opcode = "cvt.rn.f16x2.e2m1x2";
+      break;
+    }
+    case DataType::UE4M3: {
+      // ue4m3 is e4m3 without the sign: bit 7 is not part of the code.
+      Operation &mask = emitInst(b, loc, "mov.b16", {DataType::U16});
+      mask.setAttr("imm", int64_t(0x7F));
+      code = emitValue(b, loc, "and.b16", DataType::U16, {code, mask.result()});
+      opcode = "cvt.rn.f16x2.e4m3x2";
+      break;
+    }
+    case DataType::F8E4M3:
+      opcode = "cvt.rn.f16x2.e4m3x2";
+      break;
+    case DataType::F8E5M2:
+      opcode = "cvt.rn.f16x2.e5m2x2";
+      break;
+    case DataType::UE8M0:
+      opcode = "cvt.rn.bf16x2.ue8m0x2";
+      break;
+    default:
+      return nullptr;
+    }
+    DataType half = from == DataType::UE8M0 ? DataType::BF16 : DataType::F16;
+    Value *pair = emitValue(b, loc, opcode, DataType::U32, {code});
+    return emitInst(b, loc, "mov.b32.unpack", {half, half}, {pair}).result(0);
+  }
+
+  /// One conversion between scalar types.
+  struct ConvertRule {
+    DataType from, to;
+    const char *opcode;
+  };
+  static constexpr ConvertRule kConvertRules[] = {
+      {DataType::I32, DataType::F32, "cvt.rn.f32.s32"},
+      {DataType::F32, DataType::I32, "cvt.rzi.s32.f32"},
+      {DataType::I32, DataType::I64, "cvt.s64.s32"},
+      {DataType::U32, DataType::U64, "cvt.u64.u32"},
+      {DataType::I64, DataType::I32, "cvt.u32.u64"},
+      {DataType::U64, DataType::U32, "cvt.u32.u64"},
+      {DataType::F16, DataType::F32, "cvt.f32.f16"},
+      {DataType::BF16, DataType::F32, "cvt.f32.bf16"},
+      {DataType::F32, DataType::F16, "cvt.rn.f16.f32"},
+      {DataType::F32, DataType::BF16, "cvt.rn.bf16.f32"},
+  };
+
+  Value *convert(ir::Builder &b, const Operation &op, Value *v, DataType from, DataType to) {
+    if (from == to)
+      return v;
+    if (ir::isInteger(from) && ir::isInteger(to) && ir::bitWidth(from) == ir::bitWidth(to))
+      return v;
+    if (ir::isStorageOnlyFloat(from))
+      if (Value *half = widenToHalf(b, op.loc(), v, from))
+        return convert(b, op, half, from == DataType::UE8M0 ? DataType::BF16 : DataType::F16, to);
+    for (const ConvertRule &rule : kConvertRules)
+      if (rule.from == from && rule.to == to)
+        return emitValue(b, op.loc(), rule.opcode, machineType(to), {v});
+    fail(op, "cannot convert " + ir::name(from) + " to " + ir::name(to));
+    return nullptr;
+  }
+
+  Value *bitcast(ir::Builder &b, const Operation &op, Value *v, DataType from, DataType to) {
+    DataType mfrom = machineType(from), mto = machineType(to);
+    if (ptx::registerClass(mfrom) == ptx::registerClass(mto))
+      return v;
+    // Narrowing to the low bits of a b16 register (e.g. a selected nibble).
+    if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 &&
+        ptx::registerClass(mto) == ptx::RegisterClass::B16)
+      return emitValue(b, op.loc(), "cvt.u16.u32", mto, {v});
+    fail(op, "cannot bitcast " + ir::name(from) + " to " + ir::name(to));
+    return nullptr;
+  }
+
+  Value *specialRegister(ir::Builder &b, const Operation &op) {
+    static const char *const kDims[] = {"x", "y", "z"};
+    const int64_t *dim = op.attrAs<int64_t>("dim");
+    Operation &mov = emitInst(b, op.loc(), "mov.u32", {op.result()->type().element()});
+    mov.setAttr("special", std::string(op.kind() == OpKind::BlockIdx ? "%ctaid." : "%tid.") +
+                               kDims[dim ? *dim : 0]);
+    return mov.result();
+  }
+
+  Value *dynamicSize(const Operation &op) {
+    const std::string *name = op.attrAs<std::string>("name");
+    for (const auto &arg : kernel.regions()[0]->front().arguments())
+      if (name && arg->type().isScalar() && arg->nameHint() == *name)
+        return lookup(arg.get());
+    fail(op, "no kernel argument for the dynamic size '" + (name ? *name : "") + "'");
+    return nullptr;
+  }
+
+  /// The bit width and space of a memory op; global memory only.
+  std::optional<int64_t> globalAccessBits(const Operation &op) {
+    const int64_t *bits = op.attrAs<int64_t>("bits");
+    const std::string *space = op.attrAs<std::string>("space");
+    if (!space || *space != ir::name(ir::MemorySpace::Global)) {
+      fail(op, "only global memory accesses are supported so far");
+      return std::nullopt;
+    }
+    if (!bits || (*bits != 8 && *bits != 16 && *bits != 32)) {
+      fail(op, "cannot access " + llvm::Twine(bits ? *bits : 0) + "-bit elements");
+      return std::nullopt;
+    }
+    return *bits;
+  }
+
+  Value *memLoad(ir::Builder &b, const Operation &op, Value *address, DataType type) {
+    std::optional<int64_t> bits = globalAccessBits(op);
+    if (!bits)
+      return nullptr;
+    const char *opcode = *bits == 8              ? "ld.global.u8"
+                         : *bits == 16           ? "ld.global.u16"
+                         : type == DataType::F32 ? "ld.global.f32"
+                                                 : "ld.global.u32";
+    return emitValue(b, op.loc(), opcode, machineType(type), {address});
+  }
+
+  void memStore(ir::Builder &b, const Operation &op, Value *address, Value *value, DataType type) {
+    std::optional<int64_t> bits = globalAccessBits(op);
+    if (!bits)
+      return;
+    const char *opcode = *bits == 8              ? "st.global.b8"
+                         : *bits == 16           ? "st.global.b16"
+                         : type == DataType::F32 ? "st.global.f32"
+                                                 : "st.global.b32";
+    emitInst(b, op.loc(), opcode, {}, {address, value});
+  }
+
+  Operation &kernel;
+  PassContext &context;
+  llvm::DenseMap<Value *, Value *> machine;
+  llvm::DenseMap<const Value *, DataType> retyped;
+  std::vector<Operation *> dead;
+};
+
+class InstructionSelection : public Pass {
+public:
+  llvm::StringRef name() const override { return "isel"; }
+  void run(Operation &kernel, PassContext &context) override { Selector(kernel, context).run(); }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createInstructionSelectionPass() {
+  return std::make_unique<InstructionSelection>();
+}
+
+} // namespace cutec

@@ -1,0 +1,343 @@
+//===- LowerIndexing.cpp - Element accesses of views to address arithmetic ===//
+//
+// After this pass no tensor values remain (docs/ir.md, "Lowering contract"):
+// a load of a view becomes one `mem.load` per register of its fragment, at
+// the u64 address base + i64(offset) * bytes; a store becomes `mem.store`s;
+// converts, extracts and fills of fragments become scalar ops on those
+// registers. Register r of a fragment reads the element whose coordinate is
+// r enumerated over the view's non-broadcast modes (filterZeros), which is
+// also what the fragment layout maps an extract's index to.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/MaterializeOffset.h"
+#include "passes/Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace cutec {
+namespace {
+
+using ir::DataType;
+using ir::Operation;
+using ir::OpKind;
+using ir::Type;
+using ir::Value;
+
+using Registers = llvm::SmallVector<Value *, 16>;
+
+/// The fragment layout of docs/ir.md: the shape of `l`, stride 0 where `l`
+/// broadcasts and compact (column-major) strides over the other modes.
+Layout fragmentLayout(const Layout &l) {
+  std::vector<IntTuple> shapes, strides, fragment;
+  flattenInto(l.shape, shapes);
+  flattenInto(l.stride, strides);
+  IntExpr next(1);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (strides[i].leaf().isConstant(0)) {
+      fragment.push_back(0);
+      continue;
+    }
+    fragment.push_back(next);
+    next = next * shapes[i].leaf();
+  }
+  return Layout(l.shape, unflatten(IntTuple::tuple(std::move(fragment)), l.shape));
+}
+
+class Lowering {
+public:
+  Lowering(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
+
+  void run() {
+    std::vector<Operation *> ops;
+    ir::walk(kernel, [&](Operation &op) { ops.push_back(&op); });
+    for (Operation *op : ops)
+      if (!lower(*op))
+        return;
+    // Users before definitions.
+    for (auto it = dead.rbegin(); it != dead.rend(); ++it)
+      ir::erase(**it);
+  }
+
+private:
+  bool lower(Operation &op) {
+    switch (op.kind()) {
+    case OpKind::View:
+      dead.push_back(&op);
+      return true;
+    case OpKind::Load:
+      return lowerLoad(op);
+    case OpKind::Store:
+      return lowerStore(op);
+    case OpKind::Extract:
+      return lowerExtract(op);
+    case OpKind::Fill:
+      return lowerFill(op);
+    case OpKind::Convert:
+      if (op.operand(0)->type().isTensor())
+        return lowerConvert(op);
+      return true;
+    default:
+      for (Value *v : op.operands())
+        if (v->type().isTensor())
+          return fail(op, "'" + ir::name(op.kind()) +
+                              "' on a tensor cannot be lowered to "
+                              "scalar registers");
+      return true;
+    }
+  }
+
+  bool fail(const Operation &op, const llvm::Twine &message) {
+    context.error(op.loc(), message);
+    return false;
+  }
+
+  /// The number of registers a fragment or view of layout `l` occupies.
+  std::optional<int64_t> registerCount(const Operation &op, const Layout &l) {
+    std::optional<int64_t> n = size(filterZeros(l)).getStatic();
+    if (!n)
+      fail(op, "a register fragment needs a static shape, but this one is " + l.shape.str());
+    return n;
+  }
+
+  const Registers *fragment(const Operation &op, Value *v) {
+    auto it = fragments.find(v);
+    if (it != fragments.end())
+      return &it->second;
+    fail(op, "internal error: the fragment was not loaded, filled or converted here");
+    return nullptr;
+  }
+
+  Operation *viewOf(const Operation &op, Value *v) {
+    Operation *view = v->definingOp();
+    if (view && view->kind() == OpKind::View)
+      return view;
+    fail(op, "internal error: '" + ir::name(op.kind()) +
+                 "' of a tensor that is not a view; "
+                 "run 'partition' first");
+    return nullptr;
+  }
+
+  Value *baseAddress(Value *param) {
+    Value *&base = baseAddresses[param];
+    if (!base) {
+      ir::Builder b;
+      b.setInsertionPoint(*kernel.regions()[0]->front().operations().front());
+      base = b.createValue(OpKind::BaseAddress, kernel.loc(), Type::scalar(DataType::U64), {param});
+    }
+    return base;
+  }
+
+  Value *constant(ir::Builder &b, llvm::SMLoc loc, DataType type, int64_t v) {
+    return b.constantInt(loc, type, v);
+  }
+
+  Value *binary(ir::Builder &b, llvm::SMLoc loc, OpKind kind, Value *lhs, Value *rhs) {
+    return b.createValue(kind, loc, lhs->type(), {lhs, rhs});
+  }
+
+  Value *cast(ir::Builder &b, llvm::SMLoc loc, OpKind kind, Value *v, DataType to) {
+    return b.createValue(kind, loc, Type::scalar(to), {v});
+  }
+
+  /// One element of a view: its i32 element offset and u64 byte address.
+  struct Element {
+    Value *offset;
+    Value *address;
+  };
+
+  /// Element r of the view's non-broadcast modes.
+  std::optional<Element> element(ir::Builder &b, const Operation &op, Operation &view, int64_t r) {
+    const Type &type = view.result()->type();
+    llvm::Expected<IntExpr> elem = crd2idx(IntTuple(r), filterZeros(type.tensorLayout()));
+    if (!elem) {
+      fail(op, llvm::toString(elem.takeError()));
+      return std::nullopt;
+    }
+    llvm::SMLoc loc = op.loc();
+    Value *offset = view.operand(1);
+    if (!elem->isConstant(0)) {
+      Value *delta = materializeOffset(b, kernel, loc, *elem, {}, context);
+      if (!delta)
+        return std::nullopt;
+      offset = binary(b, loc, OpKind::Add, offset, delta);
+    }
+    unsigned bits = ir::bitWidth(type.element());
+    if (bits != 4 && bits % 8 != 0) {
+      fail(op, "cannot address elements of " + ir::name(type.element()) + " (" + llvm::Twine(bits) +
+                   " bits) in memory");
+      return std::nullopt;
+    }
+    Value *wide = cast(b, loc, OpKind::Convert, offset, DataType::I64);
+    Value *bytes =
+        bits == 4   ? binary(b, loc, OpKind::ShiftRight, wide, constant(b, loc, DataType::I64, 1))
+        : bits == 8 ? wide
+                    : binary(b, loc, OpKind::Mul, wide, constant(b, loc, DataType::I64, bits / 8));
+    Value *address = binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
+                            cast(b, loc, OpKind::Bitcast, bytes, DataType::U64));
+    return Element{offset, address};
+  }
+
+  Operation &memOp(ir::Builder &b, llvm::SMLoc loc, OpKind kind, llvm::ArrayRef<Value *> operands,
+                   llvm::ArrayRef<Type> results, unsigned bits, ir::MemorySpace space) {
+    Operation &mem = b.create(kind, loc, operands, results);
+    mem.setAttr("bits", int64_t(bits));
+    mem.setAttr("space", ir::name(space).str());
+    return mem;
+  }
+
+  Value *loadElement(ir::Builder &b, const Operation &op, Operation &view, int64_t r) {
+    std::optional<Element> e = element(b, op, view, r);
+    if (!e)
+      return nullptr;
+    const Type &type = view.result()->type();
+    DataType dtype = type.element();
+    llvm::SMLoc loc = op.loc();
+    if (ir::bitWidth(dtype) != 4)
+      return memOp(b, loc, OpKind::MemLoad, {e->address}, {Type::scalar(dtype)},
+                   ir::bitWidth(dtype), type.memorySpace())
+          .result();
+    // The byte holds two elements; the even one in the low nibble.
+    Value *byte = memOp(b, loc, OpKind::MemLoad, {e->address}, {Type::scalar(DataType::U32)}, 8,
+                        type.memorySpace())
+                      .result();
+    Value *parity = binary(b, loc, OpKind::BitAnd, e->offset, constant(b, loc, DataType::I32, 1));
+    Value *shift = cast(b, loc, OpKind::Bitcast,
+                        binary(b, loc, OpKind::Mul, parity, constant(b, loc, DataType::I32, 4)),
+                        DataType::U32);
+    Value *nibble = binary(b, loc, OpKind::BitAnd, binary(b, loc, OpKind::ShiftRight, byte, shift),
+                           constant(b, loc, DataType::U32, 15));
+    return cast(b, loc, OpKind::Bitcast, nibble, dtype);
+  }
+
+  bool storeElement(ir::Builder &b, const Operation &op, Operation &view, int64_t r, Value *value) {
+    const Type &type = view.result()->type();
+    if (ir::bitWidth(type.element()) == 4)
+      return fail(op, "stores of 4-bit elements are not supported: two threads may share a byte");
+    std::optional<Element> e = element(b, op, view, r);
+    if (!e)
+      return false;
+    memOp(b, op.loc(), OpKind::MemStore, {e->address, value}, {}, ir::bitWidth(type.element()),
+          type.memorySpace());
+    return true;
+  }
+
+  bool lowerLoad(Operation &op) {
+    Operation *view = viewOf(op, op.operand(0));
+    if (!view)
+      return false;
+    std::optional<int64_t> n = registerCount(op, view->result()->type().tensorLayout());
+    if (!n)
+      return false;
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    Registers regs;
+    for (int64_t r = 0; r < *n; ++r) {
+      Value *v = loadElement(b, op, *view, r);
+      if (!v)
+        return false;
+      regs.push_back(v);
+    }
+    dead.push_back(&op);
+    if (op.result()->type().isTensor()) {
+      fragments[op.result()] = std::move(regs);
+      return true;
+    }
+    if (regs.size() != 1)
+      return fail(op, "internal error: a scalar load of a view of " + llvm::Twine(regs.size()) +
+                          " elements");
+    ir::replaceAllUsesWith(kernel, op.result(), regs[0]);
+    return true;
+  }
+
+  bool lowerStore(Operation &op) {
+    Operation *view = viewOf(op, op.operand(1));
+    if (!view)
+      return false;
+    std::optional<int64_t> n = registerCount(op, view->result()->type().tensorLayout());
+    if (!n)
+      return false;
+    Registers scalar{op.operand(0)};
+    const Registers *regs = &scalar;
+    if (op.operand(0)->type().isTensor() && !(regs = fragment(op, op.operand(0))))
+      return false;
+    if (int64_t(regs->size()) != *n)
+      return fail(op, "cannot store " + llvm::Twine(regs->size()) + " value(s) into a view of " +
+                          llvm::Twine(*n) + " element(s)");
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    for (int64_t r = 0; r < *n; ++r)
+      if (!storeElement(b, op, *view, r, (*regs)[r]))
+        return false;
+    dead.push_back(&op);
+    return true;
+  }
+
+  bool lowerConvert(Operation &op) {
+    const Registers *regs = fragment(op, op.operand(0));
+    if (!regs)
+      return false;
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    Registers converted;
+    for (Value *r : *regs) {
+      Operation &c =
+          b.create(OpKind::Convert, op.loc(), {r}, {Type::scalar(op.result()->type().element())});
+      for (const auto &[key, value] : op.attributes())
+        c.setAttr(key, value);
+      converted.push_back(c.result());
+    }
+    fragments[op.result()] = std::move(converted);
+    dead.push_back(&op);
+    return true;
+  }
+
+  bool lowerExtract(Operation &op) {
+    const Registers *regs = fragment(op, op.operand(0));
+    if (!regs)
+      return false;
+    IntTuple index;
+    if (const int64_t *i = op.attrAs<int64_t>("index"))
+      index = IntTuple(*i);
+    else if (const IntTuple *t = op.attrAs<IntTuple>("index"))
+      index = *t;
+    else
+      return fail(op, "internal error: 'cute.extract' needs an 'index'");
+    llvm::Expected<IntExpr> r =
+        crd2idx(index, fragmentLayout(op.operand(0)->type().tensorLayout()));
+    if (!r)
+      return fail(op, llvm::toString(r.takeError()));
+    if (!r->isStatic() || r->staticValue() < 0 || r->staticValue() >= int64_t(regs->size()))
+      return fail(op, "index " + index.str() + " is outside the fragment " +
+                          op.operand(0)->type().str());
+    ir::replaceAllUsesWith(kernel, op.result(), (*regs)[r->staticValue()]);
+    dead.push_back(&op);
+    return true;
+  }
+
+  bool lowerFill(Operation &op) {
+    std::optional<int64_t> n = registerCount(op, op.result()->type().tensorLayout());
+    if (!n)
+      return false;
+    fragments[op.result()] = Registers(*n, op.operand(0));
+    dead.push_back(&op);
+    return true;
+  }
+
+  Operation &kernel;
+  PassContext &context;
+  llvm::DenseMap<Value *, Registers> fragments;
+  llvm::DenseMap<Value *, Value *> baseAddresses;
+  std::vector<Operation *> dead;
+};
+
+class LowerIndexing : public Pass {
+public:
+  llvm::StringRef name() const override { return "lower-indexing"; }
+  void run(Operation &kernel, PassContext &context) override { Lowering(kernel, context).run(); }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createLowerIndexingPass() { return std::make_unique<LowerIndexing>(); }
+
+} // namespace cutec

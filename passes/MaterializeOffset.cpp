@@ -1,0 +1,36 @@
+//===- MaterializeOffset.cpp - Symbolic offsets as i32 IR in a kernel -----===//
+#include "passes/MaterializeOffset.h"
+
+namespace cutec {
+
+static ir::Value *dynamicSize(const ir::Operation &kernel, llvm::StringRef name) {
+  for (const auto &arg : kernel.regions()[0]->blocks().front()->arguments())
+    if (arg->type().isScalar() && arg->nameHint() == name)
+      return arg.get();
+  return nullptr;
+}
+
+ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, llvm::SMLoc loc,
+                             const IntExpr &expr, llvm::ArrayRef<ir::Value *> slots,
+                             PassContext &context) {
+  std::string unbound;
+  ir::Value *value = ir::materialize(builder, loc, expr, [&](llvm::StringRef symbol) {
+    unsigned slot;
+    ir::Value *v = nullptr;
+    if (llvm::StringRef index = symbol; index.consume_front("$")) {
+      if (!index.getAsInteger(10, slot) && slot < slots.size())
+        v = slots[slot];
+    } else {
+      v = dynamicSize(kernel, symbol);
+    }
+    if (!v && unbound.empty())
+      unbound = symbol.str();
+    return v;
+  });
+  if (!value)
+    context.error(loc, "the offset " + expr.str() + " uses '" + unbound +
+                           "', which is neither a dynamic size of the kernel nor a coordinate");
+  return value;
+}
+
+} // namespace cutec

@@ -1,0 +1,132 @@
+//===- Partition.cpp - local_tile and slice chains to per-thread views ----===//
+//
+// After this pass every tensor that is read or written is a
+// `cute.view %param, %offset`: a kernel parameter plus an i32 element offset
+// (docs/ir.md, "Lowering contract"). The offsets come from the layout
+// algebra (localTile's offset, the slice pattern's crd2idx) and are emitted
+// where the tile or slice was, so their operands (thread index, loop
+// variable) are in scope. A view of a view adds the offsets, so each view
+// names its parameter directly.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/MaterializeOffset.h"
+#include "passes/Passes.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace cutec {
+namespace {
+
+using ir::Operation;
+using ir::OpKind;
+using ir::Value;
+
+class Partition : public Pass {
+public:
+  llvm::StringRef name() const override { return "partition"; }
+
+  void run(Operation &kernel, PassContext &context) override {
+    std::vector<Operation *> tiles;
+    ir::walk(kernel, [&](Operation &op) {
+      switch (op.kind()) {
+      case OpKind::LocalTile:
+      case OpKind::Slice:
+        tiles.push_back(&op);
+        break;
+      case OpKind::Load:
+        wrapParameter(kernel, op, 0);
+        break;
+      case OpKind::Store:
+        wrapParameter(kernel, op, 1);
+        break;
+      default:
+        break;
+      }
+    });
+    // In program order, so the operand of a tile is already a view.
+    std::vector<Operation *> views;
+    for (Operation *op : tiles) {
+      Operation *view = toView(kernel, *op, context);
+      if (!view)
+        return;
+      views.push_back(view);
+    }
+    for (auto it = tiles.rbegin(); it != tiles.rend(); ++it)
+      ir::erase(**it);
+    // Intermediate views (a tile that is only sliced further) lost their
+    // users to the views that fold them.
+    llvm::SmallPtrSet<const Value *, 16> used;
+    ir::walk(kernel,
+             [&](Operation &op) { used.insert(op.operands().begin(), op.operands().end()); });
+    for (Operation *view : views)
+      if (!used.count(view->result()))
+        ir::erase(*view);
+  }
+
+private:
+  /// The symbolic offset that `op` adds to its operand's view.
+  static llvm::Expected<IntExpr> tileOffset(const Operation &op) {
+    const Layout &layout = op.operand(0)->type().tensorLayout();
+    const IntTuple *coord = op.attrAs<IntTuple>("coord");
+    if (!coord)
+      return layoutError("'" + ir::name(op.kind()) + "' needs a 'coord'");
+    if (op.kind() == OpKind::Slice)
+      return sliceOffset(layout, *coord);
+    const IntTuple *tiler = op.attrAs<IntTuple>("tiler");
+    if (!tiler)
+      return layoutError("'cute.local_tile' needs a 'tiler'");
+    auto tile = localTile(layout, Tiler::fromShape(*tiler), *coord);
+    if (!tile)
+      return tile.takeError();
+    return tile->offset;
+  }
+
+  static bool isParameter(const Operation &kernel, const Value *v) {
+    return v->ownerBlock() == kernel.regions()[0]->blocks().front().get() && v->type().isTensor();
+  }
+
+  /// Replaces the tile or slice `op` by a view of its parameter; null after
+  /// an error.
+  Operation *toView(Operation &kernel, Operation &op, PassContext &context) {
+    llvm::Expected<IntExpr> offset = tileOffset(op);
+    if (!offset) {
+      context.error(op.loc(), llvm::toString(offset.takeError()));
+      return nullptr;
+    }
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    llvm::SmallVector<Value *, 4> coords(op.operands().drop_front());
+    Value *delta = materializeOffset(b, kernel, op.loc(), *offset, coords, context);
+    if (!delta)
+      return nullptr;
+    Value *base = op.operand(0);
+    if (Operation *parent = base->definingOp(); parent && parent->kind() == OpKind::View) {
+      base = parent->operand(0);
+      delta = b.createValue(OpKind::Add, op.loc(), delta->type(), {parent->operand(1), delta});
+    } else if (!isParameter(kernel, base)) {
+      context.error(op.loc(), "can only tile or slice a kernel parameter or a view of one");
+      return nullptr;
+    }
+    Value *view = b.createValue(OpKind::View, op.loc(), op.result()->type(), {base, delta});
+    view->setNameHint(op.result()->nameHint());
+    ir::replaceAllUsesWith(kernel, op.result(), view);
+    return view->definingOp();
+  }
+
+  /// Loads and stores of a whole parameter go through a view at offset 0.
+  static void wrapParameter(const Operation &kernel, Operation &op, unsigned operand) {
+    Value *tensor = op.operand(operand);
+    if (!isParameter(kernel, tensor))
+      return;
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    Value *zero = b.constantInt(op.loc(), ir::DataType::I32, 0);
+    op.setOperand(operand, b.createValue(OpKind::View, op.loc(), tensor->type(), {tensor, zero}));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPartitionPass() { return std::make_unique<Partition>(); }
+
+} // namespace cutec
