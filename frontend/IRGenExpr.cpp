@@ -377,7 +377,12 @@ std::optional<CallSite> IRGen::evalCallSite(const ast::CallExpr &call) {
 }
 
 SemaValue IRGen::evalCall(const ast::CallExpr &call) {
+  // A called name is never a new dynamic size: `typo(M)` in a parameter
+  // type is an unknown function.
+  std::vector<std::string> *sizes = frame->dynamicSizes;
+  frame->dynamicSizes = nullptr;
   SemaValue callee = eval(call.getCallee());
+  frame->dynamicSizes = sizes;
   std::optional<CallSite> site = evalCallSite(call);
   if (callee.isPoison() || !site)
     return SemaValue::poison();
