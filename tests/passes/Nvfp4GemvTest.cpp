@@ -1,39 +1,17 @@
 // The seed-004 NVFP4 GEMV (tests/frontend/inputs/nvfp4_gemv.cute) from the
 // front end through partition, lower-indexing and isel: the PTX assembles
 // and the emulation prints.
-#include "PassTestKernels.h"
+#include "GemvKernelIR.h"
 #include "PtxAssembler.h"
 
 #include "codegen/emu/EmuPrinter.h"
 #include "codegen/ptx/PtxPrinter.h"
-#include "frontend/Parser.h"
-#include "frontend/Sema.h"
-
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 namespace cutec {
 namespace {
 
 using namespace ir;
 using namespace test;
-
-std::unique_ptr<Module> gemvKernelIR() {
-  llvm::SourceMgr sourceMgr;
-  auto buffer =
-      llvm::MemoryBuffer::getFile(CUTEC_SOURCE_DIR "/tests/frontend/inputs/nvfp4_gemv.cute");
-  EXPECT_TRUE(bool(buffer));
-  if (!buffer)
-    return nullptr;
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  DiagnosticEngine diags(sourceMgr, os, 50);
-  std::unique_ptr<ast::Module> ast = parseModule(sourceMgr, id, diags);
-  std::unique_ptr<Module> module = ast ? buildIR(*ast, diags) : nullptr;
-  EXPECT_EQ(diagnostics, "");
-  return module;
-}
 
 TEST(Nvfp4Gemv, LowersToPtxThatAssembles) {
   std::unique_ptr<Module> module = gemvKernelIR();
