@@ -1,0 +1,98 @@
+//===- RunPlan.cpp - Everything `cutec run` checks before it compiles -----===//
+#include "tools/cutec/RunPlan.h"
+
+#include "tools/cutec/RunParams.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace cutec {
+namespace {
+
+std::string kernelName(const ir::Operation &kernel) { return *kernel.attrAs<std::string>("name"); }
+
+llvm::Expected<const ir::Operation *> selectKernel(const ir::Module &module,
+                                                   llvm::StringRef wanted) {
+  std::vector<std::string> names;
+  for (const auto &kernel : module.kernels()) {
+    if (kernelName(*kernel) == wanted)
+      return kernel.get();
+    names.push_back(kernelName(*kernel));
+  }
+  if (names.empty())
+    return llvm::createStringError("the file defines no kernel");
+  std::string list = llvm::join(names, ", ");
+  if (!wanted.empty())
+    return llvm::createStringError("--kernel " + wanted + ": the file defines no kernel '" +
+                                   wanted + "' (its kernels: " + list + ")");
+  if (names.size() > 1)
+    return llvm::createStringError("the file defines " + llvm::Twine(names.size()) + " kernels (" +
+                                   list + "): choose one with --kernel");
+  return module.kernels().front().get();
+}
+
+} // namespace
+
+llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &options) {
+  RunPlan plan;
+  llvm::Expected<const ir::Operation *> kernel = selectKernel(module, options.kernel);
+  if (!kernel)
+    return kernel.takeError();
+  plan.kernel = *kernel;
+  plan.kernelName = kernelName(**kernel);
+
+  llvm::Expected<Assignments> defines = parseAssignments(options.sizes, "-D");
+  if (!defines)
+    return defines.takeError();
+  llvm::Expected<Assignments> args = parseAssignments(options.args, "--arg");
+  if (!args)
+    return args.takeError();
+  llvm::Expected<Assignments> outs = parseAssignments(options.outs, "--out");
+  if (!outs)
+    return outs.takeError();
+
+  llvm::Expected<SizeBindings> sizes = bindDynamicSizes(**kernel, *defines);
+  if (!sizes)
+    return sizes.takeError();
+  llvm::Expected<rt::Dim3> block = evaluateDim3(**kernel, "block", *sizes);
+  if (!block)
+    return block.takeError();
+  llvm::Expected<rt::Dim3> grid = evaluateDim3(**kernel, "grid", *sizes);
+  if (!grid)
+    return grid.takeError();
+  plan.config.block = *block;
+  plan.config.grid = *grid;
+  plan.config.workerThreads = options.workers;
+
+  llvm::Expected<std::vector<TensorBuffer>> tensors =
+      prepareTensors(**kernel, *sizes, *args, *outs);
+  if (!tensors)
+    return tensors.takeError();
+  plan.tensors = std::move(*tensors);
+
+  const ir::Block &entry = (*kernel)->regions()[0]->front();
+  llvm::Expected<std::vector<uint64_t>> params = packParams(entry, plan.tensors, *sizes);
+  if (!params)
+    return params.takeError();
+  plan.params = std::move(*params);
+  plan.paramsSize = layoutParams(entry).size;
+  return plan;
+}
+
+llvm::Error launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel) {
+  // A mismatch means the printer and RunParams.h disagree on the struct.
+  if (kernel.paramSize != plan.paramsSize)
+    return llvm::createStringError("internal error: the emulation's " + plan.kernelName +
+                                   "_Params has " + llvm::Twine(kernel.paramSize) +
+                                   " bytes, cutec run built " + llvm::Twine(plan.paramsSize));
+  rt::MemoryMap globals;
+  for (const TensorBuffer &tensor : plan.tensors)
+    if (rt::Status added = globals.add(tensor.data.get(), tensor.size, tensor.name); !added)
+      return llvm::createStringError(added.error());
+  // The runtime's message names the kernel, the CTA and the thread.
+  rt::Status status = rt::launch(kernel, plan.config, plan.params.data(), globals);
+  if (!status)
+    return llvm::createStringError(status.error());
+  return llvm::Error::success();
+}
+
+} // namespace cutec
