@@ -42,7 +42,7 @@ llvm::Expected<MemoryImage> memoryImage(const ir::Type &type, const SizeBindings
 }
 
 /// Why `type` takes `image.bytes` bytes: "128 f4e2m1 elements (4 bits each),
-/// the cosize of (n):(1) with n=256".
+/// the cosize of n:1 with n=256".
 std::string explainImage(const ir::Type &type, const MemoryImage &image,
                          const SizeBindings &sizes) {
   const Layout &layout = type.tensorLayout();
@@ -61,10 +61,7 @@ std::string explainImage(const ir::Type &type, const MemoryImage &image,
   return text;
 }
 
-llvm::Expected<TensorBuffer> allocate(const ir::Value &arg, uint64_t bytes) {
-  if (bytes > std::numeric_limits<size_t>::max())
-    return llvm::createStringError("cannot allocate " + llvm::Twine(bytes) + " bytes for " +
-                                   parameterName(arg));
+llvm::Expected<TensorBuffer> allocate(const ir::Value &arg, size_t bytes) {
   auto *data = static_cast<uint8_t *>(::operator new[](bytes, kBufferAlignment, std::nothrow));
   if (!data)
     return llvm::createStringError("cannot allocate " + llvm::Twine(bytes) + " bytes for " +
@@ -73,7 +70,7 @@ llvm::Expected<TensorBuffer> allocate(const ir::Value &arg, uint64_t bytes) {
   buffer.name = parameterName(arg);
   buffer.element = arg.type().element();
   buffer.data.reset(data);
-  buffer.size = size_t(bytes);
+  buffer.size = bytes;
   return buffer;
 }
 
@@ -114,7 +111,7 @@ llvm::Error checkOutputPath(const TensorBuffer &buffer) {
   return llvm::Error::success();
 }
 
-/// Names in `given` that are not tensor parameters.
+/// An error for the first name in `given` that is not a tensor parameter.
 llvm::Error checkNames(const Assignments &given, llvm::StringRef option,
                        llvm::ArrayRef<std::string> tensorNames, llvm::StringRef kernelName) {
   for (const auto &[name, path] : given)
