@@ -82,6 +82,21 @@ private:
                             t.str());
   }
 
+  // A scalar converts to a scalar; a register fragment converts elementwise
+  // to a fragment of the same layout.
+  void verifyConvert(const Operation &op) {
+    const Type &from = op.operand(0)->type(), &to = op.result()->type();
+    if (from.isScalar() && to.isScalar())
+      return;
+    bool fragments = from.isTensor() && to.isTensor() &&
+                     from.memorySpace() == MemorySpace::Register &&
+                     to.memorySpace() == MemorySpace::Register &&
+                     from.tensorLayout() == to.tensorLayout();
+    if (!fragments)
+      fail(op, "converts a scalar to a scalar, or a register fragment to one of the same layout; "
+               "found " + from.str() + " to " + to.str());
+  }
+
   void verifyOp(const Operation &op) {
     for (Value *v : op.operands()) {
       if (!v)
@@ -113,8 +128,8 @@ private:
         fail(op, "needs an integer, float or bool 'value'");
       break;
     case OpKind::Convert:
-      if (expectOperands(op, 1) && expectResults(op, 1) && !op.result()->type().isScalar())
-        fail(op, "converts to a scalar type");
+      if (expectOperands(op, 1) && expectResults(op, 1))
+        verifyConvert(op);
       break;
     case OpKind::Cmp:
       if (expectOperands(op, 2) && expectResults(op, 1) &&

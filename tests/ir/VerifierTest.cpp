@@ -57,6 +57,25 @@ TEST(Verifier, RejectsArityAndTypeMismatches) {
   EXPECT_EQ(issues[2].message, "'cute.thread_idx': needs a 'dim' of 0, 1 or 2");
 }
 
+TEST(Verifier, ConvertsScalarsOrFragmentsOfOneLayout) {
+  Operation kernel(OpKind::Kernel, {});
+  kernel.setAttr("name", std::string("k"));
+  Block &body = kernel.addRegion().addBlock();
+  Layout frag(tup(tup(16, 4)), tup(tup(0, 1)));
+  Value *f4 = body.addArgument(Type::tensor(DataType::F4E2M1, MemorySpace::Register, frag), "a");
+  Value *g = body.addArgument(Type::tensor(DataType::F4E2M1, MemorySpace::Global, frag), "g");
+  Builder b(body);
+  b.createValue(OpKind::Convert, {}, Type::tensor(DataType::F32, MemorySpace::Register, frag), {f4});
+  b.createValue(OpKind::Convert, {}, Type::tensor(DataType::F32, MemorySpace::Register, frag), {g});
+  b.create(OpKind::Return, {});
+  auto issues = verify(kernel);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].message,
+            "'arith.convert': converts a scalar to a scalar, or a register fragment to one of "
+            "the same layout; found tensor<f4e2m1, gmem, ((16,4)):((0,1))> to "
+            "tensor<f32, rmem, ((16,4)):((0,1))>");
+}
+
 TEST(Verifier, RejectsKernelsWithoutNames) {
   Operation kernel(OpKind::Kernel, {});
   Builder(kernel.addRegion().addBlock()).create(OpKind::Return, {});

@@ -207,40 +207,15 @@ inline KernelUnderTest makeRowSumKernel() {
   return k;
 }
 
-/// The verifier as a pass, after each lowering pass.
-///
-/// ir::verify still rejects `arith.convert` of a register fragment, which
-/// docs/ir.md allows (and the front end emits for `.load().to(f32)`), so the
-/// pass manager's own verification of the front end's IR cannot be used
-/// yet; until the verifier is fixed, that one message is ignored here.
-class VerifyAfter : public Pass {
-public:
-  explicit VerifyAfter(std::string pass) : pass(std::move(pass)) {}
-  llvm::StringRef name() const override { return "verify"; }
-  void run(Operation &kernel, PassContext &context) override {
-    for (const VerifierIssue &issue : verify(kernel))
-      if (issue.message != "'arith.convert': converts to a scalar type")
-        context.error(issue.loc, "the IR does not verify after '" + pass + "': " + issue.message);
-  }
-
-private:
-  std::string pass;
-};
-
 /// Runs `passes`, verifying the IR after each; returns the messages of the
 /// errors reported (empty on success).
 inline std::string runPasses(Module &module, std::vector<std::unique_ptr<Pass>> passes) {
   std::string errors;
   PassContext context(
       [&](llvm::SMLoc, const llvm::Twine &message) { errors += message.str() + "\n"; });
-  PassManagerOptions options;
-  options.verifyEach = false;
-  PassManager pm(std::move(options));
-  for (auto &pass : passes) {
-    std::string name = pass->name().str();
+  PassManager pm;
+  for (auto &pass : passes)
     pm.add(std::move(pass));
-    pm.add(std::make_unique<VerifyAfter>(name));
-  }
   pm.run(module, context);
   return errors;
 }
