@@ -24,6 +24,18 @@ find_file(CUTEC_LIT lit.py HINTS ${LLVM_TOOLS_BINARY_DIR}/../build/utils/lit
           /usr/lib/llvm-19/build/utils/lit REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
+# A Python with NumPy (Debian's python3-numpy) computes the independent
+# references of the emulation tests.
+find_program(CUTEC_NUMPY_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(CUTEC_NUMPY_PYTHON)
+  execute_process(COMMAND ${CUTEC_NUMPY_PYTHON} -c "import numpy"
+                  RESULT_VARIABLE numpy_missing OUTPUT_QUIET ERROR_QUIET)
+endif()
+if(NOT CUTEC_NUMPY_PYTHON OR numpy_missing)
+  message(WARNING "no python3 with numpy in /usr/bin: the emulation tests will fail")
+  set(CUTEC_NUMPY_PYTHON python3-with-numpy-not-found)
+endif()
+
 # ptxas checks every PTX the tests produce. Its absence fails those tests.
 find_program(CUTEC_PTXAS ptxas HINTS /usr/local/cuda/bin)
 if(NOT CUTEC_PTXAS)

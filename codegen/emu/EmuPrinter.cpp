@@ -15,6 +15,21 @@ using ir::Operation;
 using ir::Value;
 using ptx::RegisterClass;
 
+/// `s` as a C++ string literal (file names may hold quotes or backslashes).
+std::string cxxStringLiteral(llvm::StringRef s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string kernelName(const Operation &kernel) { return *kernel.attrAs<std::string>("name"); }
 
 std::string paramName(const Value *arg) {
@@ -194,7 +209,7 @@ private:
     if (options.describeLocation)
       if (std::string loc = options.describeLocation(op.loc()); !loc.empty())
         where += " at " + loc;
-    substitute("$where", "\"" + where + "\"");
+    substitute("$where", cxxStringLiteral(where));
     line(indent, text);
     return llvm::Error::success();
   }

@@ -14,3 +14,4 @@ config.substitutions.append(("%data", os.path.join(config.cutec_src_root, "tests
 config.substitutions.append(("%examples", os.path.join(config.cutec_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%ptxas", config.ptxas))
+config.substitutions.append(("%python", config.numpy_python))

@@ -1,23 +1,29 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
-//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu|host] [--arch=sm_100a]
+//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu] [--arch=sm_100a]
+//         [--print-after=PASS] [--print-after-all] [--time-passes]
+//   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
+//   cutec ptx-diff A.ptx B.ptx
 //
 // LLVM-style options (llvm::cl): --help lists them, --version prints the
 // version; unknown options and unreadable inputs are errors with exit code 1.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/emu/EmuPrinter.h"
+#include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
-#include "frontend/Parser.h"
-#include "frontend/Sema.h"
 #include "ir/core/Printer.h"
+#include "tools/cutec/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
+#include "tools/cutec/PtxDiffCommand.h"
+#include "tools/cutec/RunCommand.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -39,8 +45,35 @@ cl::opt<std::string> layoutSvg("svg", cl::sub(layoutCommand),
                                cl::desc("Write the index table as an SVG picture"),
                                cl::value_desc("file"));
 
+// --- cutec ptx-diff ---------------------------------------------------------
+cl::SubCommand ptxDiffCommand(
+    "ptx-diff", "Compare two PTX files up to comments, white space and register/label "
+                "renaming; exit 0 if equivalent, 1 if different, 2 if unreadable");
+cl::list<std::string> ptxDiffFiles(cl::Positional, cl::sub(ptxDiffCommand),
+                                   cl::desc("<a.ptx> <b.ptx>"), cl::OneOrMore);
+
+// --- cutec run --------------------------------------------------------------
+cl::SubCommand runCommand("run", "Compile a kernel's emulation in-process and run it on .npy "
+                                 "inputs");
+cl::opt<std::string> runInput(cl::Positional, cl::sub(runCommand), cl::desc("<kernel.cute>"),
+                              cl::Required);
+cl::list<std::string> runSizes("D", cl::sub(runCommand), cl::Prefix,
+                               cl::desc("Value of a dynamic size: -D M=128"),
+                               cl::value_desc("NAME=VALUE"));
+cl::list<std::string> runArgs("arg", cl::sub(runCommand),
+                              cl::desc("Input tensor: --arg mA=a.npy"),
+                              cl::value_desc("NAME=FILE.npy"));
+cl::list<std::string> runOuts("out", cl::sub(runCommand),
+                              cl::desc("Output tensor written after the run: --out mC=c.npy"),
+                              cl::value_desc("NAME=FILE.npy"));
+cl::opt<std::string> runKernelName("kernel", cl::sub(runCommand),
+                                   cl::desc("The kernel to run when the file has several"));
+cl::opt<unsigned> runWorkers("workers", cl::sub(runCommand),
+                             cl::desc("CPU threads running CTAs (default: all cores)"),
+                             cl::init(0));
+
 // --- cutec KERNEL.cute ------------------------------------------------------
-enum class EmitKind { Ast, Ir, Ptx, Emu, Host };
+enum class EmitKind { Ast, Ir, Ptx, Emu };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.cute>"), cl::Optional,
                                cl::cat(cutecCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: standard output)"),
@@ -50,15 +83,52 @@ cl::opt<EmitKind> emitKind(
     cl::values(clEnumValN(EmitKind::Ast, "ast", "the syntax tree"),
                clEnumValN(EmitKind::Ir, "ir", "the kernel IR"),
                clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly (default)"),
-               clEnumValN(EmitKind::Emu, "emu", "the C++ emulation"),
-               clEnumValN(EmitKind::Host, "host", "the host launcher header")),
+               clEnumValN(EmitKind::Emu, "emu",
+                          "the C++ emulation; with -o FILE.cpp also FILE.h declaring it")),
     cl::cat(cutecCategory));
-cl::opt<std::string> arch("arch", cl::desc("Target architecture"), cl::init("sm_100a"),
+cl::opt<std::string> arch("arch", cl::desc("Target architecture (sm_100a)"), cl::init("sm_100a"),
                           cl::cat(cutecCategory));
+
+/// Pass pipeline options, for compiling and for `run`. libLLVM registers
+/// options of the same names for its own pass managers, so these are created
+/// in main() once LLVM's have been removed (see replaceLlvmPassOptions).
+struct PipelineOptions {
+  cl::list<std::string> printAfter{"print-after",
+                                   cl::sub(cl::SubCommand::getTopLevel()),
+                                   cl::sub(runCommand),
+                                   cl::CommaSeparated,
+                                   cl::desc("Print the IR after the named passes"),
+                                   cl::value_desc("pass"),
+                                   cl::cat(cutecCategory)};
+  cl::opt<bool> printAfterAll{"print-after-all", cl::sub(cl::SubCommand::getTopLevel()),
+                              cl::sub(runCommand), cl::desc("Print the IR after every pass"),
+                              cl::cat(cutecCategory)};
+  cl::opt<bool> timePasses{"time-passes", cl::sub(cl::SubCommand::getTopLevel()),
+                           cl::sub(runCommand), cl::desc("Print the time each pass took"),
+                           cl::cat(cutecCategory)};
+};
+PipelineOptions *pipelineOptions = nullptr;
+
+void replaceLlvmPassOptions() {
+  for (const char *name : {"print-after", "print-after-all", "time-passes"}) {
+    auto &registered = cl::getRegisteredOptions(cl::SubCommand::getTopLevel());
+    if (auto it = registered.find(name); it != registered.end())
+      it->second->removeArgument();
+  }
+}
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "cutec") << message << "\n";
   return 1;
+}
+
+cutec::PassManagerOptions passOptions() {
+  cutec::PassManagerOptions options;
+  for (const std::string &name : pipelineOptions->printAfter)
+    options.printAfter.insert(name);
+  options.printAfterAll = pipelineOptions->printAfterAll;
+  options.timePasses = pipelineOptions->timePasses;
+  return options;
 }
 
 int runLayout() {
@@ -76,39 +146,110 @@ int runLayout() {
   return cutec::runLayoutCommand(options, "<stdin>", (*input)->getBuffer(), outs());
 }
 
+int runPtxDiff() {
+  if (ptxDiffFiles.size() != 2) {
+    WithColor::error(errs(), "cutec") << "ptx-diff takes two files, got " << ptxDiffFiles.size()
+                                      << "\n";
+    return 2;
+  }
+  return cutec::runPtxDiffCommand(ptxDiffFiles[0], ptxDiffFiles[1], outs(), errs());
+}
+
+/// The emulation C++ of a lowered module; `headerInclude` as EmuOptions.
+Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
+                                      StringRef headerInclude) {
+  cutec::emu::EmuOptions options;
+  options.headerInclude = headerInclude.str();
+  options.describeLocation = [&](SMLoc loc) {
+    return cutec::describeLocation(compiled.sourceMgr, loc);
+  };
+  std::string text;
+  raw_string_ostream os(text);
+  if (Error e = cutec::emu::printEmulation(*compiled.module, options, os))
+    return e;
+  return text;
+}
+
+int runRun() {
+  auto compiled =
+      cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions());
+  if (!compiled)
+    return 1;
+  auto source = emulationSource(*compiled, "");
+  if (!source)
+    return fail(toString(source.takeError()));
+  cutec::RunOptions options;
+  options.sizes.assign(runSizes.begin(), runSizes.end());
+  options.args.assign(runArgs.begin(), runArgs.end());
+  options.outs.assign(runOuts.begin(), runOuts.end());
+  options.kernel = runKernelName;
+  options.workers = runWorkers;
+  return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
+}
+
+/// Writes `text` to `path` ("-" is standard output).
+int writeOutput(StringRef path, StringRef text) {
+  std::error_code ec;
+  ToolOutputFile output(path, ec, sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  output.os() << text;
+  output.keep();
+  return 0;
+}
+
+/// --emit=emu with -o FILE.cpp also writes FILE.h, which FILE.cpp includes.
+int emitEmulation(const cutec::CompiledSource &compiled) {
+  if (outputFile == "-") {
+    auto source = emulationSource(compiled, "");
+    return source ? writeOutput("-", *source) : fail(toString(source.takeError()));
+  }
+  SmallString<128> header(outputFile);
+  sys::path::replace_extension(header, "h");
+  std::string headerText;
+  raw_string_ostream headerStream(headerText);
+  if (Error e = cutec::emu::printEmulationHeader(*compiled.module, headerStream))
+    return fail(toString(std::move(e)));
+  auto source = emulationSource(compiled, sys::path::filename(header));
+  if (!source)
+    return fail(toString(source.takeError()));
+  if (int rc = writeOutput(header, headerText))
+    return rc;
+  return writeOutput(outputFile, *source);
+}
+
 int runCompile() {
   if (inputFile.empty())
     return fail("no input file (see 'cutec --help')");
-  auto source = MemoryBuffer::getFile(inputFile, /*IsText=*/true);
-  if (!source)
-    return fail("cannot open '" + inputFile + "': " + source.getError().message());
-
-  SourceMgr sourceMgr;
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*source), SMLoc());
-  cutec::DiagnosticEngine diags(sourceMgr);
-  std::unique_ptr<cutec::ast::Module> module = cutec::parseModule(sourceMgr, bufferId, diags);
-  if (diags.hasErrors())
+  if (arch != "sm_100a")
+    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a");
+  cutec::CompileStage stage = emitKind == EmitKind::Ast  ? cutec::CompileStage::Syntax
+                              : emitKind == EmitKind::Ir ? cutec::CompileStage::KernelIR
+                                                         : cutec::CompileStage::MachineIR;
+  auto compiled = cutec::compileKernelFile(inputFile, stage, passOptions());
+  if (!compiled)
     return 1;
-  std::unique_ptr<cutec::ir::Module> ir;
-  if (emitKind != EmitKind::Ast) {
-    ir = cutec::buildIR(*module, diags);
-    if (!ir)
-      return 1;
-  }
-  if (emitKind != EmitKind::Ast && emitKind != EmitKind::Ir)
-    return fail("only --emit=ast and --emit=ir are available yet: the passes and the back ends "
-                "are still to come");
 
-  std::error_code ec;
-  ToolOutputFile output(outputFile, ec, sys::fs::OF_Text);
-  if (ec)
-    return fail("cannot write '" + outputFile + "': " + ec.message());
-  if (ir)
-    cutec::ir::print(*ir, output.os());
-  else
-    cutec::printAST(*module, sourceMgr, output.os());
-  output.keep();
-  return 0;
+  std::string text;
+  raw_string_ostream os(text);
+  switch (emitKind) {
+  case EmitKind::Ast:
+    cutec::printAST(*compiled->syntax, compiled->sourceMgr, os);
+    break;
+  case EmitKind::Ir:
+    cutec::ir::print(*compiled->module, os);
+    break;
+  case EmitKind::Ptx: {
+    cutec::ptx::PtxTarget target;
+    target.arch = arch;
+    if (Error e = cutec::ptx::printPtx(*compiled->module, target, os))
+      return fail(toString(std::move(e)));
+    break;
+  }
+  case EmitKind::Emu:
+    return emitEmulation(*compiled);
+  }
+  return writeOutput(outputFile, text);
 }
 
 } // namespace
@@ -118,11 +259,18 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "cutec " << CUTEC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
   });
+  replaceLlvmPassOptions();
+  PipelineOptions pipeline;
+  pipelineOptions = &pipeline;
   cl::HideUnrelatedOptions({&cutecCategory});
-  if (!cl::ParseCommandLineOptions(argc, argv, "cutec: a compiler for Blackwell tensor-core kernels\n",
-                                   &errs()))
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "cutec: a compiler for Blackwell tensor-core kernels\n", &errs()))
     return 1;
   if (layoutCommand)
     return runLayout();
+  if (ptxDiffCommand)
+    return runPtxDiff();
+  if (runCommand)
+    return runRun();
   return runCompile();
 }

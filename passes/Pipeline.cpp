@@ -1,0 +1,18 @@
+//===- Pipeline.cpp - The order of the passes, in one place ---------------===//
+#include "passes/Pipeline.h"
+
+#include "passes/Passes.h"
+
+namespace cutec {
+
+void addLoweringPipeline(PassManager &pm) {
+  pm.add(createTileToShapePass());
+  pm.add(createPartitionPass());
+  pm.add(createCanonicalizePass());
+  pm.add(createLowerIndexingPass());
+  // Element addresses share most of their arithmetic: fold it before isel.
+  pm.add(createCanonicalizePass());
+  pm.add(createInstructionSelectionPass());
+}
+
+} // namespace cutec

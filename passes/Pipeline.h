@@ -1,0 +1,15 @@
+//===- Pipeline.h - The order of the passes, in one place -----------------===//
+#ifndef CUTEC_PASSES_PIPELINE_H
+#define CUTEC_PASSES_PIPELINE_H
+
+#include "passes/PassManager.h"
+
+namespace cutec {
+
+/// Kernel IR to machine IR: tile-to-shape, partition, canonicalize,
+/// lower-indexing, canonicalize, isel.
+void addLoweringPipeline(PassManager &pm);
+
+} // namespace cutec
+
+#endif
