@@ -97,7 +97,8 @@ public:
       unsigned n = registerCount(rc);
       if (!n)
         continue;
-      os << "  " << ptx::info(rc).cxxType << " ";
+      // An unpack also defines halves that the kernel may not use.
+      os << "  [[maybe_unused]] " << ptx::info(rc).cxxType << " ";
       for (unsigned i = 0; i < n; ++i)
         os << (i ? ", " : "") << ptx::info(rc).prefix.drop_front() << i << "{}";
       os << ";\n";
@@ -238,7 +239,7 @@ llvm::Error printEmulation(const ir::Module &module, const EmuOptions &options,
                            llvm::raw_ostream &os) {
   os << kPreamble;
   // The instructions are separate statements that must round separately.
-  os << "#pragma STDC FP_CONTRACT OFF\n#if defined(__GNUC__) && !defined(__clang__)\n"
+  os << "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n"
      << "#pragma GCC optimize(\"fp-contract=off\")\n#endif\n\n";
   if (options.headerInclude.empty()) {
     printIncludes(os);

@@ -19,7 +19,8 @@ std::string emulationOf(const ir::Module &m, const emu::EmuOptions &options = {}
 TEST(EmuPrinter, PrintsParamsDescriptorAndOneStatementPerInstruction) {
   std::string text = emulationOf(*test::makeDecodeSumKernel());
   for (const char *expected : {
-           "#pragma STDC FP_CONTRACT OFF",
+           "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)",
+           "[[maybe_unused]] uint8_t rc0{}, rc1{};",
            "struct decode_sum_Params {\n  uint64_t x;\n  uint64_t y;\n  uint32_t n;\n};",
            "static void decode_sum_body(cutec::rt::Thread &t, const void *rawParams) {",
            "rd0 = params->x;",
