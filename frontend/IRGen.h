@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <map>
 #include <optional>
 
 namespace cutec {
@@ -86,14 +87,29 @@ private:
   /// Counts one evaluation step against the compile-time budget, so that
   /// no input makes the compiler loop for long; false once it is spent.
   bool step(llvm::SMLoc loc);
+  /// Evaluation recurses through expressions, statements, regions and helper
+  /// calls. The parser bounds one expression's depth; this bounds their
+  /// combination so the stack stays small. A scope object: the nesting
+  /// level is left when it is destroyed; `ok()` is false (and an error was
+  /// reported) when the limit was reached.
+  class Nested {
+  public:
+    Nested(IRGen &gen, llvm::SMLoc loc);
+    ~Nested() { --gen.nesting; }
+    bool ok() const { return within; }
+
+  private:
+    IRGen &gen;
+    bool within;
+  };
 
   // --- Top level (IRGenModule.cpp) --------------------------------------------
   void defineTopLevel(const ast::Stmt &stmt);
   void defineHelper(const ast::FunctionDef &def);
   void buildKernel(const ast::FunctionDef &def);
-  bool buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
+  void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
   std::optional<ir::Type> evalTensorType(const ast::Param &param);
-  bool evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel);
+  void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel);
   void verifyKernel(const ir::Operation &kernel);
 
   // --- Expressions (IRGenExpr.cpp) --------------------------------------------
@@ -119,8 +135,7 @@ private:
   /// Compile-time integer arithmetic; nullopt when `op` is not one.
   std::optional<SemaValue> foldInts(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                                     const BinarySite &site);
-  std::optional<SemaValue> foldFloats(ast::BinaryOp op, const SemaValue &lhs,
-                                      const SemaValue &rhs);
+  std::optional<SemaValue> foldFloats(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs);
 
   // --- Run-time scalars (IRGenScalar.cpp) ----------------------------------
   /// The IR value of `v` as a run-time value; compile-time numbers become
@@ -204,6 +219,7 @@ private:
   llvm::StringMap<ir::Value *> dynamicSizeArgs;
   unsigned callDepth = 0;
   unsigned nesting = 0;
+  bool nestingReported = false;
   uint64_t steps = 0;
   bool budgetSpent = false;
 };

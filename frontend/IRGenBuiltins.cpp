@@ -19,10 +19,11 @@ bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t 
                        llvm::ArrayRef<llvm::StringRef> keywords) {
   size_t n = site.args.size();
   if (n < min || n > max) {
-    std::string expected = min == max ? std::to_string(min)
-                                      : std::to_string(min) + " to " + std::to_string(max);
-    error(site.loc(), "wrong number of arguments: '" + name + "' takes " + expected +
-                          (max == 1 ? " argument" : " arguments") + ", got " + llvm::Twine(n),
+    std::string expected =
+        min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
+    error(site.loc(),
+          "wrong number of arguments: '" + name + "' takes " + expected +
+              (max == 1 ? " argument" : " arguments") + ", got " + llvm::Twine(n),
           {site.range()});
     return false;
   }
@@ -112,14 +113,13 @@ SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
                    {kw.nameRange});
     if (*position != args.size())
       return error(kw.nameRange.Start,
-                   "'" + kw.name + "' is argument " + llvm::Twine(*position + 1) + " of '" +
-                       name + "', but " + llvm::Twine(args.size()) +
-                       " positional arguments precede it",
+                   "'" + kw.name + "' is argument " + llvm::Twine(*position + 1) + " of '" + name +
+                       "', but " + llvm::Twine(args.size()) + " positional arguments precede it",
                    {kw.nameRange});
     std::optional<LayoutValue> lv = layoutArgument(kw.value);
     if (!lv)
-      return error(*kw.expr, "'" + kw.name + "' must be known at compile time, not " +
-                                 kw.value.describe());
+      return error(*kw.expr,
+                   "'" + kw.name + "' must be known at compile time, not " + kw.value.describe());
     args.push_back(std::move(*lv));
   }
   llvm::Expected<LayoutValue> result = callLayoutFunction(name, args);
@@ -135,19 +135,19 @@ SemaValue IRGen::callSize(CallSite &site) {
     return SemaValue::poison();
   std::optional<LayoutValue> shaped = layoutArgument(site.args[0]);
   if (!shaped)
-    return error(site.argExpr(0), "'size' needs a tensor, a layout or a shape, not " +
-                                      site.args[0].describe());
+    return error(site.argExpr(0),
+                 "'size' needs a tensor, a layout or a shape, not " + site.args[0].describe());
   if (const CallSite::Keyword *mode = site.keyword("mode")) {
     std::vector<LayoutValue> args{*shaped};
     if (const IntTuple *shape = shaped->get<IntTuple>())
       args[0] = LayoutValue(makeLayout(*shape));
     const SemaValue &m = mode->value;
-    for (const SemaValue &i : m.is(SemaValue::Kind::Tuple) ? m.elements()
-                                                            : std::vector<SemaValue>{m}) {
+    for (const SemaValue &i :
+         m.is(SemaValue::Kind::Tuple) ? m.elements() : std::vector<SemaValue>{m}) {
       std::optional<LayoutValue> lv = i.toLayoutValue();
       if (!i.is(SemaValue::Kind::Int) || !lv)
-        return error(*mode->expr, "mode= must be an integer or a tuple of integers, not " +
-                                      m.describe());
+        return error(*mode->expr,
+                     "mode= must be an integer or a tuple of integers, not " + m.describe());
       args.push_back(*lv);
     }
     llvm::Expected<LayoutValue> sub = callLayoutFunction("get", args);
@@ -173,8 +173,8 @@ SemaValue IRGen::callSelect(CallSite &site) {
   for (size_t i = 1; i < site.args.size(); ++i) {
     const SemaValue &index = site.args[i];
     if (!index.is(SemaValue::Kind::Int) || !index.intValue().isStatic())
-      return error(site.argExpr(i), "select: a mode index must be a static integer, not " +
-                                        index.describe());
+      return error(site.argExpr(i),
+                   "select: a mode index must be a static integer, not " + index.describe());
     int64_t m = index.intValue().staticValue();
     if (m < 0 || m >= int64_t(elements.size()))
       return error(site.argExpr(i), "select: mode " + llvm::Twine(m) +
@@ -209,8 +209,8 @@ SemaValue IRGen::callMethod(const SemaValue &method, CallSite &site) {
   if (!checkArity(site, "to", 1, 1))
     return SemaValue::poison();
   if (!site.args[0].is(SemaValue::Kind::DType))
-    return error(site.argExpr(0), "'to' needs an element type such as f32, not " +
-                                      site.args[0].describe());
+    return error(site.argExpr(0),
+                 "'to' needs an element type such as f32, not " + site.args[0].describe());
   return convert(self, site.args[0].dataType(), site.call);
 }
 

@@ -3,22 +3,14 @@
 // involving a run-time value goes to IRGenScalar.cpp or IRGenTensor.cpp.
 #include "frontend/IRGen.h"
 
-#include "llvm/ADT/ScopeExit.h"
-
 namespace cutec {
-
-// Evaluation recurses through expressions, statements and helper calls; the
-// parser bounds one expression's depth, this bounds their combination so the
-// stack stays small.
-static constexpr unsigned kMaxNesting = 2000;
 
 SemaValue IRGen::eval(const ast::Expr &expr) {
   if (budgetSpent)
     return SemaValue::poison();
-  if (nesting >= kMaxNesting)
-    return error(expr, "expression nested too deeply through helper calls");
-  ++nesting;
-  auto leave = llvm::make_scope_exit([&] { --nesting; });
+  Nested nested(*this, expr.getLoc());
+  if (!nested.ok())
+    return SemaValue::poison();
   switch (expr.getKind()) {
   case ast::NodeKind::Name:
     return evalName(llvm::cast<ast::NameExpr>(expr));
@@ -153,8 +145,8 @@ SemaValue IRGen::evalUnary(const ast::UnaryExpr &unary) {
     return SemaValue::runTime(
         builder->createValue(ir::OpKind::Neg, unary.getLoc(), v.type(), {v.irValue()}));
   }
-  return error(unary, "bad operand for unary '" + ast::getSpelling(unary.getOp()) + "': " +
-                          v.describe());
+  return error(unary,
+               "bad operand for unary '" + ast::getSpelling(unary.getOp()) + "': " + v.describe());
 }
 
 static bool checkedPower(int64_t base, int64_t exp, int64_t &out) {
@@ -284,8 +276,7 @@ SemaValue IRGen::evalBinary(const ast::BinaryExpr &expr) {
   SemaValue lhs = eval(expr.getLHS());
   bool logical = op == ast::BinaryOp::And || op == ast::BinaryOp::Or;
   // `and`/`or` short-circuit on compile-time bools, as in Python.
-  if (logical && lhs.is(SemaValue::Kind::Bool) &&
-      lhs.boolValue() == (op == ast::BinaryOp::Or))
+  if (logical && lhs.is(SemaValue::Kind::Bool) && lhs.boolValue() == (op == ast::BinaryOp::Or))
     return lhs;
   SemaValue rhs = eval(expr.getRHS());
   return binary(op, lhs, rhs, {expr.getOpLoc(), expr.getLHS(), expr.getRHS()});
@@ -306,16 +297,16 @@ SemaValue IRGen::binary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue 
       return *v;
     if (lhs.is(SemaValue::Kind::Bool) && rhs.is(SemaValue::Kind::Bool) &&
         (op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne))
-      return SemaValue::boolean((lhs.boolValue() == rhs.boolValue()) ==
-                                (op == ast::BinaryOp::Eq));
+      return SemaValue::boolean((lhs.boolValue() == rhs.boolValue()) == (op == ast::BinaryOp::Eq));
   }
   return scalarBinary(op, lhs, rhs, site);
 }
 
 SemaValue IRGen::evalLayoutOperand(const ast::Expr &expr) {
   if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&expr)) {
+    // CuTe's notation: (8):(1) and ((16,4)):((0,1)) have one mode each.
     SemaValue inner = evalLayoutOperand(paren->getInner());
-    if (inner.is(SemaValue::Kind::Tuple))
+    if (inner.is(SemaValue::Kind::Tuple) || inner.is(SemaValue::Kind::Int))
       return SemaValue::tuple({inner});
     return inner;
   }
@@ -497,8 +488,8 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }
-  return error(attribute.getNameRange().Start,
-               base.describe() + " has no attribute '" + name + "'", {attribute.getNameRange()});
+  return error(attribute.getNameRange().Start, base.describe() + " has no attribute '" + name + "'",
+               {attribute.getNameRange()});
 }
 
 } // namespace cutec

@@ -39,6 +39,18 @@ bool IRGen::step(llvm::SMLoc loc) {
   return false;
 }
 
+static constexpr unsigned kMaxNesting = 2000;
+
+IRGen::Nested::Nested(IRGen &gen, llvm::SMLoc loc) : gen(gen), within(gen.nesting < kMaxNesting) {
+  ++gen.nesting;
+  // One report is enough: every level below the limit then fails silently.
+  if (!within && !gen.nestingReported) {
+    gen.nestingReported = true;
+    gen.error(loc, "nested too deeply through helper calls and regions (the limit is " +
+                       llvm::Twine(kMaxNesting) + " levels)");
+  }
+}
+
 std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
   Frame moduleFrame{&globals};
   frame = &moduleFrame;
@@ -62,16 +74,19 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     Frame kernelFrame{&locals};
     frame = &kernelFrame;
     dynamicSizeArgs.clear();
-    if (buildKernelSignature(*def, *kernel)) {
-      ir::Builder kernelBuilder(kernel->regions().front()->front());
-      builder = &kernelBuilder;
-      execBlock(def->getBody());
-      kernelBuilder.create(ir::OpKind::Return, def->getLoc());
-      builder = nullptr;
+    [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
+    // The body is analysed even when a parameter type failed (that
+    // parameter is poison), so its own mistakes are reported too.
+    buildKernelSignature(*def, *kernel);
+    ir::Builder kernelBuilder(kernel->regions().front()->front());
+    builder = &kernelBuilder;
+    execBlock(def->getBody());
+    kernelBuilder.create(ir::OpKind::Return, def->getLoc());
+    builder = nullptr;
 #ifndef NDEBUG
+    if (diags.errorCount() == errorsBefore)
       verifyKernel(*kernel);
 #endif
-    }
     result->kernels().push_back(std::move(kernel));
     frame = &moduleFrame;
   }
@@ -110,13 +125,12 @@ void IRGen::defineHelper(const ast::FunctionDef &def) {
 std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
   const ast::Expr *annotation = param.getAnnotation();
   if (!annotation) {
-    error(param, "kernel parameter '" + param.getName() +
-                     "' needs a type: Tensor[element type, layout]");
+    error(param,
+          "kernel parameter '" + param.getName() + "' needs a type: Tensor[element type, layout]");
     return std::nullopt;
   }
   const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(annotation);
-  const auto *base =
-      subscript ? llvm::dyn_cast<ast::NameExpr>(&subscript->getBase()) : nullptr;
+  const auto *base = subscript ? llvm::dyn_cast<ast::NameExpr>(&subscript->getBase()) : nullptr;
   if (!base || base->getName() != "Tensor") {
     error(*annotation, "the type of a kernel parameter must be Tensor[element type, layout]");
     return std::nullopt;
@@ -149,7 +163,7 @@ std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
   return ir::Type::tensor(*element, ir::MemorySpace::Global, *value->get<Layout>());
 }
 
-bool IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel) {
+void IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel) {
   std::vector<std::string> dynamicSizes;
   std::vector<std::optional<ir::Type>> types;
   frame->dynamicSizes = &dynamicSizes;
@@ -159,7 +173,7 @@ bool IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
     types.push_back(evalTensorType(*param));
   }
   frame->dynamicSizes = nullptr;
-  bool ok = evalKernelDecorator(def, kernel);
+  evalKernelDecorator(def, kernel);
 
   ir::Block &body = kernel.addRegion().addBlock();
   llvm::StringSet<> names;
@@ -172,7 +186,6 @@ bool IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
                        "' has the name of a dynamic size of the parameter types");
     if (!types[i]) {
       (*frame->locals)[param.getName()] = SemaValue::poison();
-      ok = false;
       continue;
     }
     ir::Value *arg = body.addArgument(*types[i], param.getName());
@@ -184,85 +197,77 @@ bool IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
     symbols.push_back(IntExpr::symbol(size));
   }
   kernel.setAttr("dynamic_sizes", IntTuple::tuple(std::move(symbols)));
-  return ok;
 }
 
 // block= and grid= as (x,y,z) IntTuples; block static, grid over the dynamic
 // sizes.
-bool IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel) {
+void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel) {
   const ast::ExprList &decorators = def.getDecorators();
   if (decorators.size() != 1) {
     error(*decorators[1], "a kernel takes exactly one decorator, @kernel(block=..., grid=...)");
-    return false;
+    return;
   }
   const ast::Expr &decorator = *decorators.front();
   const auto *call = llvm::dyn_cast<ast::CallExpr>(&decorator);
   const auto *callee = llvm::dyn_cast<ast::NameExpr>(call ? &call->getCallee() : &decorator);
   if (!callee || callee->getName() != "kernel") {
     error(decorator, "unknown decorator: kernels are declared with @kernel(block=..., grid=...)");
-    return false;
+    return;
   }
   if (!call) {
     error(decorator, "missing block= and grid= in @kernel");
-    return false;
+    return;
   }
   if (!call->getArgs().empty()) {
     error(*call->getArgs().front(), "@kernel takes keyword arguments only: block=..., grid=...");
-    return false;
+    return;
   }
-  bool ok = true;
   auto shape3 = [&](llvm::StringRef key, const ast::Expr &expr) {
     SemaValue v = eval(expr);
     if (v.isPoison())
-      return false;
-    std::vector<SemaValue> dims = v.is(SemaValue::Kind::Tuple) ? v.elements()
-                                                                : std::vector<SemaValue>{v};
+      return;
+    std::vector<SemaValue> dims =
+        v.is(SemaValue::Kind::Tuple) ? v.elements() : std::vector<SemaValue>{v};
     if (dims.empty() || dims.size() > 3) {
       error(expr, key + " must be an integer or a tuple of one to three integers");
-      return false;
+      return;
     }
     std::vector<IntTuple> extents;
     for (const SemaValue &d : dims) {
       if (d.isPoison())
-        return false;
+        return;
       if (!d.is(SemaValue::Kind::Int)) {
         error(expr, key + " must be an integer or a tuple of integers, not " + d.describe());
-        return false;
+        return;
       }
       if (key == "block" && !d.intValue().isStatic()) {
         error(expr, "block must be static, not " + d.intValue().str());
-        return false;
+        return;
       }
       if (d.intValue().isStatic() && d.intValue().staticValue() <= 0) {
         error(expr, key + " extents must be positive, not " + d.intValue().str());
-        return false;
+        return;
       }
       extents.push_back(d.intValue());
     }
     extents.resize(3, IntTuple(1));
     kernel.setAttr(key.str(), IntTuple::tuple(std::move(extents)));
-    return true;
   };
   llvm::StringSet<> seen;
   for (const ast::KeywordArg &kw : call->getKeywords()) {
     if (kw.name != "block" && kw.name != "grid") {
       error(kw.nameRange.Start, "unknown @kernel argument '" + kw.name + "'", {kw.nameRange});
-      ok = false;
       continue;
     }
     if (!seen.insert(kw.name).second) {
       error(kw.nameRange.Start, "duplicate @kernel argument '" + kw.name + "'", {kw.nameRange});
-      ok = false;
       continue;
     }
-    ok &= shape3(kw.name, *kw.value);
+    shape3(kw.name, *kw.value);
   }
   for (llvm::StringRef key : {"block", "grid"})
-    if (!seen.contains(key)) {
+    if (!seen.contains(key))
       error(decorator, "missing " + key + "= in @kernel");
-      ok = false;
-    }
-  return ok;
 }
 
 void IRGen::verifyKernel(const ir::Operation &kernel) {

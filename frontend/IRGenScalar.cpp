@@ -47,8 +47,8 @@ ir::Value *IRGen::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange r
       error(loc, "a bool cannot be used as " + ir::name(*want), {range});
       return nullptr;
     }
-    ir::Operation &op = b->create(ir::OpKind::Constant, loc, {},
-                                  {ir::Type::scalar(ir::DataType::Bool)});
+    ir::Operation &op =
+        b->create(ir::OpKind::Constant, loc, {}, {ir::Type::scalar(ir::DataType::Bool)});
     op.setAttr("value", v.boolValue());
     return op.result();
   }
@@ -65,7 +65,8 @@ ir::Value *IRGen::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange r
     return ir::isFloat(type) ? b->constantFloat(loc, type, double(i.staticValue()))
                              : b->constantInt(loc, type, i.staticValue());
   if (type != ir::DataType::I32) {
-    error(loc, "the size " + i.str() + " is an i32 and cannot be used as " + ir::name(type), {range});
+    error(loc, "the size " + i.str() + " is an i32 and cannot be used as " + ir::name(type),
+          {range});
     return nullptr;
   }
   return materialize(i, loc);
@@ -150,8 +151,9 @@ SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const Sema
   llvm::SMRange ranges[] = {site.lhs.getRange(), site.rhs.getRange()};
   std::string spelling = ("'" + ast::getSpelling(op) + "'").str();
   if (!isScalarLike(lhs) || !isScalarLike(rhs))
-    return error(loc, "unsupported operand types for " + spelling + ": " + lhs.describe() +
-                          " and " + rhs.describe(),
+    return error(loc,
+                 "unsupported operand types for " + spelling + ": " + lhs.describe() + " and " +
+                     rhs.describe(),
                  ranges);
   if (!requireBuilder(loc, "run-time arithmetic"))
     return SemaValue::poison();
@@ -160,8 +162,9 @@ SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const Sema
   bool lhsRunTime = lhs.is(SemaValue::Kind::RunTime), rhsRunTime = rhs.is(SemaValue::Kind::RunTime);
   std::optional<ir::DataType> type;
   if (lhsRunTime && rhsRunTime && lhs.type() != rhs.type())
-    return error(loc, "mixing types in arithmetic: " + lhs.type().str() + " and " +
-                          rhs.type().str() + "; convert one operand with .to(...)",
+    return error(loc,
+                 "mixing types in arithmetic: " + lhs.type().str() + " and " + rhs.type().str() +
+                     "; convert one operand with .to(...)",
                  ranges);
   if (lhsRunTime)
     type = lhs.type().element();
@@ -175,8 +178,9 @@ SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const Sema
     return SemaValue::poison();
   ir::DataType t = a->type().element();
   if (b->type() != a->type())
-    return error(loc, "mixing types in arithmetic: " + a->type().str() + " and " +
-                          b->type().str() + "; convert one operand with .to(...)",
+    return error(loc,
+                 "mixing types in arithmetic: " + a->type().str() + " and " + b->type().str() +
+                     "; convert one operand with .to(...)",
                  ranges);
 
   if (op == ast::BinaryOp::And || op == ast::BinaryOp::Or) {
@@ -214,11 +218,10 @@ SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const Sema
 SemaValue IRGen::scalarNot(const SemaValue &v, const ast::Expr &expr) {
   if (!v.is(SemaValue::Kind::RunTime) || v.type() != ir::Type::scalar(ir::DataType::Bool))
     return error(expr, "'not' needs a bool, not " + v.describe());
-  ir::Operation &f =
-      builder->create(ir::OpKind::Constant, expr.getLoc(), {}, {v.type()});
+  ir::Operation &f = builder->create(ir::OpKind::Constant, expr.getLoc(), {}, {v.type()});
   f.setAttr("value", false);
-  ir::Operation &cmp = builder->create(ir::OpKind::Cmp, expr.getLoc(), {v.irValue(), f.result()},
-                                       {v.type()});
+  ir::Operation &cmp =
+      builder->create(ir::OpKind::Cmp, expr.getLoc(), {v.irValue(), f.result()}, {v.type()});
   cmp.setAttr("predicate", std::string("eq"));
   return SemaValue::runTime(cmp.result());
 }

@@ -11,11 +11,8 @@
 // run their bodies directly in the current scope.
 #include "frontend/IRGen.h"
 
-#include "llvm/ADT/ScopeExit.h"
-
 namespace cutec {
 
-static constexpr unsigned kMaxNesting = 2000; // as in IRGenExpr.cpp
 static constexpr unsigned kMaxCallDepth = 64;
 
 void IRGen::execBlock(const ast::Block &block) {
@@ -29,12 +26,9 @@ void IRGen::execBlock(const ast::Block &block) {
 void IRGen::exec(const ast::Stmt &stmt) {
   if (!step(stmt.getLoc()))
     return;
-  if (nesting >= kMaxNesting) {
-    error(stmt.getLoc(), "statements nested too deeply through helper calls");
+  Nested nested(*this, stmt.getLoc());
+  if (!nested.ok())
     return;
-  }
-  ++nesting;
-  auto leave = llvm::make_scope_exit([&] { --nesting; });
   switch (stmt.getKind()) {
   case ast::NodeKind::Assign:
     return execAssign(llvm::cast<ast::AssignStmt>(stmt));
@@ -85,14 +79,15 @@ void IRGen::assign(const ast::Expr &target, const SemaValue &value, const ast::E
   else if (const auto *list = llvm::dyn_cast<ast::ListExpr>(&target))
     targets = &list->getElements();
   if (targets) {
-    bool unpackable = value.is(SemaValue::Kind::Tuple) && value.elements().size() == targets->size();
+    bool unpackable =
+        value.is(SemaValue::Kind::Tuple) && value.elements().size() == targets->size();
     if (!unpackable && !value.isPoison())
-      error(valueExpr, "cannot unpack " +
-                           (value.is(SemaValue::Kind::Tuple)
-                                ? "a tuple of " + std::to_string(value.elements().size()) +
-                                      " elements"
-                                : value.describe()) +
-                           " into " + llvm::Twine(targets->size()) + " targets");
+      error(valueExpr,
+            "cannot unpack " +
+                (value.is(SemaValue::Kind::Tuple)
+                     ? "a tuple of " + std::to_string(value.elements().size()) + " elements"
+                     : value.describe()) +
+                " into " + llvm::Twine(targets->size()) + " targets");
     for (size_t i = 0; i < targets->size(); ++i)
       assign(*(*targets)[i], unpackable ? value.elements()[i] : SemaValue::poison(), valueExpr);
     return;
@@ -220,8 +215,8 @@ ir::Value *IRGen::carriedValue(const SemaValue &v, const ir::Type &type, llvm::S
                    " " + paths.second + "; give it one type (with .to(...))");
     return nullptr;
   }
-  if (type.isScalar() && (v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) ||
-                          v.is(SemaValue::Kind::Bool)))
+  if (type.isScalar() &&
+      (v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) || v.is(SemaValue::Kind::Bool)))
     return toRunTime(v, loc, llvm::SMRange(), type.element());
   carriedType(v, name, loc); // reports why
   return nullptr;
@@ -250,8 +245,9 @@ void IRGen::execFor(const ast::ForStmt &loop) {
     if (!staticBounds) {
       for (size_t i = 0; i < site->args.size(); ++i)
         if (!site->args[i].is(SemaValue::Kind::Int) || !site->args[i].intValue().isStatic()) {
-          error(site->argExpr(i), builtin->name() + "() needs a compile-time integer bound here, "
-                                                    "not " +
+          error(site->argExpr(i), builtin->name() +
+                                      "() needs a compile-time integer bound here, "
+                                      "not " +
                                       site->args[i].describe());
           return;
         }
@@ -318,8 +314,8 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   llvm::SMLoc loc = loop.getLoc();
   ir::Value *lo = a.size() == 1 ? builder->constantInt(loc, ir::DataType::I32, 0)
                                 : toIndex(a[0], range.argExpr(0), "a loop bound");
-  ir::Value *hi = toIndex(a[a.size() == 1 ? 0 : 1], range.argExpr(a.size() == 1 ? 0 : 1),
-                          "a loop bound");
+  ir::Value *hi =
+      toIndex(a[a.size() == 1 ? 0 : 1], range.argExpr(a.size() == 1 ? 0 : 1), "a loop bound");
   ir::Value *stride = a.size() == 3 ? toIndex(a[2], range.argExpr(2), "a loop step")
                                     : builder->constantInt(loc, ir::DataType::I32, 1);
   if (a.size() == 3 && a[2].is(SemaValue::Kind::Int) && a[2].intValue().isConstant(0)) {
@@ -390,8 +386,7 @@ void IRGen::execIf(const ast::IfStmt &stmt, size_t clause) {
     SemaValue cond = eval(*c.condition);
     if (cond.isPoison())
       return;
-    if (cond.is(SemaValue::Kind::RunTime) &&
-        cond.type() == ir::Type::scalar(ir::DataType::Bool))
+    if (cond.is(SemaValue::Kind::RunTime) && cond.type() == ir::Type::scalar(ir::DataType::Bool))
       return execIfRegion(stmt, clause, cond.irValue());
     if (!cond.is(SemaValue::Kind::Bool)) {
       error(*c.condition, "the condition must be a bool, not " + cond.describe());
@@ -404,13 +399,10 @@ void IRGen::execIf(const ast::IfStmt &stmt, size_t clause) {
 }
 
 void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition) {
-  if (nesting >= kMaxNesting) {
-    error(stmt.getClauses()[clause].keywordLoc, "too many nested run-time elif clauses");
-    return;
-  }
-  ++nesting;
-  auto leave = llvm::make_scope_exit([&] { --nesting; });
   llvm::SMLoc loc = stmt.getClauses()[clause].keywordLoc;
+  Nested nested(*this, loc);
+  if (!nested.ok())
+    return;
   bool hasElse = clause + 1 < stmt.getClauses().size() || stmt.hasElse();
   std::vector<std::string> assigned;
   collectAssigned(stmt.getClauses()[clause].body, assigned);
@@ -488,15 +480,15 @@ void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *cond
 SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
   llvm::StringRef name = def.getName();
   if (callDepth >= kMaxCallDepth)
-    return error(site.loc(), "too many nested helper calls (the limit is " +
-                                 llvm::Twine(kMaxCallDepth) + "): does '" + name +
-                                 "' call itself without end?",
+    return error(site.loc(),
+                 "too many nested helper calls (the limit is " + llvm::Twine(kMaxCallDepth) +
+                     "): does '" + name + "' call itself without end?",
                  {site.range()});
   const ast::ParamList &params = def.getParams();
   if (site.args.size() > params.size())
-    return error(site.loc(), "wrong number of arguments: '" + name + "' takes " +
-                                 llvm::Twine(params.size()) + " arguments, got " +
-                                 llvm::Twine(site.args.size()),
+    return error(site.loc(),
+                 "wrong number of arguments: '" + name + "' takes " + llvm::Twine(params.size()) +
+                     " arguments, got " + llvm::Twine(site.args.size()),
                  {site.range()});
   Scope locals;
   for (size_t i = 0; i < site.args.size(); ++i)
@@ -507,17 +499,16 @@ SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
       return error(kw.nameRange.Start, "'" + name + "' has no parameter named '" + kw.name + "'",
                    {kw.nameRange});
     if (!locals.try_emplace(kw.name, kw.value).second)
-      return error(kw.nameRange.Start, "argument '" + kw.name + "' of '" + name +
-                                           "' is given twice",
-                   {kw.nameRange});
+      return error(kw.nameRange.Start,
+                   "argument '" + kw.name + "' of '" + name + "' is given twice", {kw.nameRange});
   }
   const std::vector<std::optional<SemaValue>> &defaults = helperDefaults[&def];
   for (size_t i = 0; i < params.size(); ++i) {
     if (locals.count(params[i]->getName()))
       continue;
     if (i >= defaults.size() || !defaults[i])
-      return error(site.loc(), "missing argument '" + params[i]->getName() + "' in the call to '" +
-                                   name + "'",
+      return error(site.loc(),
+                   "missing argument '" + params[i]->getName() + "' in the call to '" + name + "'",
                    {site.range()});
     locals[params[i]->getName()] = *defaults[i];
   }

@@ -17,8 +17,7 @@ SemaValue IRGen::localTile(CallSite &site) {
     return SemaValue::poison();
   const SemaValue &tensor = site.args[0];
   if (!isView(tensor))
-    return error(site.argExpr(0), "local_tile needs a tensor in memory, not " +
-                                      tensor.describe());
+    return error(site.argExpr(0), "local_tile needs a tensor in memory, not " + tensor.describe());
   std::optional<LayoutValue> tiler = site.args[1].toLayoutValue();
   if (!tiler || !(tiler->get<IntTuple>() || tiler->get<Layout>()))
     return error(site.argExpr(1), "the tiler of local_tile must be known at compile time (a "
@@ -35,8 +34,7 @@ SemaValue IRGen::localTile(CallSite &site) {
       callLayoutFunction("local_tile", {type.tensorLayout(), *tiler, *coord});
   if (!tiled)
     return error(site.loc(), llvm::toString(tiled.takeError()), {site.range()});
-  ir::Type result =
-      ir::Type::tensor(type.element(), type.memorySpace(), *tiled->get<Layout>());
+  ir::Type result = ir::Type::tensor(type.element(), type.memorySpace(), *tiled->get<Layout>());
   ir::Operation &op =
       builder->create(ir::OpKind::LocalTile, site.loc(), {tensor.irValue()}, {result});
   if (const IntTuple *shape = tiler->get<IntTuple>())
@@ -66,14 +64,14 @@ struct SliceCoordBuilder {
       int64_t c = v.intValue().staticValue();
       IntExpr extent = product(modeShape);
       if (c < 0 || (extent.isStatic() && c >= extent.staticValue()))
-        return failed(expr, "coordinate " + llvm::Twine(c) + " is out of range for a mode of extent " +
-                                extent.str());
+        return failed(expr, "coordinate " + llvm::Twine(c) +
+                                " is out of range for a mode of extent " + extent.str());
       return {IntTuple(c), IntTuple(c)};
     }
     if (v.is(SemaValue::Kind::Tuple)) {
       if (!modeShape.isTuple() || modeShape.rank() != v.elements().size())
-        return failed(expr, "the coordinate tuple does not match the mode's shape " +
-                                modeShape.str());
+        return failed(expr,
+                      "the coordinate tuple does not match the mode's shape " + modeShape.str());
       const auto *tupleExpr = llvm::dyn_cast<ast::TupleExpr>(&expr);
       std::vector<IntTuple> pattern, coord;
       for (size_t i = 0; i < v.elements().size(); ++i) {
@@ -109,17 +107,15 @@ SemaValue IRGen::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &
   const Layout &layout = type.tensorLayout();
   size_t rank = isRankZero(layout) ? 0 : layout.rank();
   if (coords.size() > rank)
-    return error(*subscript.getIndices()[rank],
-                 "too many coordinates: slicing a rank-" + llvm::Twine(rank) + " tensor with " +
-                     llvm::Twine(coords.size()) + " coordinates");
+    return error(*subscript.getIndices()[rank], "too many coordinates: slicing a rank-" +
+                                                    llvm::Twine(rank) + " tensor with " +
+                                                    llvm::Twine(coords.size()) + " coordinates");
   if (coords.size() < rank)
     return error(subscript, "too few coordinates: slicing a rank-" + llvm::Twine(rank) +
                                 " tensor with " + llvm::Twine(coords.size()) +
                                 " coordinates; use `_` for a whole mode");
   SliceCoordBuilder coordBuilder{
-      [&](const SemaValue &v, const ast::Expr &e) {
-        return toIndex(v, e, "a slice coordinate");
-      },
+      [&](const SemaValue &v, const ast::Expr &e) { return toIndex(v, e, "a slice coordinate"); },
       [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); },
       {}};
   std::vector<IntTuple> pattern, coord;
@@ -166,8 +162,7 @@ SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &su
   if (i < 0 || i >= size)
     return error(subscript, "index " + llvm::Twine(i) + " is out of range for a fragment of " +
                                 llvm::Twine(size) + " elements");
-  ir::Operation &op = builder->create(ir::OpKind::Extract, subscript.getLoc(),
-                                      {fragment.irValue()},
+  ir::Operation &op = builder->create(ir::OpKind::Extract, subscript.getLoc(), {fragment.irValue()},
                                       {ir::Type::scalar(fragment.type().element())});
   op.setAttr("index", i);
   return SemaValue::runTime(op.result());
@@ -218,8 +213,11 @@ void IRGen::store(const SemaValue &value, const SemaValue &view, const ast::Expr
   ir::Value *stored = nullptr;
   if (isRankZero(type.tensorLayout())) {
     if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type.element())) {
-      error(valueExpr, "cannot store " + value.describe() + " into an element of " + type.str() +
-                           "; convert it with .to(" + ir::name(type.element()) + ")");
+      std::string hint = value.type().isScalar()
+                             ? "; convert it with .to(" + ir::name(type.element()).str() + ")"
+                             : "";
+      error(valueExpr,
+            "cannot store " + value.describe() + " into an element of " + type.str() + hint);
       return;
     }
     stored = toRunTime(value, valueExpr, type.element());

@@ -64,7 +64,6 @@ public:
   Kind kind() const { return valueKind; }
   bool is(Kind k) const { return valueKind == k; }
   bool isPoison() const { return valueKind == Kind::Poison; }
-  bool isCompileTime() const { return valueKind != Kind::RunTime && valueKind != Kind::Method; }
 
   const IntExpr &intValue() const { return integerValue; }
   double floatValue() const { return realValue; }

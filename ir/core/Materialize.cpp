@@ -32,8 +32,8 @@ public:
       const IntExpr &b = n.operands[1];
       Value *a = emit(n.operands[0]);
       Value *divisor = emit(b);
-      Value *bias = b.isStatic() ? constant(b.staticValue() - 1)
-                                 : binary(OpKind::Sub, divisor, constant(1));
+      Value *bias =
+          b.isStatic() ? constant(b.staticValue() - 1) : binary(OpKind::Sub, divisor, constant(1));
       return binary(OpKind::Div, binary(OpKind::Add, a, bias), divisor);
     }
     case IntExpr::Kind::Min: {
@@ -62,8 +62,7 @@ private:
 
   // A canonical sum or product: its dynamic operands, then the constant term
   // or factor unless it is the identity.
-  Value *fold(OpKind kind, const std::vector<IntExpr> &operands, int64_t coeff,
-              int64_t identity) {
+  Value *fold(OpKind kind, const std::vector<IntExpr> &operands, int64_t coeff, int64_t identity) {
     Value *acc = nullptr;
     for (const IntExpr &op : operands) {
       Value *v = emit(op);
