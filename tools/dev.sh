@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian machine: install what is missing, configure,
 # build, then either compile the example or run every test.
-#   tools/dev.sh example   compile examples/ with the freshly built cutec
+#   tools/dev.sh example   compile the example kernel with the freshly built cutec
 #   tools/dev.sh test      run the whole test suite (ctest)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +16,18 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   example)
-    # The seeds' layouts, checked, and the scale-factor atom drawn.
+    # The NVFP4 GEMV to PTX (assembled when ptxas is there) and to its C++
+    # emulation, and the seeds' layouts checked.
+    mkdir -p out
+    "$build/bin/cutec" examples/nvfp4_gemv.cute -o out/nvfp4_gemv.ptx
+    echo "wrote out/nvfp4_gemv.ptx ($(wc -l < out/nvfp4_gemv.ptx) lines)"
+    if [ -x /usr/local/cuda/bin/ptxas ]; then
+      /usr/local/cuda/bin/ptxas -arch=sm_100a out/nvfp4_gemv.ptx -o out/nvfp4_gemv.cubin
+      echo "ptxas -arch=sm_100a accepted it"
+    fi
+    "$build/bin/cutec" examples/nvfp4_gemv.cute --emit=emu -o out/nvfp4_gemv_emu.cpp
+    echo "wrote out/nvfp4_gemv_emu.cpp and out/nvfp4_gemv_emu.h"
     "$build/bin/cutec" layout --check < examples/seed_layouts.txt
-    "$build/bin/cutec" layout --draw '((32,4),(16,4)):((16,4),(0,1))' | head -12
     ;;
   test)
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
