@@ -191,6 +191,9 @@ private:
   void execAugAssign(const ast::AugAssignStmt &assign);
   void execReturn(const ast::ReturnStmt &ret);
   void execFor(const ast::ForStmt &loop);
+  /// The values of range(...)/unroll(n) with static bounds, or nullopt
+  /// after an error.
+  std::optional<std::vector<SemaValue>> staticRange(CallSite &site, llvm::StringRef name);
   void execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values);
   void execRangeLoop(const ast::ForStmt &loop, CallSite &range);
   /// The `if` from clause `clause` on (later clauses are its else branch).

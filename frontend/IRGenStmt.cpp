@@ -242,34 +242,9 @@ void IRGen::execFor(const ast::ForStmt &loop) {
     });
     if (!unroll && (frame->helper == nullptr || !staticBounds) && builder)
       return execRangeLoop(loop, *site);
-    if (!staticBounds) {
-      for (size_t i = 0; i < site->args.size(); ++i)
-        if (!site->args[i].is(SemaValue::Kind::Int) || !site->args[i].intValue().isStatic()) {
-          error(site->argExpr(i), builtin->name() +
-                                      "() needs a compile-time integer bound here, "
-                                      "not " +
-                                      site->args[i].describe());
-          return;
-        }
-    }
-    int64_t lo = 0, hi = 0, stride = 1;
-    const std::vector<SemaValue> &a = site->args;
-    hi = a[a.size() == 1 ? 0 : 1].intValue().staticValue();
-    if (a.size() >= 2)
-      lo = a[0].intValue().staticValue();
-    if (a.size() == 3)
-      stride = a[2].intValue().staticValue();
-    if (stride == 0) {
-      error(site->argExpr(2), "range() step must not be zero");
-      return;
-    }
-    std::vector<SemaValue> values;
-    for (int64_t i = lo; stride > 0 ? i < hi : i > hi; i += stride) {
-      if (!step(loop.getLoc()))
-        return;
-      values.push_back(SemaValue::integer(i));
-    }
-    return execUnrolled(loop, values);
+    if (std::optional<std::vector<SemaValue>> values = staticRange(*site, builtin->name()))
+      execUnrolled(loop, *values);
+    return;
   }
   SemaValue v = eval(iterable);
   if (v.isPoison())
@@ -279,6 +254,35 @@ void IRGen::execFor(const ast::ForStmt &loop) {
     return;
   }
   execUnrolled(loop, v.elements());
+}
+
+std::optional<std::vector<SemaValue>> IRGen::staticRange(CallSite &site, llvm::StringRef name) {
+  std::vector<int64_t> bounds;
+  for (size_t i = 0; i < site.args.size(); ++i) {
+    const SemaValue &v = site.args[i];
+    if (!v.is(SemaValue::Kind::Int) || !v.intValue().isStatic()) {
+      error(site.argExpr(i),
+            name + "() needs a compile-time integer bound here, not " + v.describe());
+      return std::nullopt;
+    }
+    bounds.push_back(v.intValue().staticValue());
+  }
+  int64_t lo = bounds.size() == 1 ? 0 : bounds[0];
+  int64_t hi = bounds.size() == 1 ? bounds[0] : bounds[1];
+  int64_t stride = bounds.size() == 3 ? bounds[2] : 1;
+  if (stride == 0) {
+    error(site.argExpr(2), "range() step must not be zero");
+    return std::nullopt;
+  }
+  std::vector<SemaValue> values;
+  for (int64_t i = lo; stride > 0 ? i < hi : i > hi;) {
+    if (!step(site.loc()))
+      return std::nullopt;
+    values.push_back(SemaValue::integer(i));
+    if (__builtin_add_overflow(i, stride, &i))
+      break;
+  }
+  return values;
 }
 
 void IRGen::execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values) {
