@@ -60,6 +60,14 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     if (def && !def->getDecorators().empty()) {
       // Kernels are built after the whole top level is known, so that their
       // bodies see every constant and helper, as Python's would at call time.
+      auto previous = globals.find(def->getName());
+      if (previous != globals.end() && previous->second.is(SemaValue::Kind::Kernel)) {
+        // The name is the PTX entry point: it must be unique.
+        error(def->getNameRange().Start,
+              "a kernel named '" + def->getName() + "' is already defined", {def->getNameRange()});
+        diags.note(previous->second.function().getNameRange().Start, "the first definition");
+        continue;
+      }
       kernels.push_back(def);
       globals[def->getName()] = SemaValue::kernel(*def);
       continue;
