@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates the golden PTX of every example (tests/golden/NAME.ARCH.ptx)
+# after an intended change of the compiler's output. Review the diff before
+# committing it.
+#   tools/update-goldens.sh [BUILD_DIR]     (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cutec="${1:-build}/bin/cutec"
+[ -x "$cutec" ] || { echo "update-goldens: no cutec at $cutec: build first" >&2; exit 1; }
+for source in examples/*.cute; do
+  name=$(basename "$source" .cute)
+  for arch in sm_100a; do
+    "$cutec" "$source" --arch="$arch" -o "tests/golden/$name.$arch.ptx"
+    echo "wrote tests/golden/$name.$arch.ptx"
+  done
+done
