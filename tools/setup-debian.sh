@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 python3-numpy
-  llvm-19-dev llvm-19-tools libclang-19-dev clang-19
+  llvm-19-dev llvm-19-tools libclang-19-dev clang-19 libclang-rt-19-dev
   libfmt-dev libgtest-dev libbenchmark-dev libopenblas-dev
 )
 
