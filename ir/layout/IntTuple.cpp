@@ -301,6 +301,9 @@ IntTuple compactRowMajor(const IntTuple &shape, const IntExpr &start) {
 
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,
                                 const IntTuple &stride) {
+  if (shape.isTuple() != stride.isTuple() || shape.rank() != stride.rank())
+    return layoutError("shape " + shape.str() + " and stride " + stride.str() +
+                       " are not congruent");
   if (coord.isUnderscore())
     return IntExpr(0);
   if (coord.isTuple()) {

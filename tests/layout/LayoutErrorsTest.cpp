@@ -27,6 +27,9 @@ TEST(LayoutErrors, NonInjectiveLayouts) {
 TEST(LayoutErrors, RankMismatches) {
   expectError("slice((4,2,8):(1,4,8),(_,0))", "does not match shape");
   expectError("crd2idx((1,2,3),(4,2),(1,4))", "does not match shape");
+  // Found by fuzz_layout: a stride that is not congruent with the shape.
+  expectError("crd2idx(((7,2),(5)),((16,4),(8)),(8))", "are not congruent");
+  expectError("crd2idx(3,(4,2),5)", "are not congruent");
   expectError("logical_divide(8:1,[2:1,2:1])", "has more modes than");
   expectError("composition((4,2):(1,4),[2:1,2:1,2:1])", "has more modes than");
   expectError("local_tile((8,8):(1,8),(2,2),(0,0,0))", "has more modes than the 2 tile-index");
