@@ -2,7 +2,7 @@
 # One entry point for a fresh Debian machine: install what is missing, configure,
 # build, then either compile the example or run every test.
 #   tools/dev.sh example   compile the example kernel with the freshly built cutec
-#   tools/dev.sh test      run the whole test suite (ctest)
+#   tools/dev.sh test      run the whole test suite (ctest), then again under ASan+UBSan
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +31,14 @@ case "$mode" in
     ;;
   test)
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    # The whole suite again under AddressSanitizer and UBSan (CI runs both;
+    # CUTEC_SKIP_SANITIZERS=1 skips this for a quick local run).
+    if [ -z "${CUTEC_SKIP_SANITIZERS:-}" ]; then
+      cmake -S . -B "$build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTEC_SANITIZE=ON \
+        -DCUTEC_BUILD_BENCHMARKS=OFF >/dev/null
+      cmake --build "$build-asan" -j "$jobs"
+      ctest --test-dir "$build-asan" --output-on-failure -j "$jobs"
+    fi
     ;;
   *)
     echo "usage: tools/dev.sh [example|test]" >&2
