@@ -179,7 +179,9 @@ static IntTuple zipPair(const IntTuple &a, const IntTuple &b) {
   return IntTuple::tuple(std::move(out));
 }
 
-Layout zip(const Layout &a, const Layout &b) {
+llvm::Expected<Layout> zip(const Layout &a, const Layout &b) {
+  if (a.shape.isTuple() && a.rank() != b.rank())
+    return layoutError("cannot zip " + a.str() + " with " + b.str() + ": their ranks differ");
   return Layout(zipPair(a.shape, b.shape), zipPair(a.stride, b.stride));
 }
 

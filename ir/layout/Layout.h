@@ -71,8 +71,9 @@ Layout append(const Layout &l, const Layout &x);
 Layout prepend(const Layout &l, const Layout &x);
 /// Pads `l` to rank n with 1:0 modes.
 Layout appendTo(const Layout &l, size_t n);
-/// Transposes a tuple of rank-2 modes: zip of layouts A and B is ((A0,B0),(A1,B1),...).
-Layout zip(const Layout &a, const Layout &b);
+/// Transposes a tuple of rank-2 modes: zip of layouts A and B is
+/// ((A0,B0),(A1,B1),...). An error when A is a tuple and B has another rank.
+llvm::Expected<Layout> zip(const Layout &a, const Layout &b);
 
 // --- Evaluation and slicing -------------------------------------------------
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const Layout &l);

@@ -39,6 +39,11 @@ TEST(LayoutErrors, RankMismatches) {
   expectError("take((2,3):(1,2),1,7)", "out of range");
 }
 
+TEST(LayoutErrors, ProductsWhoseHalvesCannotBeZipped) {
+  // Found by fuzz_layout: the repetition has two modes, the block one.
+  expectError("raked_product(((2,1,16)):((2,4,4)),3:1)", "their ranks differ");
+}
+
 TEST(LayoutErrors, DynamicWhereStaticIsNeeded) {
   expectError("complement((4,8):(1,M))", "dynamic strides are supported for rank-1");
   expectError("left_inverse((4,M):(1,4))", "has dynamic parts");
