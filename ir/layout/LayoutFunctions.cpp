@@ -59,11 +59,25 @@ llvm::Error argError(Args args, size_t i, llvm::StringRef wanted) {
                      args[i].kindName() + " " + args[i].str());
 }
 
+/// Shapes have positive extents (dynamic ones are assumed to).
+llvm::Error checkShape(const IntTuple &shape) {
+  std::vector<IntTuple> leaves;
+  flattenInto(shape, leaves);
+  for (const IntTuple &leaf : leaves)
+    if (leaf.isUnderscore() || (leaf.leaf().isStatic() && leaf.leaf().staticValue() <= 0))
+      return layoutError("shape extents must be positive, found " + leaf.str() + " in " +
+                         shape.str());
+  return llvm::Error::success();
+}
+
 llvm::Expected<Layout> asLayout(Args args, size_t i) {
   if (const Layout *l = args[i].get<Layout>())
     return *l;
-  if (const IntTuple *t = args[i].get<IntTuple>(); t && t->isLeaf() && !t->isUnderscore())
+  if (const IntTuple *t = args[i].get<IntTuple>(); t && t->isLeaf() && !t->isUnderscore()) {
+    if (llvm::Error e = checkShape(*t))
+      return e;
     return makeLayout(*t);
+  }
   return argError(args, i, "a layout");
 }
 
@@ -71,6 +85,13 @@ llvm::Expected<IntTuple> asTuple(Args args, size_t i) {
   if (const IntTuple *t = args[i].get<IntTuple>())
     return *t;
   return argError(args, i, "an integer or a tuple");
+}
+
+llvm::Expected<IntTuple> asShape(Args args, size_t i) {
+  CUTEC_TRY(t, asTuple(args, i));
+  if (llvm::Error e = checkShape(t))
+    return e;
+  return t;
 }
 
 llvm::Expected<int64_t> asStaticInt(Args args, size_t i) {
@@ -94,8 +115,11 @@ llvm::Expected<Tiler> asTiler(Args args, size_t i) {
 llvm::Expected<Layout> asShaped(Args args, size_t i) {
   if (const ComposedLayout *c = args[i].get<ComposedLayout>())
     return c->layout;
-  if (const IntTuple *t = args[i].get<IntTuple>(); t && !t->isUnderscore())
+  if (const IntTuple *t = args[i].get<IntTuple>(); t && !t->isUnderscore()) {
+    if (llvm::Error e = checkShape(*t))
+      return e;
     return makeLayout(*t);
+  }
   return asLayout(args, i);
 }
 
@@ -178,7 +202,7 @@ llvm::Expected<LayoutValue> makeLayoutAny(Args a) {
     }
     return LayoutValue(makeLayout(modes));
   }
-  CUTEC_TRY(shape, asTuple(a, 0));
+  CUTEC_TRY(shape, asShape(a, 0));
   if (a.size() == 1)
     return LayoutValue(makeLayout(shape));
   if (a.size() > 2)
@@ -206,7 +230,7 @@ llvm::Expected<LayoutValue> modeRange(Args a, bool group) {
 
 llvm::Expected<LayoutValue> tileToShapeAny(Args a) {
   CUTEC_TRY(block, asLayout(a, 0));
-  CUTEC_TRY(target, asTuple(a, 1));
+  CUTEC_TRY(target, asShape(a, 1));
   std::optional<IntTuple> order;
   if (a.size() == 3) {
     CUTEC_TRY(o, asTuple(a, 2));
@@ -318,7 +342,7 @@ const std::vector<Function> &functions() {
       {"idx2crd", 2, 2, "idx2crd(idx, shape): the natural coordinate of an index",
        [](Args a) -> llvm::Expected<LayoutValue> {
          CUTEC_TRY(idx, asTuple(a, 0));
-         CUTEC_TRY(shape, asTuple(a, 1));
+         CUTEC_TRY(shape, asShape(a, 1));
          if (!idx.isLeaf())
            return argError(a, 0, "an integer");
          return LayoutValue(idx2crd(idx.leaf(), shape));
@@ -369,7 +393,7 @@ const std::vector<Function> &functions() {
        tileToShapeAny},
       {"make_ordered_layout", 2, 2, "make_ordered_layout(shape, order)",
        [](Args a) -> llvm::Expected<LayoutValue> {
-         CUTEC_TRY(shape, asTuple(a, 0));
+         CUTEC_TRY(shape, asShape(a, 0));
          CUTEC_TRY(order, asTuple(a, 1));
          return wrap(makeOrderedLayout(shape, order));
        }},

@@ -154,6 +154,8 @@ llvm::Expected<Layout> tileToShape(const Layout &block, const IntTuple &target,
   IntTuple blockShape = productEach(padded.shape), targetShape = productEach(target);
   for (size_t i = 0; i < r; ++i) {
     IntExpr t = targetShape[i].leaf(), b = blockShape[i].leaf();
+    if (b.isStatic() && b.staticValue() <= 0)
+      return layoutError("tile_to_shape: block " + block.str() + " has an empty mode");
     if (t.isStatic() && b.isStatic() && t.staticValue() % b.staticValue() != 0)
       return layoutError("tile_to_shape: block shape " + blockShape.str() +
                          " does not divide target shape " + targetShape.str() + " in mode " +

@@ -39,6 +39,14 @@ TEST(LayoutErrors, RankMismatches) {
   expectError("take((2,3):(1,2),1,7)", "out of range");
 }
 
+TEST(LayoutErrors, ShapesWithEmptyModes) {
+  // Found by fuzz_layout: 0 as a layout, then tiled (a division by zero).
+  expectError("tile_to_shape(tile_to_shape(0%5,(33,(9),1,2)),2))", "shape extents must be positive");
+  expectError("tile_to_shape(2:1,(4,0))", "shape extents must be positive, found 0 in (4,0)");
+  expectError("make_layout((2,-3))", "shape extents must be positive");
+  expectError("size(0)", "shape extents must be positive");
+}
+
 TEST(LayoutErrors, ProductsWhoseHalvesCannotBeZipped) {
   // Found by fuzz_layout: the repetition has two modes, the block one.
   expectError("raked_product(((2,1,16)):((2,4,4)),3:1)", "their ranks differ");
