@@ -13,6 +13,11 @@ struct Shape {
   uint32_t m, k, l;
 };
 
+// How ctest and gtest name each case.
+void PrintTo(const Shape &s, std::ostream *os) {
+  *os << "M=" << s.m << " K=" << s.k << " L=" << s.l;
+}
+
 class Nvfp4GemvLinked : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(Nvfp4GemvLinked, MatchesTheReferenceBitForBit) {
