@@ -7,6 +7,35 @@ namespace cutec {
 
 using Kind = IntExpr::Kind;
 
+static thread_local bool overflowFlag = false;
+
+void IntExpr::clearOverflow() { overflowFlag = false; }
+bool IntExpr::overflowed() { return overflowFlag; }
+
+static int64_t add(int64_t a, int64_t b) {
+  int64_t r;
+  overflowFlag |= __builtin_add_overflow(a, b, &r);
+  return r;
+}
+
+static int64_t mul(int64_t a, int64_t b) {
+  int64_t r;
+  overflowFlag |= __builtin_mul_overflow(a, b, &r);
+  return r;
+}
+
+/// a / b and a % b rounding toward zero; b == 0 gives 0 (callers check for
+/// zero divisors first) and INT64_MIN / -1 wraps.
+static int64_t quotient(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return mul(a, -1);
+  return a / b;
+}
+
+static int64_t remainder(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
+
 IntExpr IntExpr::symbol(llvm::StringRef name) {
   auto node = std::make_shared<Node>();
   node->kind = Kind::Symbol;
@@ -48,11 +77,11 @@ IntExpr IntExpr::makeVariadic(Kind kind, std::vector<IntExpr> operands, int64_t 
   std::vector<IntExpr> flat;
   for (IntExpr &op : operands) {
     if (op.isStatic()) {
-      coeff = isMul ? coeff * op.value : coeff + op.value;
+      coeff = isMul ? mul(coeff, op.value) : add(coeff, op.value);
       continue;
     }
     if (op.kind() == kind) {
-      coeff = isMul ? coeff * op.node->coeff : coeff + op.node->coeff;
+      coeff = isMul ? mul(coeff, op.node->coeff) : add(coeff, op.node->coeff);
       flat.insert(flat.end(), op.node->operands.begin(), op.node->operands.end());
       continue;
     }
@@ -82,7 +111,7 @@ IntExpr IntExpr::makeBinary(Kind kind, IntExpr lhs, IntExpr rhs) {
 
 IntExpr operator+(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic())
-    return IntExpr(a.staticValue() + b.staticValue());
+    return IntExpr(add(a.staticValue(), b.staticValue()));
   return IntExpr::makeVariadic(Kind::Add, {a, b}, 0);
 }
 
@@ -90,7 +119,7 @@ IntExpr operator-(const IntExpr &a, const IntExpr &b) { return a + IntExpr(-1) *
 
 IntExpr operator*(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic())
-    return IntExpr(a.staticValue() * b.staticValue());
+    return IntExpr(mul(a.staticValue(), b.staticValue()));
   return IntExpr::makeVariadic(Kind::Mul, {a, b}, 1);
 }
 
@@ -119,7 +148,7 @@ static std::optional<IntExpr> divideExactly(const IntExpr &a, const IntExpr &b) 
 
 IntExpr operator/(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic())
-    return IntExpr(b.staticValue() == 0 ? 0 : a.staticValue() / b.staticValue());
+    return IntExpr(quotient(a.staticValue(), b.staticValue()));
   if (a.isConstant(0))
     return IntExpr(0);
   if (auto q = divideExactly(a, b))
@@ -130,7 +159,7 @@ IntExpr operator/(const IntExpr &a, const IntExpr &b) {
 IntExpr ceilDiv(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic()) {
     int64_t x = a.staticValue(), y = b.staticValue();
-    return IntExpr(y == 0 ? 0 : (x + y - 1) / y);
+    return IntExpr(quotient(add(x, add(y, -1)), y));
   }
   if (auto q = divideExactly(a, b))
     return *q;
@@ -139,7 +168,7 @@ IntExpr ceilDiv(const IntExpr &a, const IntExpr &b) {
 
 IntExpr operator%(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic())
-    return IntExpr(b.staticValue() == 0 ? 0 : a.staticValue() % b.staticValue());
+    return IntExpr(remainder(a.staticValue(), b.staticValue()));
   if (b.isConstant(1) || divideExactly(a, b))
     return IntExpr(0);
   return IntExpr::makeBinary(Kind::Mod, a, b);
@@ -224,11 +253,11 @@ std::optional<int64_t> IntExpr::evaluate(const llvm::StringMap<int64_t> &symbols
   switch (n.kind) {
   case Kind::Add:
     for (int64_t v : ops)
-      acc += v;
+      acc = add(acc, v);
     return acc;
   case Kind::Mul:
     for (int64_t v : ops)
-      acc *= v;
+      acc = mul(acc, v);
     return acc;
   case Kind::Min:
     return std::min(ops[0], ops[1]);
@@ -238,10 +267,10 @@ std::optional<int64_t> IntExpr::evaluate(const llvm::StringMap<int64_t> &symbols
   if (ops[1] == 0)
     return std::nullopt;
   if (n.kind == Kind::Div)
-    return ops[0] / ops[1];
+    return quotient(ops[0], ops[1]);
   if (n.kind == Kind::Mod)
-    return ops[0] % ops[1];
-  return (ops[0] + ops[1] - 1) / ops[1];
+    return remainder(ops[0], ops[1]);
+  return quotient(add(ops[0], add(ops[1], -1)), ops[1]);
 }
 
 void IntExpr::collectSymbols(std::vector<std::string> &names) const {

@@ -55,6 +55,12 @@ public:
   /// Appends the names of the symbols used, without duplicates, sorted.
   void collectSymbols(std::vector<std::string> &names) const;
 
+  /// Static arithmetic that overflows 64 bits wraps (two's complement) and
+  /// sets a per-thread flag instead of being undefined; whoever evaluates
+  /// user input clears it first and reports an error if it is set after.
+  static void clearOverflow();
+  static bool overflowed();
+
   // Arithmetic with eager folding. Division rounds towards zero like CuTe's
   // integer division; the dynamic forms assume the operands are positive.
   friend IntExpr operator+(const IntExpr &a, const IntExpr &b);

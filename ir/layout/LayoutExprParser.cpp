@@ -347,6 +347,15 @@ private:
 
 } // namespace
 
-LayoutExprResult evaluateLayoutExpr(llvm::StringRef text) { return Parser(text).run(); }
+LayoutExprResult evaluateLayoutExpr(llvm::StringRef text) {
+  IntExpr::clearOverflow();
+  LayoutExprResult result = Parser(text).run();
+  if (result.value && IntExpr::overflowed()) {
+    result.value.reset();
+    result.error = "integer overflow: a value exceeds 64 bits";
+    result.errorOffset = 0;
+  }
+  return result;
+}
 
 } // namespace cutec

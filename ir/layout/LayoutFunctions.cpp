@@ -464,7 +464,12 @@ llvm::Expected<LayoutValue> callLayoutFunction(llvm::StringRef name, Args args) 
                             ? llvm::Twine(f->minArgs)
                             : llvm::Twine(f->minArgs) + " to " + llvm::Twine(f->maxArgs)) +
                        " arguments, got " + llvm::Twine(args.size()) + ": " + f->help);
+  IntExpr::clearOverflow();
   auto result = f->impl(args);
+  if (result && IntExpr::overflowed()) {
+    llvm::consumeError(result.takeError());
+    return layoutError(name + ": integer overflow: a size, stride or index exceeds 64 bits");
+  }
   if (!result) {
     std::string message = llvm::toString(result.takeError());
     if (!llvm::StringRef(message).starts_with(name))

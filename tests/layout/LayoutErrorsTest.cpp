@@ -47,6 +47,14 @@ TEST(LayoutErrors, ShapesWithEmptyModes) {
   expectError("size(0)", "shape extents must be positive");
 }
 
+TEST(LayoutErrors, IntegerOverflowIsAnErrorNotUndefinedBehaviour) {
+  // Found by fuzz_layout (UBSan: signed overflow in a product of extents).
+  expectError("make_ordered_layout((2,(8),(15,11111111111111111,11114)),4))",
+              "integer overflow");
+  expectError("size((4611686018427387904,4))", "size: integer overflow");
+  expectError("4000000000000000000*4", "integer overflow: a value exceeds 64 bits");
+}
+
 TEST(LayoutErrors, ProductsWhoseHalvesCannotBeZipped) {
   // Found by fuzz_layout: the repetition has two modes, the block one.
   expectError("raked_product(((2,1,16)):((2,4,4)),3:1)", "their ranks differ");
