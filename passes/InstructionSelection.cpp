@@ -67,9 +67,25 @@ const char *arithOpcode(OpKind kind, DataType type) {
   return nullptr;
 }
 
+/// What a target offers that isel must know: sm_100a has the fp4 and ue8m0
+/// up-conversions (cvt.rn.f16x2.e2m1x2, cvt.rn.bf16x2.ue8m0x2); sm_90a has
+/// only the fp8 ones, so fp4 and ue8m0 decode with integer operations there.
+struct Target {
+  bool hasFp4AndUe8m0Conversions;
+};
+
+std::optional<Target> targetFor(llvm::StringRef arch) {
+  if (arch == "sm_100a")
+    return Target{true};
+  if (arch == "sm_90a")
+    return Target{false};
+  return std::nullopt;
+}
+
 class Selector {
 public:
-  Selector(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
+  Selector(Operation &kernel, PassContext &context, Target target)
+      : kernel(kernel), context(context), target(target) {}
 
   void run() {
     ir::Block &entry = kernel.regions()[0]->front();
@@ -323,11 +339,65 @@ private:
       {DataType::F32, DataType::BF16, "cvt.rn.bf16.f32"},
   };
 
+  Value *immediate32(ir::Builder &b, llvm::SMLoc loc, int64_t value) {
+    Operation &mov = emitInst(b, loc, "mov.b32", {DataType::U32});
+    mov.setAttr("imm", value);
+    return mov.result();
+  }
+
+  Value *binary32(ir::Builder &b, llvm::SMLoc loc, const char *opcode, Value *x, Value *y) {
+    return emitValue(b, loc, opcode, DataType::U32, {x, y});
+  }
+
+  /// An e2m1 code (low nibble of a b16 register) as the f32 of the same
+  /// value, with integer operations: codes with a zero exponent are 0 or
+  /// 0.5, the others get exponent e - 1 + 127 and the mantissa bit on top.
+  Value *decodeE2m1(ir::Builder &b, llvm::SMLoc loc, Value *code) {
+    Value *c = emitValue(b, loc, "cvt.u32.u16", DataType::U32, {code});
+    Value *e = binary32(b, loc, "and.b32", binary32(b, loc, "shr.u32", c, immediate32(b, loc, 1)),
+                        immediate32(b, loc, 3));
+    Value *m = binary32(b, loc, "and.b32", c, immediate32(b, loc, 1));
+    Value *normal = binary32(
+        b, loc, "or.b32",
+        binary32(b, loc, "shl.b32", binary32(b, loc, "add.s32", e, immediate32(b, loc, 126)),
+                 immediate32(b, loc, 23)),
+        binary32(b, loc, "shl.b32", m, immediate32(b, loc, 22)));
+    Value *half = binary32(b, loc, "mul.lo.s32", m, immediate32(b, loc, 0x3F000000));
+    Value *isNormal = emitValue(b, loc, "setp.ne.s32", DataType::Bool, {e, immediate32(b, loc, 0)});
+    Value *magnitude = emitValue(b, loc, "selp.b32", DataType::U32, {normal, half, isNormal});
+    Value *sign = binary32(b, loc, "shl.b32", binary32(b, loc, "and.b32", c, immediate32(b, loc, 8)),
+                           immediate32(b, loc, 28));
+    return emitValue(b, loc, "mov.b32.tof32", DataType::F32,
+                     {binary32(b, loc, "or.b32", magnitude, sign)});
+  }
+
+  /// A ue8m0 code as an f32 with the bits sm_100a's bf16 route gives:
+  /// 2^(e-127) for 1..254, 2^-127 (a subnormal) for 0, and for 255 the
+  /// canonical f32 NaN 0x7FFFFFFF that cvt.f32.bf16 makes of a NaN.
+  Value *decodeUe8m0(ir::Builder &b, llvm::SMLoc loc, Value *code) {
+    Value *e = binary32(b, loc, "and.b32", emitValue(b, loc, "cvt.u32.u16", DataType::U32, {code}),
+                        immediate32(b, loc, 0xFF));
+    Value *bits = binary32(b, loc, "shl.b32", e, immediate32(b, loc, 23));
+    Value *isZero = emitValue(b, loc, "setp.eq.s32", DataType::Bool, {e, immediate32(b, loc, 0)});
+    bits = emitValue(b, loc, "selp.b32", DataType::U32,
+                     {immediate32(b, loc, 0x00400000), bits, isZero});
+    Value *isNaN = emitValue(b, loc, "setp.eq.s32", DataType::Bool, {e, immediate32(b, loc, 0xFF)});
+    bits = emitValue(b, loc, "selp.b32", DataType::U32,
+                     {immediate32(b, loc, 0x7FFFFFFF), bits, isNaN});
+    return emitValue(b, loc, "mov.b32.tof32", DataType::F32, {bits});
+  }
+
   Value *convert(ir::Builder &b, const Operation &op, Value *v, DataType from, DataType to) {
     if (from == to)
       return v;
     if (ir::isInteger(from) && ir::isInteger(to) && ir::bitWidth(from) == ir::bitWidth(to))
       return v;
+    if (!target.hasFp4AndUe8m0Conversions &&
+        (from == DataType::F4E2M1 || from == DataType::UE8M0)) {
+      Value *f32 = from == DataType::F4E2M1 ? decodeE2m1(b, op.loc(), v)
+                                             : decodeUe8m0(b, op.loc(), v);
+      return convert(b, op, f32, DataType::F32, to);
+    }
     if (ir::isStorageOnlyFloat(from))
       if (Value *half = widenToHalf(b, op.loc(), v, from))
         return convert(b, op, half, from == DataType::UE8M0 ? DataType::BF16 : DataType::F16, to);
@@ -407,6 +477,7 @@ private:
 
   Operation &kernel;
   PassContext &context;
+  Target target;
   llvm::DenseMap<Value *, Value *> machine;
   llvm::DenseMap<const Value *, DataType> retyped;
   std::vector<Operation *> dead;
@@ -414,14 +485,25 @@ private:
 
 class InstructionSelection : public Pass {
 public:
+  explicit InstructionSelection(llvm::StringRef arch) : arch(arch.str()) {}
   llvm::StringRef name() const override { return "isel"; }
-  void run(Operation &kernel, PassContext &context) override { Selector(kernel, context).run(); }
+  void run(Operation &kernel, PassContext &context) override {
+    std::optional<Target> target = targetFor(arch);
+    if (!target)
+      return context.error(kernel.loc(), "isel: unsupported target '" + arch + "'");
+    Selector(kernel, context, *target).run();
+  }
+
+private:
+  std::string arch;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> createInstructionSelectionPass() {
-  return std::make_unique<InstructionSelection>();
+std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch) {
+  return std::make_unique<InstructionSelection>(arch);
 }
+
+bool isSupportedArch(llvm::StringRef arch) { return targetFor(arch).has_value(); }
 
 } // namespace cutec

@@ -23,8 +23,10 @@ std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
 std::unique_ptr<Pass> createCanonicalizePass();
 /// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
-/// (InstructionSelection.cpp).
-std::unique_ptr<Pass> createInstructionSelectionPass();
+/// (InstructionSelection.cpp), for `arch` ("sm_100a" or "sm_90a").
+std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");
+/// Whether isel can target `arch`.
+bool isSupportedArch(llvm::StringRef arch);
 
 } // namespace cutec
 

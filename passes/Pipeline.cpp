@@ -5,14 +5,14 @@
 
 namespace cutec {
 
-void addLoweringPipeline(PassManager &pm) {
+void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createTileToShapePass());
   pm.add(createPartitionPass());
   pm.add(createCanonicalizePass());
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.
   pm.add(createCanonicalizePass());
-  pm.add(createInstructionSelectionPass());
+  pm.add(createInstructionSelectionPass(arch));
 }
 
 } // namespace cutec

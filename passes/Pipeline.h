@@ -6,9 +6,9 @@
 
 namespace cutec {
 
-/// Kernel IR to machine IR: tile-to-shape, partition, canonicalize,
-/// lower-indexing, canonicalize, isel.
-void addLoweringPipeline(PassManager &pm);
+/// Kernel IR to machine IR for `arch`: tile-to-shape, partition,
+/// canonicalize, lower-indexing, canonicalize, isel.
+void addLoweringPipeline(PassManager &pm, llvm::StringRef arch = "sm_100a");
 
 } // namespace cutec
 

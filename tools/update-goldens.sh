@@ -9,7 +9,7 @@ cutec="${1:-build}/bin/cutec"
 [ -x "$cutec" ] || { echo "update-goldens: no cutec at $cutec: build first" >&2; exit 1; }
 for source in examples/*.cute; do
   name=$(basename "$source" .cute)
-  for arch in sm_100a; do
+  for arch in sm_100a sm_90a; do
     "$cutec" "$source" --arch="$arch" -o "tests/golden/$name.$arch.ptx"
     echo "wrote tests/golden/$name.$arch.ptx"
   done

@@ -12,7 +12,8 @@
 namespace cutec {
 
 std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileStage stage,
-                                                  PassManagerOptions passOptions) {
+                                                  PassManagerOptions passOptions,
+                                                  llvm::StringRef arch) {
   auto source = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!source) {
     llvm::WithColor::error(llvm::errs(), "cutec")
@@ -35,7 +36,7 @@ std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileS
     return compiled;
 
   PassManager pm(std::move(passOptions));
-  addLoweringPipeline(pm);
+  addLoweringPipeline(pm, arch);
   PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); });
   if (!pm.run(*compiled->module, context))
     return nullptr;

@@ -21,10 +21,11 @@ struct CompiledSource {
 };
 
 /// Reads `path` and takes it to `stage`: parse, then semantic analysis, then
-/// the lowering pipeline (with `passOptions`). Diagnostics go to stderr with
-/// carets; returns null after any error.
+/// the lowering pipeline for `arch` (with `passOptions`). Diagnostics go to
+/// stderr with carets; returns null after any error.
 std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileStage stage,
-                                                  PassManagerOptions passOptions);
+                                                  PassManagerOptions passOptions,
+                                                  llvm::StringRef arch = "sm_100a");
 
 /// "file:line:col" of `loc`, for messages of the emulation at run time.
 std::string describeLocation(const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc);
