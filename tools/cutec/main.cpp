@@ -1,6 +1,6 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
-//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu] [--arch=sm_100a]
+//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu|host] [--arch=sm_100a]
 //         [--print-after=PASS] [--print-after-all] [--time-passes]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/emu/EmuPrinter.h"
+#include "codegen/host/HostPrinter.h"
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
@@ -73,7 +74,7 @@ cl::opt<unsigned> runWorkers("workers", cl::sub(runCommand),
                              cl::init(0));
 
 // --- cutec KERNEL.cute ------------------------------------------------------
-enum class EmitKind { Ast, Ir, Ptx, Emu };
+enum class EmitKind { Ast, Ir, Ptx, Emu, Host };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.cute>"), cl::Optional,
                                cl::cat(cutecCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: standard output)"),
@@ -84,7 +85,9 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Ir, "ir", "the kernel IR"),
                clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly (default)"),
                clEnumValN(EmitKind::Emu, "emu",
-                          "the C++ emulation; with -o FILE.cpp also FILE.h declaring it")),
+                          "the C++ emulation; with -o FILE.cpp also FILE.h declaring it"),
+               clEnumValN(EmitKind::Host, "host",
+                          "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
 cl::opt<std::string> arch("arch", cl::desc("Target architecture (sm_100a)"), cl::init("sm_100a"),
                           cl::cat(cutecCategory));
@@ -248,6 +251,10 @@ int runCompile() {
   }
   case EmitKind::Emu:
     return emitEmulation(*compiled);
+  case EmitKind::Host:
+    if (Error e = cutec::host::printHostLauncher(*compiled->module, os))
+      return fail(toString(std::move(e)));
+    break;
   }
   return writeOutput(outputFile, text);
 }
