@@ -1,6 +1,6 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
-//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu|host] [--arch=sm_100a]
+//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu|host] [--arch=sm_100a|sm_90a]
 //         [--print-after=PASS] [--print-after-all] [--time-passes]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -15,6 +15,7 @@
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
+#include "passes/Passes.h"
 #include "tools/cutec/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
 #include "tools/cutec/PtxDiffCommand.h"
@@ -89,8 +90,10 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Host, "host",
                           "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
-cl::opt<std::string> arch("arch", cl::desc("Target architecture (sm_100a)"), cl::init("sm_100a"),
-                          cl::cat(cutecCategory));
+cl::opt<std::string> arch("arch", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
+                          cl::desc("Target architecture: sm_100a (Blackwell, default) or sm_90a "
+                                   "(Hopper: fp4/ue8m0 decode with integer instructions)"),
+                          cl::init("sm_100a"), cl::cat(cutecCategory));
 
 /// Pass pipeline options, for compiling and for `run`. libLLVM registers
 /// options of the same names for its own pass managers, so these are created
@@ -174,8 +177,10 @@ Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
 }
 
 int runRun() {
+  if (!cutec::isSupportedArch(arch))
+    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
   auto compiled =
-      cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions());
+      cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions(), arch);
   if (!compiled)
     return 1;
   auto source = emulationSource(*compiled, "");
@@ -224,12 +229,12 @@ int emitEmulation(const cutec::CompiledSource &compiled) {
 int runCompile() {
   if (inputFile.empty())
     return fail("no input file (see 'cutec --help')");
-  if (arch != "sm_100a")
-    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a");
+  if (!cutec::isSupportedArch(arch))
+    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
   cutec::CompileStage stage = emitKind == EmitKind::Ast  ? cutec::CompileStage::Syntax
                               : emitKind == EmitKind::Ir ? cutec::CompileStage::KernelIR
                                                          : cutec::CompileStage::MachineIR;
-  auto compiled = cutec::compileKernelFile(inputFile, stage, passOptions());
+  auto compiled = cutec::compileKernelFile(inputFile, stage, passOptions(), arch);
   if (!compiled)
     return 1;
 
