@@ -1,8 +1,7 @@
 // examples/nvfp4_gemv.cute's emitted C++ (generated at build time), linked
 // into this test and launched on the runtime: every f16 output equals the
 // independent reference, for the seed's shapes and awkward ones.
-#include "Nvfp4GemvReference.h"
-#include "nvfp4_gemv_emu.h"
+#include "Nvfp4GemvEmulated.h"
 
 #include <gtest/gtest.h>
 
@@ -25,21 +24,7 @@ TEST_P(Nvfp4GemvLinked, MatchesTheReferenceBitForBit) {
   test::GemvProblem p = test::makeGemvProblem(s.m, s.k, s.l, s.m ^ s.k ^ s.l);
   std::vector<uint16_t> c(size_t(s.m) * s.l, 0xFFFF);
 
-  rt::MemoryMap memory;
-  ASSERT_TRUE(memory.add(p.a.data(), p.a.size(), "mA"));
-  ASSERT_TRUE(memory.add(p.b.data(), p.b.size(), "mB"));
-  ASSERT_TRUE(memory.add(p.sfa.data(), p.sfa.size(), "mSFA"));
-  ASSERT_TRUE(memory.add(p.sfb.data(), p.sfb.size(), "mSFB"));
-  ASSERT_TRUE(memory.add(c.data(), c.size() * 2, "mC"));
-  auto address = [](const void *p) { return uint64_t(reinterpret_cast<uintptr_t>(p)); };
-  nvfp4_gemv_Params params{address(p.a.data()),   address(p.b.data()),
-                           address(p.sfa.data()), address(p.sfb.data()),
-                           address(c.data()),     s.m,
-                           s.k,                   s.l};
-  rt::LaunchConfig config;
-  config.grid = nvfp4_gemv_grid(s.m, s.k, s.l);
-  config.block = nvfp4_gemv_block();
-  rt::Status status = rt::launch(cutec_kernel_nvfp4_gemv, config, &params, memory);
+  rt::Status status = test::runEmulatedGemv(p, c);
   ASSERT_TRUE(status) << status.error();
 
   std::vector<uint16_t> expected = test::referenceGemv(p);

@@ -3,8 +3,7 @@
 // the CPU, on the same inputs; every f16 output must be byte-identical.
 //   gemv_hardware_check nvfp4_gemv.sm_90a.ptx
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
-#include "Nvfp4GemvReference.h"
-#include "nvfp4_gemv_emu.h"
+#include "Nvfp4GemvEmulated.h"
 #include "nvfp4_gemv_launch.h"
 
 #include <cstdio>
@@ -53,25 +52,6 @@ bool runOnGpu(CUfunction f, const cutec::test::GemvProblem &p, std::vector<uint1
   return true;
 }
 
-bool runEmulation(const cutec::test::GemvProblem &p, std::vector<uint16_t> &c) {
-  cutec::rt::MemoryMap memory;
-  (void)memory.add(p.a.data(), p.a.size(), "mA");
-  (void)memory.add(p.b.data(), p.b.size(), "mB");
-  (void)memory.add(p.sfa.data(), p.sfa.size(), "mSFA");
-  (void)memory.add(p.sfb.data(), p.sfb.size(), "mSFB");
-  (void)memory.add(c.data(), c.size() * 2, "mC");
-  auto address = [](const void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); };
-  nvfp4_gemv_Params params{address(p.a.data()), address(p.b.data()), address(p.sfa.data()),
-                           address(p.sfb.data()), address(c.data()), p.m, p.k, p.l};
-  cutec::rt::LaunchConfig config;
-  config.grid = nvfp4_gemv_grid(p.m, p.k, p.l);
-  config.block = nvfp4_gemv_block();
-  cutec::rt::Status status = cutec::rt::launch(cutec_kernel_nvfp4_gemv, config, &params, memory);
-  if (!status)
-    std::fprintf(stderr, "gemv_hardware_check: emulation failed: %s\n", status.error().c_str());
-  return bool(status);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -112,8 +92,12 @@ int main(int argc, char **argv) {
     cutec::test::GemvProblem p = cutec::test::makeGemvProblem(s.m, s.k, s.l, s.m ^ s.k ^ s.l);
     std::vector<uint16_t> gpu(size_t(s.m) * s.l, 0), emulated(size_t(s.m) * s.l, 0xFFFF);
     float ms = 0;
-    if (!runOnGpu(function, p, gpu, ms) || !runEmulation(p, emulated))
+    if (!runOnGpu(function, p, gpu, ms))
       return 1;
+    if (cutec::rt::Status status = cutec::test::runEmulatedGemv(p, emulated); !status) {
+      std::fprintf(stderr, "gemv_hardware_check: emulation failed: %s\n", status.error().c_str());
+      return 1;
+    }
     size_t differ = 0;
     for (size_t i = 0; i < gpu.size(); ++i)
       differ += gpu[i] != emulated[i];

@@ -48,6 +48,22 @@ TEST(IntExpr, EvaluatesWithBoundSymbols) {
   EXPECT_EQ((M / (K - K)).evaluate(values), std::nullopt); // division by zero
 }
 
+TEST(IntExpr, OverflowWrapsAndIsFlaggedInsteadOfBeingUndefined) {
+  IntExpr::clearOverflow();
+  EXPECT_TRUE((IntExpr(4) * IntExpr(5)).isConstant(20));
+  EXPECT_FALSE(IntExpr::overflowed());
+  (void)(IntExpr(INT64_MAX) + IntExpr(1));
+  EXPECT_TRUE(IntExpr::overflowed());
+  IntExpr::clearOverflow();
+  (void)(IntExpr(INT64_MIN) / IntExpr(-1));
+  EXPECT_TRUE(IntExpr::overflowed());
+  IntExpr::clearOverflow();
+  llvm::StringMap<int64_t> huge{{"M", int64_t(1) << 40}, {"K", int64_t(1) << 40}};
+  EXPECT_TRUE((M * K).evaluate(huge).has_value());
+  EXPECT_TRUE(IntExpr::overflowed());
+  IntExpr::clearOverflow();
+}
+
 TEST(IntExpr, CollectsSymbolsSortedWithoutDuplicates) {
   std::vector<std::string> names;
   (M * K + ceilDiv(M, IntExpr(4))).collectSymbols(names);

@@ -11,62 +11,6 @@ namespace {
 
 constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
 
-llvm::Error overflow(const IntExpr &e) {
-  return llvm::createStringError("'" + e.str() + "' overflows 64-bit integers");
-}
-
-/// IntExpr::evaluate with every step checked; the same rounding (division
-/// toward zero, ceil_div as (a+b-1)/b on positive operands).
-llvm::Expected<int64_t> evaluateChecked(const IntExpr &root, const IntExpr &e,
-                                        const SizeBindings &sizes) {
-  if (e.isStatic())
-    return e.staticValue();
-  const IntExpr::Node &node = *e.dynamicNode();
-  if (node.kind == IntExpr::Kind::Symbol) {
-    auto it = sizes.find(node.name);
-    if (it == sizes.end())
-      return llvm::createStringError("'" + root.str() + "' uses '" + node.name +
-                                     "', which is not a dynamic size of the kernel");
-    return it->second;
-  }
-  llvm::SmallVector<int64_t, 4> values;
-  for (const IntExpr &operand : node.operands) {
-    llvm::Expected<int64_t> value = evaluateChecked(root, operand, sizes);
-    if (!value)
-      return value.takeError();
-    values.push_back(*value);
-  }
-  int64_t result = node.coeff;
-  switch (node.kind) {
-  case IntExpr::Kind::Add:
-    for (int64_t v : values)
-      if (__builtin_add_overflow(result, v, &result))
-        return overflow(root);
-    return result;
-  case IntExpr::Kind::Mul:
-    for (int64_t v : values)
-      if (__builtin_mul_overflow(result, v, &result))
-        return overflow(root);
-    return result;
-  case IntExpr::Kind::Min:
-    return std::min(values[0], values[1]);
-  default:
-    break;
-  }
-  auto [a, b] = std::pair(values[0], values[1]);
-  if (b == 0)
-    return llvm::createStringError("'" + root.str() + "' divides by zero");
-  if (b == -1 && a == std::numeric_limits<int64_t>::min())
-    return overflow(root);
-  if (node.kind == IntExpr::Kind::Div)
-    return a / b;
-  if (node.kind == IntExpr::Kind::Mod)
-    return a % b;
-  if (__builtin_add_overflow(a, b - 1, &result))
-    return overflow(root);
-  return result / b;
-}
-
 } // namespace
 
 std::vector<std::string> dynamicSizeNames(const ir::Operation &kernel) {
@@ -110,7 +54,20 @@ llvm::Expected<SizeBindings> bindDynamicSizes(const ir::Operation &kernel,
 }
 
 llvm::Expected<int64_t> evaluateExactly(const IntExpr &e, const SizeBindings &sizes) {
-  return evaluateChecked(e, e, sizes);
+  std::vector<std::string> symbols;
+  e.collectSymbols(symbols);
+  for (const std::string &name : symbols)
+    if (!sizes.count(name))
+      return llvm::createStringError("'" + e.str() + "' uses '" + name +
+                                     "', which is not a dynamic size of the kernel");
+  // IntExpr's arithmetic flags a step that overflows 64 bits.
+  IntExpr::clearOverflow();
+  std::optional<int64_t> value = e.evaluate(sizes);
+  if (IntExpr::overflowed())
+    return llvm::createStringError("'" + e.str() + "' overflows 64-bit integers");
+  if (!value)
+    return llvm::createStringError("'" + e.str() + "' divides by zero");
+  return *value;
 }
 
 llvm::Expected<rt::Dim3> evaluateDim3(const ir::Operation &kernel, llvm::StringRef attrName,
