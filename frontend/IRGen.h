@@ -12,6 +12,7 @@
 //   IRGenScalar.cpp    run-time scalar arithmetic and conversions
 //   IRGenBuiltins.cpp  built-in functions and methods
 //   IRGenTensor.cpp    local_tile, slicing, load, store, extract
+//   IRGenAsync.cpp     shared memory, mbarriers, TMA, fences, sync_threads
 //   IRGenStmt.cpp      statements, loops, conditionals, helper calls
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
@@ -174,6 +175,16 @@ private:
   /// A tensor's layout stands for the tensor in layout functions.
   std::optional<LayoutValue> layoutArgument(const SemaValue &v);
 
+  // --- Shared memory, mbarriers, TMA (IRGenAsync.cpp) ----------------------
+  static bool isAsyncBuiltinName(llvm::StringRef name);
+  SemaValue callAsyncBuiltin(llvm::StringRef name, CallSite &site);
+  SemaValue sharedTensor(CallSite &site);
+  SemaValue asBytes(CallSite &site);
+  SemaValue sizeInBytes(CallSite &site);
+  SemaValue mbarrierOp(llvm::StringRef name, CallSite &site);
+  ir::Value *mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name);
+  SemaValue tmaLoad(CallSite &site);
+
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);
   SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
@@ -220,6 +231,10 @@ private:
   ir::Builder *builder = nullptr;
   /// The kernel's dynamic sizes by name: its trailing i32 arguments.
   llvm::StringMap<ir::Value *> dynamicSizeArgs;
+  /// Bytes of shared memory the kernel being built has allocated so far.
+  int64_t sharedBytes = 0;
+  /// The largest alignment among them.
+  int64_t sharedAlign = 16;
   unsigned callDepth = 0;
   unsigned nesting = 0;
   bool nestingReported = false;

@@ -12,7 +12,7 @@ bool IRGen::isBuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
              .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
              .Default(false) ||
-         isLayoutFunction(name);
+         isAsyncBuiltinName(name) || isLayoutFunction(name);
 }
 
 bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -58,6 +58,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callSize(site);
   if (name == "select")
     return callSelect(site);
+  if (isAsyncBuiltinName(name))
+    return callAsyncBuiltin(name, site);
   return callLayoutBuiltin(name, site);
 }
 

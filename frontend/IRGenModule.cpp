@@ -82,6 +82,8 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     Frame kernelFrame{&locals};
     frame = &kernelFrame;
     dynamicSizeArgs.clear();
+    sharedBytes = 0;
+    sharedAlign = 16;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
     // parameter is poison), so its own mistakes are reported too.
@@ -91,6 +93,10 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     execBlock(def->getBody());
     kernelBuilder.create(ir::OpKind::Return, def->getLoc());
     builder = nullptr;
+    if (sharedBytes > 0) {
+      kernel->setAttr("shared_bytes", sharedBytes);
+      kernel->setAttr("shared_align", sharedAlign);
+    }
 #ifndef NDEBUG
     if (diags.errorCount() == errorsBefore)
       verifyKernel(*kernel);

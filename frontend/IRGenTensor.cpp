@@ -34,7 +34,8 @@ SemaValue IRGen::localTile(CallSite &site) {
       callLayoutFunction("local_tile", {type.tensorLayout(), *tiler, *coord});
   if (!tiled)
     return error(site.loc(), llvm::toString(tiled.takeError()), {site.range()});
-  ir::Type result = ir::Type::tensor(type.element(), type.memorySpace(), *tiled->get<Layout>());
+  ir::Type result = ir::Type::tensor(type.element(), type.memorySpace(), *tiled->get<Layout>(),
+                                     type.tensorSwizzle());
   ir::Operation &op =
       builder->create(ir::OpKind::LocalTile, site.loc(), {tensor.irValue()}, {result});
   if (const IntTuple *shape = tiler->get<IntTuple>())
@@ -134,7 +135,8 @@ SemaValue IRGen::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &
   llvm::append_range(operands, coordBuilder.operands);
   ir::Operation &op = builder->create(
       ir::OpKind::Slice, subscript.getLoc(), operands,
-      {ir::Type::tensor(type.element(), type.memorySpace(), *sliced->get<Layout>())});
+      {ir::Type::tensor(type.element(), type.memorySpace(), *sliced->get<Layout>(),
+                        type.tensorSwizzle())});
   op.setAttr("coord", layout.shape.isLeaf() ? pattern.front() : IntTuple::tuple(pattern));
   return SemaValue::runTime(op.result());
 }

@@ -123,10 +123,17 @@ private:
     bool binary = op.kind() == OpKind::Add || op.kind() == OpKind::Sub ||
                   op.kind() == OpKind::Mul || op.kind() == OpKind::Div ||
                   op.kind() == OpKind::Rem;
-    if (!binary && op.kind() != OpKind::Fma)
-      return;
     Builder b;
     b.setInsertionPoint(op);
+    // An integer constant bitcast or converted to another integer type.
+    if ((op.kind() == OpKind::Bitcast || op.kind() == OpKind::Convert) && isInteger(t) &&
+        isInteger(op.operand(0)->type().element())) {
+      if (auto x = intConstant(op.operand(0)))
+        replace(op, b.constantInt(op.loc(), t, wrap(*x, t)));
+      return;
+    }
+    if (!binary && op.kind() != OpKind::Fma)
+      return;
     if (isInteger(t) && binary) {
       auto x = intConstant(op.operand(0)), y = intConstant(op.operand(1));
       if (x && y) {

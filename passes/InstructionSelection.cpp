@@ -12,6 +12,7 @@
 // Only the fp4 conversion needs a b8 operand; it unpacks the low byte.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/IselAsync.h"
 #include "passes/Passes.h"
 
 #include "codegen/ptx/MachineBuilder.h"
@@ -56,7 +57,8 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::Fma, DataType::F32, "fma.rn.f32"},     {OpKind::ShiftRight, DataType::U32, "shr.u32"},
     {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
     {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
-    {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::Select, DataType::I32, "selp.b32"},
+    {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::BitXor, DataType::U32, "xor.b32"},
+        {OpKind::Select, DataType::I32, "selp.b32"},
     {OpKind::Select, DataType::U32, "selp.b32"},    {OpKind::Select, DataType::F32, "selp.f32"},
 };
 
@@ -126,6 +128,14 @@ private:
     ir::Builder b;
     b.setInsertionPoint(*entry.operations().front());
     for (const auto &arg : entry.arguments()) {
+      if (arg->type().isTensorMap()) {
+        // cp.async.bulk.tensor takes the map's generic address.
+        Operation &symbol = emitInst(b, kernel.loc(), "mov.b64.param", {DataType::U64});
+        symbol.setAttr("symbol", arg->nameHint());
+        machine[arg.get()] =
+            emitValue(b, kernel.loc(), "cvta.param.u64", DataType::U64, {symbol.result()});
+        continue;
+      }
       bool isTensor = arg->type().isTensor();
       Operation &param = emitInst(b, kernel.loc(), isTensor ? "ld.param.u64" : "ld.param.u32",
                                   {isTensor ? DataType::U64 : arg->type().element()});
@@ -201,6 +211,7 @@ private:
     case OpKind::Neg:
     case OpKind::Fma:
     case OpKind::BitAnd:
+    case OpKind::BitXor:
       return arith(b, op, type, in);
     case OpKind::ShiftRight:
       // PTX shift amounts are u32 registers whatever the shifted type.
@@ -234,6 +245,8 @@ private:
       memStore(b, op, in[0], in[1], kernelType(op.operand(1)));
       return nullptr;
     default:
+      if (isAsyncOp(op.kind()))
+        return selectAsync(b, kernel, op, in);
       fail(op, "cannot select '" + ir::name(op.kind()) + "'");
       return nullptr;
     }
@@ -438,40 +451,43 @@ private:
     return nullptr;
   }
 
-  /// The bit width and space of a memory op; global memory only.
-  std::optional<int64_t> globalAccessBits(const Operation &op) {
+  /// The width and state space of a memory op: "global" or "shared".
+  std::optional<std::pair<int64_t, std::string>> memoryAccess(const Operation &op) {
     const int64_t *bits = op.attrAs<int64_t>("bits");
     const std::string *space = op.attrAs<std::string>("space");
-    if (!space || *space != ir::name(ir::MemorySpace::Global)) {
-      fail(op, "only global memory accesses are supported so far");
+    bool shared = space && *space == ir::name(ir::MemorySpace::Shared);
+    if (!space || (!shared && *space != ir::name(ir::MemorySpace::Global))) {
+      fail(op, "only global and shared memory accesses are supported");
       return std::nullopt;
     }
     if (!bits || (*bits != 8 && *bits != 16 && *bits != 32)) {
       fail(op, "cannot access " + llvm::Twine(bits ? *bits : 0) + "-bit elements");
       return std::nullopt;
     }
-    return *bits;
+    return std::pair(*bits, std::string(shared ? "shared" : "global"));
   }
 
   Value *memLoad(ir::Builder &b, const Operation &op, Value *address, DataType type) {
-    std::optional<int64_t> bits = globalAccessBits(op);
-    if (!bits)
+    auto access = memoryAccess(op);
+    if (!access)
       return nullptr;
-    const char *opcode = *bits == 8              ? "ld.global.u8"
-                         : *bits == 16           ? "ld.global.u16"
-                         : type == DataType::F32 ? "ld.global.f32"
-                                                 : "ld.global.u32";
+    auto [bits, space] = *access;
+    std::string opcode = "ld." + space + (bits == 8              ? ".u8"
+                                          : bits == 16           ? ".u16"
+                                          : type == DataType::F32 ? ".f32"
+                                                                  : ".u32");
     return emitValue(b, op.loc(), opcode, machineType(type), {address});
   }
 
   void memStore(ir::Builder &b, const Operation &op, Value *address, Value *value, DataType type) {
-    std::optional<int64_t> bits = globalAccessBits(op);
-    if (!bits)
+    auto access = memoryAccess(op);
+    if (!access)
       return;
-    const char *opcode = *bits == 8              ? "st.global.b8"
-                         : *bits == 16           ? "st.global.b16"
-                         : type == DataType::F32 ? "st.global.f32"
-                                                 : "st.global.b32";
+    auto [bits, space] = *access;
+    std::string opcode = "st." + space + (bits == 8              ? ".b8"
+                                          : bits == 16           ? ".b16"
+                                          : type == DataType::F32 ? ".f32"
+                                                                  : ".b32");
     emitInst(b, op.loc(), opcode, {}, {address, value});
   }
 

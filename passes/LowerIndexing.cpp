@@ -76,6 +76,15 @@ private:
       if (op.operand(0)->type().isTensor())
         return lowerConvert(op);
       return true;
+    case OpKind::MbarrierInit:
+    case OpKind::MbarrierArrive:
+    case OpKind::MbarrierExpectTx:
+    case OpKind::MbarrierWait:
+      return lowerAsync(op, 0, 1);
+    case OpKind::TmaLoadTile:
+      return lowerAsync(op, 1, 2);
+    case OpKind::SmemAlloc:
+      return true;
     default:
       for (Value *v : op.operands())
         if (v->type().isTensor())
@@ -117,14 +126,25 @@ private:
     return nullptr;
   }
 
-  Value *baseAddress(Value *param) {
-    Value *&base = baseAddresses[param];
-    if (!base) {
-      ir::Builder b;
+  /// The address of a view's base: u64 for a tensor parameter (at the
+  /// kernel's entry), u32 in the shared window for an allocation (just
+  /// after it).
+  Value *baseAddress(Value *base) {
+    Value *&address = baseAddresses[base];
+    if (address)
+      return address;
+    ir::Builder b;
+    Operation *alloc = base->definingOp();
+    if (!alloc) {
       b.setInsertionPoint(*kernel.regions()[0]->front().operations().front());
-      base = b.createValue(OpKind::BaseAddress, kernel.loc(), Type::scalar(DataType::U64), {param});
+      return address = b.createValue(OpKind::BaseAddress, kernel.loc(),
+                                     Type::scalar(DataType::U64), {base});
     }
-    return base;
+    auto &ops = alloc->parentBlock()->operations();
+    auto it = std::find_if(ops.begin(), ops.end(), [&](auto &op) { return op.get() == alloc; });
+    b.setInsertionPoint(**std::next(it));
+    return address = b.createValue(OpKind::BaseAddress, alloc->loc(), Type::scalar(DataType::U32),
+                                   {base});
   }
 
   Value *constant(ir::Builder &b, llvm::SMLoc loc, DataType type, int64_t v) {
@@ -167,14 +187,58 @@ private:
                    " bits) in memory");
       return std::nullopt;
     }
-    Value *wide = cast(b, loc, OpKind::Convert, offset, DataType::I64);
+    return Element{offset, address(b, loc, view, offset, /*swizzled=*/true)};
+  }
+
+  /// The address of element `offset` of the view's base. Global addresses
+  /// are u64; shared ones are u32 window addresses, with the allocation's
+  /// swizzle applied to the byte offset unless `swizzled` is false (TMA
+  /// takes the unswizzled start of its box and swizzles itself).
+  Value *address(ir::Builder &b, llvm::SMLoc loc, Operation &view, Value *offset, bool swizzled) {
+    const Type &type = view.result()->type();
+    unsigned bits = ir::bitWidth(type.element());
+    DataType word =
+        type.memorySpace() == ir::MemorySpace::Shared ? DataType::U32 : DataType::I64;
+    Value *wide = word == DataType::I64 ? cast(b, loc, OpKind::Convert, offset, word)
+                                        : cast(b, loc, OpKind::Bitcast, offset, word);
     Value *bytes =
-        bits == 4   ? binary(b, loc, OpKind::ShiftRight, wide, constant(b, loc, DataType::I64, 1))
+        bits == 4   ? binary(b, loc, OpKind::ShiftRight, wide, constant(b, loc, word, 1))
         : bits == 8 ? wide
-                    : binary(b, loc, OpKind::Mul, wide, constant(b, loc, DataType::I64, bits / 8));
-    Value *address = binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
-                            cast(b, loc, OpKind::Bitcast, bytes, DataType::U64));
-    return Element{offset, address};
+                    : binary(b, loc, OpKind::Mul, wide, constant(b, loc, word, bits / 8));
+    const Swizzle &swizzle = type.tensorSwizzle();
+    if (word == DataType::I64)
+      return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
+                    cast(b, loc, OpKind::Bitcast, bytes, DataType::U64));
+    if (swizzled && !swizzle.isIdentity()) {
+      // Swizzle<B,M,S>: x ^ ((x & yyy) >> S), yyy the B bits at M+S.
+      int64_t yyy = ((int64_t(1) << swizzle.bits) - 1) << (swizzle.base + swizzle.shift);
+      Value *moved = binary(b, loc, OpKind::ShiftRight,
+                            binary(b, loc, OpKind::BitAnd, bytes, constant(b, loc, word, yyy)),
+                            constant(b, loc, word, swizzle.shift));
+      bytes = binary(b, loc, OpKind::BitXor, bytes, moved);
+    }
+    return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)), bytes);
+  }
+
+  /// The address of a rank-0 view or of a view's first element (an mbarrier,
+  /// a TMA destination).
+  Value *startAddress(ir::Builder &b, const Operation &op, Value *v, bool swizzled) {
+    Operation *view = viewOf(op, v);
+    return view ? address(b, op.loc(), *view, view->operand(1), swizzled) : nullptr;
+  }
+
+  /// mbarrier operations and TMA copies take the shared addresses of their
+  /// views; their other operands stay.
+  bool lowerAsync(Operation &op, unsigned firstView, unsigned viewCount) {
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    for (unsigned i = firstView; i < firstView + viewCount; ++i) {
+      Value *a = startAddress(b, op, op.operand(i), /*swizzled=*/false);
+      if (!a)
+        return false;
+      op.setOperand(i, a);
+    }
+    return true;
   }
 
   Operation &memOp(ir::Builder &b, llvm::SMLoc loc, OpKind kind, llvm::ArrayRef<Value *> operands,

@@ -1,7 +1,8 @@
 //===- Partition.cpp - local_tile and slice chains to per-thread views ----===//
 //
 // After this pass every tensor that is read or written is a
-// `cute.view %param, %offset`: a kernel parameter plus an i32 element offset
+// `cute.view %base, %offset`: a kernel parameter or a shared-memory
+// allocation (`cute.smem_alloc`) plus an i32 element offset
 // (docs/ir.md, "Lowering contract"). The offsets come from the layout
 // algebra (localTile's offset, the slice pattern's crd2idx) and are emitted
 // where the tile or slice was, so their operands (thread index, loop
@@ -38,6 +39,16 @@ public:
         break;
       case OpKind::Store:
         wrapParameter(kernel, op, 1);
+        break;
+      case OpKind::MbarrierInit:
+      case OpKind::MbarrierArrive:
+      case OpKind::MbarrierExpectTx:
+      case OpKind::MbarrierWait:
+        wrapParameter(kernel, op, 0);
+        break;
+      case OpKind::TmaLoadTile:
+        wrapParameter(kernel, op, 1);
+        wrapParameter(kernel, op, 2);
         break;
       default:
         break;
@@ -81,7 +92,11 @@ private:
     return tile->offset;
   }
 
+  /// A kernel's tensor parameter or a shared-memory allocation: what views
+  /// are views of.
   static bool isParameter(const Operation &kernel, const Value *v) {
+    if (const Operation *def = v->definingOp())
+      return def->kind() == OpKind::SmemAlloc;
     return v->ownerBlock() == kernel.regions()[0]->blocks().front().get() && v->type().isTensor();
   }
 
@@ -104,7 +119,8 @@ private:
       base = parent->operand(0);
       delta = b.createValue(OpKind::Add, op.loc(), delta->type(), {parent->operand(1), delta});
     } else if (!isParameter(kernel, base)) {
-      context.error(op.loc(), "can only tile or slice a kernel parameter or a view of one");
+      context.error(op.loc(), "can only tile or slice a kernel parameter, a shared tensor or a "
+                              "view of one");
       return nullptr;
     }
     Value *view = b.createValue(OpKind::View, op.loc(), op.result()->type(), {base, delta});
@@ -113,7 +129,8 @@ private:
     return view->definingOp();
   }
 
-  /// Loads and stores of a whole parameter go through a view at offset 0.
+  /// Accesses of a whole parameter or allocation go through a view at
+  /// offset 0.
   static void wrapParameter(const Operation &kernel, Operation &op, unsigned operand) {
     Value *tensor = op.operand(operand);
     if (!isParameter(kernel, tensor))

@@ -16,6 +16,9 @@ namespace cutec {
 
 /// "tile-to-shape": layout.call → layout.constant (TileToShape.cpp).
 std::unique_ptr<Pass> createTileToShapePass();
+/// "lower-tma": tma_load of a tile → tensor-map argument + box coordinates
+/// (LowerTma.cpp).
+std::unique_ptr<Pass> createLowerTmaPass();
 /// "partition": local_tile/slice chains → views of parameters (Partition.cpp).
 std::unique_ptr<Pass> createPartitionPass();
 /// "lower-indexing": view loads/stores → address arithmetic (LowerIndexing.cpp).

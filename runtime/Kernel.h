@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace cutec::rt {
 
@@ -49,6 +50,14 @@ struct KernelDescriptor {
   /// Bytes of `.shared` variables the kernel declares; they occupy the start
   /// of the CTA's shared window, dynamic shared memory follows them.
   uint32_t staticSharedBytes;
+  /// The dynamic shared memory the kernel uses; a launch that gives less is
+  /// refused.
+  uint32_t minDynamicSharedBytes = 0;
+  /// Fills the parameters a launch derives from the others, as the host
+  /// launcher does on the GPU (TMA tensor maps from the tensor addresses and
+  /// sizes), in a copy of the caller's struct. Returns "" or what is wrong.
+  /// Null when the kernel has none.
+  std::string (*deriveParams)(void *params) = nullptr;
 };
 
 } // namespace cutec::rt

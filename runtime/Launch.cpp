@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -38,6 +39,10 @@ Status checkConfig(const KernelDescriptor &kernel, const LaunchConfig &config, c
     return error("grid " + dim3Text(grid) + " exceeds the limits (2^31-1, 65535, 65535)");
   if (block.volume() > kMaxThreadsPerCta || block.z > kMaxBlockZ)
     return error("block " + dim3Text(block) + " exceeds 1024 threads or z = 64");
+  if (config.dynamicSharedBytes < kernel.minDynamicSharedBytes)
+    return error("it uses " + std::to_string(kernel.minDynamicSharedBytes) +
+                 " bytes of dynamic shared memory but the launch gives " +
+                 std::to_string(config.dynamicSharedBytes));
   uint64_t sharedBytes = uint64_t(kernel.staticSharedBytes) + config.dynamicSharedBytes;
   if (sharedBytes > kMaxSharedBytesPerCta)
     return error(std::to_string(sharedBytes) + " bytes of shared memory exceed the " +
@@ -73,6 +78,19 @@ Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const 
               const MemoryMap &globals) {
   if (Status valid = checkConfig(kernel, config, params); !valid)
     return valid;
+  // Derived parameters go into a copy: the caller's struct stays as it was.
+  // Tensor maps are 64-byte aligned, and so is the copy.
+  struct alignas(64) Chunk {
+    std::byte bytes[64];
+  };
+  std::vector<Chunk> derived;
+  if (kernel.deriveParams) {
+    derived.resize((kernel.paramSize + sizeof(Chunk) - 1) / sizeof(Chunk));
+    std::memcpy(derived.data(), params, kernel.paramSize);
+    if (std::string problem = kernel.deriveParams(derived.data()); !problem.empty())
+      return Error{"cannot launch kernel '" + std::string(kernel.name) + "': " + problem};
+    params = derived.data();
+  }
   LaunchState state(kernel, config, params, globals);
   uint64_t ctaCount = config.grid.volume();
   unsigned workers = config.workerThreads ? config.workerThreads

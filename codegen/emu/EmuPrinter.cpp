@@ -1,6 +1,9 @@
 //===- EmuPrinter.cpp - Machine IR to the C++ emulation -------------------===//
 #include "codegen/emu/EmuPrinter.h"
 
+#include "codegen/host/CxxIntExpr.h"
+#include "codegen/host/TensorMapCode.h"
+
 #include "codegen/ptx/MachineIRPrinter.h"
 #include "codegen/ptx/PtxInstructions.h"
 
@@ -59,12 +62,20 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
   os << "struct " << name << "_Params {\n";
   std::vector<std::string> sizes;
   for (const auto &arg : entry.arguments()) {
+    if (arg->type().isTensorMap()) {
+      os << "  cutec::rt::TensorMap " << paramName(arg.get())
+         << "; // derived: the launch encodes it\n";
+      continue;
+    }
     bool isPointer = arg->type().isTensor();
     os << "  " << (isPointer ? "uint64_t " : "uint32_t ") << paramName(arg.get()) << ";\n";
     if (!isPointer)
       sizes.push_back(paramName(arg.get()));
   }
   os << "};\n";
+  if (const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes"))
+    os << "/// The dynamic shared memory a launch of " << name << " must give.\n"
+       << "inline constexpr uint32_t " << name << "_shared_bytes = " << *shared << ";\n";
   os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << ";\n";
   std::string args;
   for (size_t i = 0; i < sizes.size(); ++i)
@@ -104,13 +115,62 @@ public:
       os << ";\n";
     }
     os << body << "}\n\n";
+    auto derive = printDeriveParams(os);
+    if (!derive)
+      return derive.takeError();
+    const bool *barriers = kernel.attrAs<bool>("uses_barriers");
+    const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
     os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << " = {\n"
        << "    \"" << name << "\", " << name << "_body, sizeof(" << name
-       << "_Params), /*usesBarriers=*/false, /*staticSharedBytes=*/0};\n";
+       << "_Params), /*usesBarriers=*/" << (barriers && *barriers ? "true" : "false")
+       << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
+       << ", /*deriveParams=*/" << *derive << "};\n";
     return llvm::Error::success();
   }
 
 private:
+  /// The function that encodes the kernel's tensor maps from its tensor
+  /// addresses and sizes; its name, or "nullptr" when there are none.
+  llvm::Expected<std::string> printDeriveParams(llvm::raw_ostream &os) {
+    std::string name = kernelName(kernel);
+    const ir::Block &entry = *kernel.regions()[0]->blocks().front();
+    llvm::StringSet<> sizes;
+    for (const auto &arg : entry.arguments())
+      if (arg->type().isScalar())
+        sizes.insert(paramName(arg.get()));
+    host::CxxIntExpr exprs("a tensor map of kernel '" + name + "'", sizes,
+                           [](llvm::StringRef size) { return "uint64_t{p." + size.str() + "}"; });
+    std::string code;
+    for (const auto &arg : entry.arguments()) {
+      if (!arg->type().isTensorMap())
+        continue;
+      const ir::TensorMapSpec &spec = arg->type().tensorMapSpec();
+      std::string map = paramName(arg.get());
+      auto block = host::tensorMapEncodeCode(
+          spec, map, exprs,
+          [&](const std::string &message) {
+            return "return " + cxxStringLiteral(map + ": " + message) + ";";
+          },
+          "if (std::string e = cutec::rt::encodeTensorMapTiled(p." + map +
+              ", cutec::rt::TmaDataType($type), $rank, reinterpret_cast<const void *>(p." +
+              spec.source +
+              "), dims, strides, box, elementStrides, cutec::rt::TmaInterleave::None, "
+              "cutec::rt::TmaSwizzle($swizzle), cutec::rt::TmaL2Promotion::None, "
+              "cutec::rt::TmaOobFill::None); !e.empty())\n      return \"" + map + ": \" + e;",
+          "  ");
+      if (!block)
+        return block.takeError();
+      code += *block;
+    }
+    if (code.empty())
+      return std::string("nullptr");
+    os << "/// Encodes the tensor maps of " << name << " from its tensors and sizes.\n"
+       << "static std::string " << name << "_derive_params(void *rawParams) {\n"
+       << "  auto &p = *static_cast<" << name << "_Params *>(rawParams);\n"
+       << exprs.helperDefinitions("  ") << code << "  return {};\n}\n\n";
+    return name + "_derive_params";
+  }
+
   llvm::Error error(const llvm::Twine &message) const override {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "emulation printer: " + message);
@@ -202,6 +262,8 @@ private:
       substitute("$imm", immediate(op, ptx::registerClass(op.result()->type().element())));
     if (const std::string *param = op.attrAs<std::string>("param"))
       substitute("$param", *param);
+    if (const std::string *symbol = op.attrAs<std::string>("symbol"))
+      substitute("$symbol", *symbol);
     if (const std::string *special = op.attrAs<std::string>("special"))
       substitute("$special", specialRegister(*special));
     const int64_t *off = op.attrAs<int64_t>("offset");
@@ -222,7 +284,7 @@ private:
 const char *kPreamble = "// Generated by cutec: the C++ emulation of a kernel. Do not edit.\n";
 
 void printIncludes(llvm::raw_ostream &os) {
-  os << "#include \"runtime/Emulation.h\"\n\n#include <cstdint>\n\n";
+  os << "#include \"runtime/Emulation.h\"\n\n#include <cstdint>\n#include <string>\n\n";
 }
 
 } // namespace

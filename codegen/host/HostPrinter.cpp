@@ -1,6 +1,9 @@
 //===- HostPrinter.cpp - Kernels to a CUDA driver API launcher header -----===//
 #include "codegen/host/HostPrinter.h"
 
+#include "codegen/host/CxxIntExpr.h"
+#include "codegen/host/TensorMapCode.h"
+
 #include "llvm/ADT/StringSet.h"
 
 #include <set>
@@ -10,7 +13,6 @@ namespace {
 
 using ir::Operation;
 using ir::Value;
-using Kind = IntExpr::Kind;
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "host printer: " + message);
@@ -19,89 +21,6 @@ llvm::Error error(const llvm::Twine &message) {
 std::string paramName(const Value *arg) {
   return arg->nameHint().empty() ? "param_" + std::to_string(arg->index()) : arg->nameHint();
 }
-
-/// The name of the lambda that computes a binary IntExpr node.
-const char *helperName(Kind kind) {
-  switch (kind) {
-  case Kind::Div:
-    return "div";
-  case Kind::Mod:
-    return "mod";
-  case Kind::CeilDiv:
-    return "ceil_div";
-  default:
-    return "min";
-  }
-}
-
-/// The lambda's definition. A division by zero gives 0 instead of trapping.
-const char *helperDefinition(Kind kind) {
-  switch (kind) {
-  case Kind::Div:
-    return "auto div = [](uint64_t a, uint64_t b) -> uint64_t { return b ? a / b : 0; };";
-  case Kind::Mod:
-    return "auto mod = [](uint64_t a, uint64_t b) -> uint64_t { return b ? a % b : 0; };";
-  case Kind::CeilDiv:
-    return "auto ceil_div = [](uint64_t a, uint64_t b) -> uint64_t { return b ? (a + b - 1) / b "
-           ": 0; };";
-  default:
-    return "auto min = [](uint64_t a, uint64_t b) { return a < b ? a : b; };";
-  }
-}
-
-std::string literal(int64_t v) {
-  return v < 0 ? "uint64_t(" + std::to_string(v) + ")" : std::to_string(v);
-}
-
-/// Prints IntExprs over the dynamic sizes as C++ over uint64_t, reading each
-/// size from the launch arguments `args`, and records the helpers they call.
-class ExprPrinter {
-public:
-  ExprPrinter(const std::string &kernel, const llvm::StringSet<> &sizes)
-      : kernel(kernel), sizes(sizes) {}
-
-  llvm::Expected<std::string> print(const IntExpr &e) {
-    if (e.isStatic())
-      return literal(e.staticValue());
-    const IntExpr::Node &n = *e.dynamicNode();
-    if (n.kind == Kind::Symbol) {
-      if (!sizes.contains(n.name))
-        return error("the grid of kernel '" + kernel + "' uses '" + n.name +
-                     "', which is not one of its dynamic sizes");
-      return "uint64_t{args." + n.name + "}";
-    }
-    std::vector<std::string> operands;
-    for (const IntExpr &operand : n.operands) {
-      auto text = print(operand);
-      if (!text)
-        return text.takeError();
-      operands.push_back(std::move(*text));
-    }
-    if (n.kind == Kind::Mul || n.kind == Kind::Add)
-      return variadic(n, operands);
-    used.insert(n.kind);
-    return std::string(helperName(n.kind)) + "(" + operands[0] + ", " + operands[1] + ")";
-  }
-
-  const std::set<Kind> &helpers() const { return used; }
-
-private:
-  static std::string variadic(const IntExpr::Node &n, const std::vector<std::string> &operands) {
-    bool isMul = n.kind == Kind::Mul;
-    std::string s = isMul && n.coeff != 1 ? literal(n.coeff) + " * " : "";
-    for (size_t i = 0; i < operands.size(); ++i)
-      s += (i ? (isMul ? " * " : " + ") : "") + operands[i];
-    if (!isMul && n.coeff > 0)
-      s += " + " + std::to_string(n.coeff);
-    else if (!isMul && n.coeff < 0)
-      s += " - " + std::to_string(0 - uint64_t(n.coeff));
-    return "(" + s + ")";
-  }
-
-  const std::string &kernel;
-  const llvm::StringSet<> &sizes;
-  std::set<Kind> used;
-};
 
 /// The three static block dimensions.
 llvm::Expected<std::vector<int64_t>> blockDims(const Operation &kernel, const std::string &name) {
@@ -133,7 +52,8 @@ llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::
   flattenInto(*grid, leaves);
   if (leaves.size() > 3)
     return error("the grid of kernel '" + name + "' has more than 3 dimensions");
-  ExprPrinter printer(name, sizes);
+  CxxIntExpr printer("the grid of kernel '" + name + "'", sizes,
+                     [](llvm::StringRef size) { return "uint64_t{args." + size.str() + "}"; });
   std::vector<std::string> dims;
   for (const IntTuple &leaf : leaves) {
     auto text = printer.print(leaf.leaf());
@@ -142,8 +62,7 @@ llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::
     dims.push_back(std::move(*text));
   }
   dims.resize(3, "1");
-  for (Kind kind : printer.helpers())
-    helpers += "  " + std::string(helperDefinition(kind)) + "\n";
+  helpers += printer.helperDefinitions("  ");
   return "{" + dims[0] + ", " + dims[1] + ", " + dims[2] + "}";
 }
 
@@ -168,19 +87,53 @@ void printLoad(const std::string &name, llvm::raw_ostream &os) {
      << "}\n\n";
 }
 
+/// Statements that encode each tensor-map argument into a local of its name
+/// with cuTensorMapEncodeTiled, from the launch arguments.
+llvm::Expected<std::string> tensorMapCode(const ir::Block &entry, const std::string &name,
+                                          const llvm::StringSet<> &sizes, std::string &helpers) {
+  CxxIntExpr exprs("a tensor map of kernel '" + name + "'", sizes,
+                   [](llvm::StringRef size) { return "uint64_t{args." + size.str() + "}"; });
+  std::string code;
+  for (const auto &arg : entry.arguments()) {
+    if (!arg->type().isTensorMap())
+      continue;
+    const ir::TensorMapSpec &spec = arg->type().tensorMapSpec();
+    std::string map = paramName(arg.get());
+    code += "  CUtensorMap " + map + ";\n";
+    auto block = tensorMapEncodeCode(
+        spec, map, exprs, [](const std::string &) { return "return CUDA_ERROR_INVALID_VALUE;"; },
+        "if (CUresult r = cuTensorMapEncodeTiled(&" + map +
+            ", CUtensorMapDataType($type), $rank, reinterpret_cast<void *>(args." + spec.source +
+            "), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, "
+            "CUtensorMapSwizzle($swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE, "
+            "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE); r != CUDA_SUCCESS)\n      return r;",
+        "  ");
+    if (!block)
+      return block.takeError();
+    code += *block;
+  }
+  helpers += exprs.helperDefinitions("  ");
+  return code;
+}
+
 llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
   std::string name = *kernel.attrAs<std::string>("name");
   const ir::Block &entry = *kernel.regions()[0]->blocks().front();
   llvm::StringSet<> sizes;
-  std::vector<std::string> fields;
-  os << "/// The parameters of kernel " << name << ", in PTX .param order.\n";
+  std::vector<std::string> fields, params;
+  os << "/// The arguments of kernel " << name << ": its tensors and dynamic sizes.\n";
   os << "struct " << name << "_LaunchArgs {\n";
   for (const auto &arg : entry.arguments()) {
     std::string field = paramName(arg.get());
+    if (arg->type().isTensorMap()) {
+      params.push_back("&" + field);
+      continue;
+    }
     bool isPointer = arg->type().isTensor();
     os << "  " << (isPointer ? "CUdeviceptr " : "uint32_t ") << field << ";\n";
     if (!isPointer)
       sizes.insert(field);
+    params.push_back("&params." + field);
     fields.push_back(std::move(field));
   }
   os << "};\n\n";
@@ -193,29 +146,43 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
   auto grid = gridInitializer(kernel, name, sizes, helpers);
   if (!grid)
     return grid.takeError();
-  os << "/// Launches kernel " << name << " on `stream`. A grid dimension that is 0 or\n"
-     << "/// does not fit in 32 bits is CUDA_ERROR_INVALID_VALUE; driver errors are\n"
-     << "/// returned unchanged.\n"
+  auto maps = tensorMapCode(entry, name, sizes, helpers);
+  if (!maps)
+    return maps.takeError();
+  const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
+  int64_t sharedBytes = shared ? *shared : 0;
+  os << "/// Launches kernel " << name << " on `stream`";
+  if (!maps->empty())
+    os << ", after encoding its tensor maps\n/// from `args`";
+  os << ". A grid dimension that is 0 or does not fit in 32\n"
+     << "/// bits, or sizes a tensor map cannot describe, are CUDA_ERROR_INVALID_VALUE;\n"
+     << "/// driver errors are returned unchanged.\n"
      << "inline CUresult cutec_launch_" << name << "(CUfunction f, const " << name
      << "_LaunchArgs &args, CUstream stream) {\n"
      << helpers << "  const uint64_t grid[3] = " << *grid << ";\n"
      << "  for (uint64_t g : grid)\n"
      << "    if (g == 0 || g > UINT32_MAX)\n"
-     << "      return CUDA_ERROR_INVALID_VALUE;\n";
-  if (fields.empty()) {
+     << "      return CUDA_ERROR_INVALID_VALUE;\n"
+     << *maps;
+  // Above 48 KiB a kernel must opt in to its dynamic shared memory.
+  if (sharedBytes > 48 * 1024)
+    os << "  if (CUresult r = cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
+       << sharedBytes << "); r != CUDA_SUCCESS)\n    return r;\n";
+  if (params.empty()) {
     os << "  void **kernelParams = nullptr;\n";
   } else {
-    os << "  // cuLaunchKernel takes void **, and copies the values at launch.\n"
-       << "  " << name << "_LaunchArgs params = args;\n  void *kernelParams[] = {";
-    for (size_t i = 0; i < fields.size(); ++i)
-      os << (i ? ", " : "") << "&params." << fields[i];
+    os << "  // cuLaunchKernel takes void **, and copies the values at launch.\n";
+    if (!fields.empty())
+      os << "  " << name << "_LaunchArgs params = args;\n";
+    os << "  void *kernelParams[] = {";
+    for (size_t i = 0; i < params.size(); ++i)
+      os << (i ? ", " : "") << params[i];
     os << "};\n";
   }
-  os << "  // No dynamic shared memory yet: it comes with the TMA kernels, as do the\n"
-     << "  // tensor maps they take.\n"
-     << "  return cuLaunchKernel(f, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]), "
+  os << "  return cuLaunchKernel(f, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]), "
      << (*block)[0] << ", " << (*block)[1] << ", " << (*block)[2] << ",\n"
-     << "                        /*sharedMemBytes=*/0, stream, kernelParams, /*extra=*/nullptr);\n"
+     << "                        /*sharedMemBytes=*/" << sharedBytes
+     << ", stream, kernelParams, /*extra=*/nullptr);\n"
      << "}\n\n";
   return llvm::Error::success();
 }

@@ -22,6 +22,11 @@ enum class PtxSyntax {
   Store,     // op [a+off], b;
   Unpack2,   // op {r0, r1}, a;
   Pack2,     // op r0, {a, b};
+  Symbol,    // op r0, name;      (a parameter's or shared variable's address)
+  LoadArg,   // op r0, [a], b;
+  Bare,      // op;
+  WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
+  TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
 };
 
 struct PtxInstruction {

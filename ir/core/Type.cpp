@@ -24,12 +24,21 @@ Type Type::scalar(DataType element) {
   return t;
 }
 
-Type Type::tensor(DataType element, MemorySpace space, cutec::Layout layout) {
+Type Type::tensor(DataType element, MemorySpace space, cutec::Layout layout, Swizzle swizzle) {
   Type t;
   t.typeKind = Kind::Tensor;
   t.elementType = element;
   t.space = space;
   t.layoutPtr = std::make_shared<const cutec::Layout>(std::move(layout));
+  t.swizzle = swizzle;
+  return t;
+}
+
+Type Type::tensorMap(TensorMapSpec spec) {
+  Type t;
+  t.typeKind = Kind::TensorMap;
+  t.elementType = spec.element;
+  t.mapSpec = std::make_shared<const TensorMapSpec>(std::move(spec));
   return t;
 }
 
@@ -50,7 +59,9 @@ bool Type::operator==(const Type &other) const {
     return elementType == other.elementType;
   case Kind::Tensor:
     return elementType == other.elementType && space == other.space &&
-           *layoutPtr == *other.layoutPtr;
+           *layoutPtr == *other.layoutPtr && swizzle == other.swizzle;
+  case Kind::TensorMap:
+    return *mapSpec == *other.mapSpec;
   }
   return false;
 }
@@ -65,7 +76,9 @@ std::string Type::str() const {
     return "layout";
   case Kind::Tensor:
     return "tensor<" + name(elementType).str() + ", " + name(space).str() + ", " +
-           layoutPtr->str() + ">";
+           (swizzle.isIdentity() ? "" : swizzle.str() + " o 0 o ") + layoutPtr->str() + ">";
+  case Kind::TensorMap:
+    return mapSpec->str();
   }
   return "?";
 }

@@ -97,6 +97,16 @@ private:
                "found " + from.str() + " to " + to.str());
   }
 
+  /// Views start at a kernel parameter or a shared-memory allocation.
+  static bool isViewBase(const Value &v) {
+    return !v.definingOp() || v.definingOp()->kind() == OpKind::SmemAlloc;
+  }
+
+  /// Global addresses are u64, shared-window addresses u32.
+  static Type addressType(MemorySpace space) {
+    return Type::scalar(space == MemorySpace::Shared ? DataType::U32 : DataType::U64);
+  }
+
   void verifyOp(const Operation &op) {
     for (Value *v : op.operands()) {
       if (!v)
@@ -173,29 +183,38 @@ private:
       break;
     case OpKind::View:
       if (expectOperands(op, 2) && expectResults(op, 1) &&
-          (!op.operand(0)->type().isTensor() || op.operand(0)->definingOp() ||
+          (!op.operand(0)->type().isTensor() || !isViewBase(*op.operand(0)) ||
            op.operand(1)->type() != Type::scalar(DataType::I32) ||
            !op.result()->type().isTensor() ||
            op.result()->type().element() != op.operand(0)->type().element() ||
            op.result()->type().memorySpace() != op.operand(0)->type().memorySpace()))
-        fail(op, "views a tensor parameter at an i32 offset, keeping its element type and "
-                 "memory space");
+        fail(op, "views a tensor parameter or shared allocation at an i32 offset, keeping its "
+                 "element type and memory space");
       break;
     case OpKind::BaseAddress:
       if (expectOperands(op, 1) && expectResults(op, 1) &&
           (!op.operand(0)->type().isTensor() ||
-           op.result()->type() != Type::scalar(DataType::U64)))
-        fail(op, "takes a tensor parameter and gives its u64 address");
+           op.result()->type() != addressType(op.operand(0)->type().memorySpace())))
+        fail(op, "takes a tensor parameter (u64 address) or a shared allocation (u32)");
+      break;
+    case OpKind::SmemAlloc:
+      if (expectOperands(op, 0) && expectResults(op, 1) &&
+          (!op.result()->type().isTensor() ||
+           op.result()->type().memorySpace() != MemorySpace::Shared || !op.attrAs<int64_t>("offset")))
+        fail(op, "gives a shared-memory tensor at a static byte 'offset'");
       break;
     case OpKind::MemLoad:
     case OpKind::MemStore: {
       bool isLoad = op.kind() == OpKind::MemLoad;
       if (!expectOperands(op, isLoad ? 1 : 2) || !expectResults(op, isLoad ? 1 : 0))
         break;
-      if (op.operand(0)->type() != Type::scalar(DataType::U64))
-        fail(op, "the address must be u64");
-      if (!op.attrAs<int64_t>("bits") || !op.attrAs<std::string>("space"))
+      const std::string *space = op.attrAs<std::string>("space");
+      if (!op.attrAs<int64_t>("bits") || !space)
         fail(op, "needs 'bits' and 'space'");
+      else if (op.operand(0)->type() !=
+               addressType(*space == name(MemorySpace::Shared) ? MemorySpace::Shared
+                                                               : MemorySpace::Global))
+        fail(op, "the address must be u64 (global) or u32 (shared)");
       if (!(isLoad ? op.result() : op.operand(1))->type().isScalar())
         fail(op, "accesses one scalar");
       break;
@@ -207,6 +226,7 @@ private:
       break;
     case OpKind::ShiftRight:
     case OpKind::BitAnd:
+    case OpKind::BitXor:
       if (expectOperands(op, 2))
         expectScalarResultMatchingOperands(op);
       if (!op.results().empty() && op.result()->type().isScalar() &&

@@ -1,0 +1,237 @@
+// IRGen for shared memory and the asynchronous machinery around it:
+// shared_tensor / as_bytes (allocations in the CTA's shared memory), the
+// mbarrier operations, tma_load, fences and sync_threads (docs/language.md,
+// "Shared memory, mbarriers and TMA"). Allocations are placed at compile time
+// in program order; the kernel's total becomes its `shared_bytes`.
+#include "frontend/IRGen.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace cutec {
+
+/// What a CTA may have: 227 KiB on sm_90 and sm_100.
+static constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+bool IRGen::isAsyncBuiltinName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("shared_tensor", "as_bytes", "size_in_bytes", "mbarrier_init", "mbarrier_arrive",
+             "mbarrier_arrive_expect_tx", "mbarrier_wait", "tma_load", true)
+      .Cases("fence_proxy_async", "fence_mbarrier_init", "sync_threads", true)
+      .Default(false);
+}
+
+static bool isSharedTensor(const SemaValue &v) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         v.type().memorySpace() == ir::MemorySpace::Shared;
+}
+
+/// Bytes that `size` elements of `type` occupy (a partial byte counts).
+static int64_t storageBytes(ir::DataType type, int64_t size) {
+  return (size * ir::bitWidth(type) + 7) / 8;
+}
+
+SemaValue IRGen::callAsyncBuiltin(llvm::StringRef name, CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), name + "()");
+  if (!b)
+    return SemaValue::poison();
+  if (name == "shared_tensor")
+    return sharedTensor(site);
+  if (name == "as_bytes")
+    return asBytes(site);
+  if (name == "size_in_bytes")
+    return sizeInBytes(site);
+  if (name == "tma_load")
+    return tmaLoad(site);
+  if (name.starts_with("mbarrier_"))
+    return mbarrierOp(name, site);
+  // The fences and sync_threads take no arguments.
+  if (!checkArity(site, name, 0, 0))
+    return SemaValue::poison();
+  ir::OpKind kind = name == "fence_proxy_async"     ? ir::OpKind::FenceProxyAsync
+                    : name == "fence_mbarrier_init" ? ir::OpKind::FenceMbarrierInit
+                                                    : ir::OpKind::BarrierSync;
+  b->create(kind, site.loc(), {});
+  return SemaValue::none();
+}
+
+// shared_tensor(dtype, layout, align=N): a tensor in shared memory. The
+// layout may be swizzled (`composition(Swizzle(3,4,3), L)`); the swizzle then
+// permutes the allocation's byte offsets, as TMA and the MMA units do, so the
+// allocation is aligned to the swizzle's repeat.
+SemaValue IRGen::sharedTensor(CallSite &site) {
+  if (!checkArity(site, "shared_tensor", 2, 2, {"align"}))
+    return SemaValue::poison();
+  if (!site.args[0].is(SemaValue::Kind::DType))
+    return error(site.argExpr(0), "the first argument of shared_tensor must be an element type "
+                                  "such as f16, not " +
+                                      site.args[0].describe());
+  ir::DataType dtype = site.args[0].dataType();
+  std::optional<LayoutValue> lv = site.args[1].toLayoutValue();
+  Layout layout;
+  Swizzle swizzle;
+  if (lv && lv->get<IntTuple>())
+    layout = makeLayout(*lv->get<IntTuple>());
+  else if (lv && lv->get<Layout>())
+    layout = *lv->get<Layout>();
+  else if (lv && lv->get<ComposedLayout>() && lv->get<ComposedLayout>()->offset.isConstant(0)) {
+    layout = lv->get<ComposedLayout>()->layout;
+    swizzle = lv->get<ComposedLayout>()->swizzle;
+  } else
+    return error(site.argExpr(1), "the layout of a shared tensor must be a shape, a layout or a "
+                                  "swizzled layout with offset 0, not " +
+                                      site.args[1].describe());
+  IntExpr cosizeExpr = cosize(layout);
+  if (!layout.shape.isStatic() || !layout.stride.isStatic() || !cosizeExpr.isStatic())
+    return error(site.argExpr(1), "the layout of a shared tensor must be static, not " +
+                                      layout.str());
+  int64_t bytes = storageBytes(dtype, cosizeExpr.staticValue());
+  // Swizzle<B,M,S> repeats every 2^(B+M+S) bytes.
+  int64_t repeat = swizzle.isIdentity() ? 1 : int64_t(1) << (swizzle.bits + swizzle.base + swizzle.shift);
+  int64_t align = std::max<int64_t>({16, repeat, storageBytes(dtype, 1)});
+  if (const CallSite::Keyword *a = site.keyword("align")) {
+    const SemaValue &v = a->value;
+    if (!v.is(SemaValue::Kind::Int) || !v.intValue().isStatic() ||
+        !llvm::isPowerOf2_64(uint64_t(std::max<int64_t>(v.intValue().staticValue(), 0))))
+      return error(*a->expr, "align= must be a static power of two, not " + v.describe());
+    if (v.intValue().staticValue() < repeat)
+      return error(*a->expr, "align=" + llvm::Twine(v.intValue().staticValue()) +
+                                 " is less than the " + llvm::Twine(repeat) +
+                                 " bytes after which the swizzle " + swizzle.str() + " repeats");
+    align = std::max(align, v.intValue().staticValue());
+  }
+  int64_t offset = llvm::alignTo(sharedBytes, align);
+  if (offset + bytes > kMaxSharedBytes)
+    return error(site.loc(),
+                 "shared memory: this allocation of " + llvm::Twine(bytes) +
+                     " bytes brings the kernel to " + llvm::Twine(offset + bytes) +
+                     " bytes, more than the " + llvm::Twine(kMaxSharedBytes) + " a CTA may have",
+                 {site.range()});
+  sharedBytes = offset + bytes;
+  sharedAlign = std::max(sharedAlign, align);
+  ir::Operation &op =
+      builder->create(ir::OpKind::SmemAlloc, site.loc(), {},
+                      {ir::Type::tensor(dtype, ir::MemorySpace::Shared, layout, swizzle)});
+  op.setAttr("offset", offset);
+  op.setAttr("align", align);
+  return SemaValue::runTime(op.result());
+}
+
+// as_bytes(s): the bytes of a shared allocation in address order, whatever
+// its layout and swizzle: what TMA or another thread physically wrote.
+SemaValue IRGen::asBytes(CallSite &site) {
+  if (!checkArity(site, "as_bytes", 1, 1))
+    return SemaValue::poison();
+  const SemaValue &t = site.args[0];
+  ir::Operation *alloc = isSharedTensor(t) ? t.irValue()->definingOp() : nullptr;
+  if (!alloc || alloc->kind() != ir::OpKind::SmemAlloc)
+    return error(site.argExpr(0), "as_bytes needs a shared_tensor allocation, not " +
+                                      t.describe());
+  int64_t bytes = storageBytes(t.type().element(), cosize(t.type().tensorLayout()).staticValue());
+  ir::Operation &op = builder->create(
+      ir::OpKind::SmemAlloc, site.loc(), {},
+      {ir::Type::tensor(ir::DataType::U8, ir::MemorySpace::Shared, makeLayout(IntTuple(bytes)))});
+  op.setAttr("offset", *alloc->attrAs<int64_t>("offset"));
+  op.setAttr("align", *alloc->attrAs<int64_t>("align"));
+  return SemaValue::runTime(op.result());
+}
+
+// size_in_bytes(t): the bytes of a tensor's elements (CuTe's size_in_bytes).
+SemaValue IRGen::sizeInBytes(CallSite &site) {
+  if (!checkArity(site, "size_in_bytes", 1, 1))
+    return SemaValue::poison();
+  const SemaValue &t = site.args[0];
+  if (!t.is(SemaValue::Kind::RunTime) || !t.type().isTensor() ||
+      !size(t.type().tensorLayout()).isStatic())
+    return error(site.argExpr(0), "size_in_bytes needs a tensor of static size, not " +
+                                      t.describe());
+  return SemaValue::integer(
+      storageBytes(t.type().element(), size(t.type().tensorLayout()).staticValue()));
+}
+
+/// The mbarrier argument: one u64 element of shared memory.
+ir::Value *IRGen::mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name) {
+  const SemaValue &bar = site.args[i];
+  if (isSharedTensor(bar) && bar.type().tensorLayout().shape.isTuple() &&
+      bar.type().tensorLayout().shape.rank() == 0 &&
+      ir::bitWidth(bar.type().element()) == 64 && ir::isInteger(bar.type().element()))
+    return bar.irValue();
+  if (!bar.isPoison())
+    error(site.argExpr(i), "the mbarrier of '" + name +
+                               "' must be one u64 element of a shared tensor (e.g. bars[0]), "
+                               "not " +
+                               bar.describe());
+  return nullptr;
+}
+
+SemaValue IRGen::mbarrierOp(llvm::StringRef name, CallSite &site) {
+  struct Form {
+    const char *name;
+    ir::OpKind kind;
+    const char *operand; // what the second argument is, if any
+  };
+  static const Form forms[] = {
+      {"mbarrier_init", ir::OpKind::MbarrierInit, "the arrival count"},
+      {"mbarrier_arrive", ir::OpKind::MbarrierArrive, nullptr},
+      {"mbarrier_arrive_expect_tx", ir::OpKind::MbarrierExpectTx, "the transaction bytes"},
+      {"mbarrier_wait", ir::OpKind::MbarrierWait, "the phase parity"},
+  };
+  const Form *form = nullptr;
+  for (const Form &f : forms)
+    if (name == f.name)
+      form = &f;
+  if (!form)
+    return error(site.loc(), "unknown mbarrier operation '" + name + "'", {site.range()});
+  size_t arity = form->operand ? 2 : 1;
+  if (!checkArity(site, name, arity, arity))
+    return SemaValue::poison();
+  llvm::SmallVector<ir::Value *, 2> operands;
+  if (ir::Value *bar = mbarrierOperand(site, 0, name))
+    operands.push_back(bar);
+  if (form->operand)
+    if (ir::Value *v = toIndex(site.args[1], site.argExpr(1), form->operand))
+      operands.push_back(v);
+  if (operands.size() != arity)
+    return SemaValue::poison();
+  if (form->kind == ir::OpKind::MbarrierInit && site.args[1].is(SemaValue::Kind::Int) &&
+      site.args[1].intValue().isStatic()) {
+    int64_t count = site.args[1].intValue().staticValue();
+    if (count < 1 || count >= (1 << 20))
+      return error(site.argExpr(1), "an mbarrier expects 1 to 2^20-1 arrivals, not " +
+                                        llvm::Twine(count));
+  }
+  builder->create(form->kind, site.loc(), operands);
+  return SemaValue::none();
+}
+
+// tma_load(tile, smem, bar): a TMA copy of a global tile into shared memory
+// that completes its bytes on `bar`. lower-tma checks that the tile is a box
+// of its tensor and that the shared layout is the box's image.
+SemaValue IRGen::tmaLoad(CallSite &site) {
+  if (!checkArity(site, "tma_load", 3, 3))
+    return SemaValue::poison();
+  const SemaValue &src = site.args[0], &dst = site.args[1];
+  if (!(src.is(SemaValue::Kind::RunTime) && src.type().isTensor() &&
+        src.type().memorySpace() == ir::MemorySpace::Global))
+    return error(site.argExpr(0), "the source of tma_load must be a tile of a global tensor, not " +
+                                      src.describe());
+  if (!isSharedTensor(dst))
+    return error(site.argExpr(1), "the destination of tma_load must be a shared tensor, not " +
+                                      dst.describe());
+  ir::Value *bar = mbarrierOperand(site, 2, "tma_load");
+  if (!bar)
+    return SemaValue::poison();
+  if (src.type().element() != dst.type().element())
+    return error(site.argExpr(1), "tma_load copies " + ir::name(src.type().element()) +
+                                      " into a shared tensor of " + ir::name(dst.type().element()));
+  IntExpr srcSize = size(src.type().tensorLayout()), dstSize = size(dst.type().tensorLayout());
+  if (!srcSize.isStatic() || srcSize != dstSize)
+    return error(site.loc(),
+                 "tma_load copies a tile of " + srcSize.str() + " elements into a shared tensor of " +
+                     dstSize.str() + "; the tile must be static and the sizes equal",
+                 {site.range()});
+  builder->create(ir::OpKind::TmaLoad, site.loc(), {src.irValue(), dst.irValue(), bar});
+  return SemaValue::none();
+}
+
+} // namespace cutec

@@ -1,0 +1,79 @@
+//===- IselAsync.cpp - isel of shared memory, mbarriers and TMA -----------===//
+#include "passes/IselAsync.h"
+
+#include "codegen/ptx/MachineBuilder.h"
+
+namespace cutec {
+
+using ir::DataType;
+using ir::OpKind;
+using ptx::emitInst;
+using ptx::emitValue;
+
+bool isAsyncOp(OpKind kind) {
+  switch (kind) {
+  case OpKind::SmemAlloc:
+  case OpKind::MbarrierInit:
+  case OpKind::MbarrierArrive:
+  case OpKind::MbarrierExpectTx:
+  case OpKind::MbarrierWait:
+  case OpKind::TmaLoadTile:
+  case OpKind::FenceProxyAsync:
+  case OpKind::FenceMbarrierInit:
+  case OpKind::BarrierSync:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// An allocation's window address: the dynamic shared memory plus its offset.
+static ir::Value *sharedAddress(ir::Builder &b, const ir::Operation &alloc) {
+  ir::Operation &base = emitInst(b, alloc.loc(), "mov.u32.smem", {DataType::U32});
+  base.setAttr("symbol", std::string("cutec_smem"));
+  int64_t offset = *alloc.attrAs<int64_t>("offset");
+  if (offset == 0)
+    return base.result();
+  ir::Operation &imm = emitInst(b, alloc.loc(), "mov.b32", {DataType::U32});
+  imm.setAttr("imm", offset);
+  return emitValue(b, alloc.loc(), "add.s32", DataType::U32, {base.result(), imm.result()});
+}
+
+ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operation &op,
+                       llvm::ArrayRef<ir::Value *> in) {
+  llvm::SMLoc loc = op.loc();
+  switch (op.kind()) {
+  case OpKind::SmemAlloc:
+    return sharedAddress(b, op);
+  case OpKind::MbarrierInit:
+    emitInst(b, loc, "mbarrier.init.shared::cta.b64", {}, in);
+    return nullptr;
+  case OpKind::MbarrierArrive:
+    emitInst(b, loc, "mbarrier.arrive.shared::cta.b64", {DataType::U64}, in);
+    return nullptr;
+  case OpKind::MbarrierExpectTx:
+    emitInst(b, loc, "mbarrier.arrive.expect_tx.shared::cta.b64", {DataType::U64}, in);
+    return nullptr;
+  case OpKind::MbarrierWait:
+    kernel.setAttr("uses_barriers", true);
+    emitInst(b, loc, "mbarrier.wait.parity", {}, in);
+    return nullptr;
+  case OpKind::TmaLoadTile:
+    emitInst(b, loc, "cp.async.bulk.tensor." + std::to_string(in.size() - 3) + "d", {}, in);
+    return nullptr;
+  case OpKind::FenceProxyAsync:
+    emitInst(b, loc, "fence.proxy.async.shared::cta", {});
+    return nullptr;
+  case OpKind::FenceMbarrierInit:
+    emitInst(b, loc, "fence.mbarrier_init.release.cluster", {});
+    return nullptr;
+  case OpKind::BarrierSync:
+    kernel.setAttr("uses_barriers", true);
+    emitInst(b, loc, "bar.sync.0", {});
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace cutec

@@ -1,0 +1,27 @@
+//===- IselAsync.h - isel of shared memory, mbarriers and TMA -------------===//
+//
+// The part of instruction selection for the operations of IRGenAsync.cpp and
+// lower-tma: shared allocations, mbarriers, TMA tile loads, fences and CTA
+// barriers. InstructionSelection.cpp calls it for those kinds.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_PASSES_ISELASYNC_H
+#define CUTEC_PASSES_ISELASYNC_H
+
+#include "ir/core/Builder.h"
+#include "passes/Pass.h"
+
+namespace cutec {
+
+/// Whether `kind` is selected by selectAsync.
+bool isAsyncOp(ir::OpKind kind);
+
+/// Emits the machine IR of `op`, whose operands are already machine values
+/// `in`. Returns the machine value of its result (null if it has none).
+/// Marks `kernel` with `uses_barriers` when a thread may block.
+ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operation &op,
+                       llvm::ArrayRef<ir::Value *> in);
+
+} // namespace cutec
+
+#endif
