@@ -14,11 +14,15 @@ namespace cutec::rt {
 std::string CtaRunner::deadlockReport(const std::string &why) const {
   std::string text = ctaName() + ": deadlock: " + why;
   uint32_t waitedBarriers = 0;
+  std::vector<uint32_t> polledMbarriers;
   for (uint32_t w = 0; w < warps.size(); ++w) {
     // Lanes in the same state at the same place form one line.
     struct Group {
       State state;
       uint8_t barrierId;
+      bool pollsMbarrier;
+      uint8_t parity;
+      uint32_t mbarrier;
       const char *what;
       uint32_t lanes;
     };
@@ -28,12 +32,16 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
         continue;
       const Slot &s = slots[w * 32 + lane];
       auto same = [&](const Group &g) {
-        return g.state == s.state && g.barrierId == s.barrierId &&
+        bool sameMbarrier = g.pollsMbarrier == s.pollsMbarrier &&
+                            (!s.pollsMbarrier ||
+                             (g.mbarrier == s.mbarrier && g.parity == s.mbarrierParity));
+        return g.state == s.state && g.barrierId == s.barrierId && sameMbarrier &&
                (g.what == s.what || (g.what && s.what && std::strcmp(g.what, s.what) == 0));
       };
       auto it = std::find_if(groups.begin(), groups.end(), same);
       if (it == groups.end())
-        groups.push_back({s.state, s.barrierId, s.what, 1u << lane});
+        groups.push_back({s.state, s.barrierId, s.pollsMbarrier, s.mbarrierParity, s.mbarrier,
+                          s.what, 1u << lane});
       else
         it->lanes |= 1u << lane;
     }
@@ -53,7 +61,15 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
         break;
       }
       case State::Polling:
-        text += "poll" + what;
+        if (g.pollsMbarrier) {
+          text += "wait on mbarrier " + hex(g.mbarrier) + " for the phase with parity " +
+                  std::to_string(g.parity) + what;
+          if (std::find(polledMbarriers.begin(), polledMbarriers.end(), g.mbarrier) ==
+              polledMbarriers.end())
+            polledMbarriers.push_back(g.mbarrier);
+        } else {
+          text += "poll" + what;
+        }
         break;
       case State::Exited:
         text += "exited";
@@ -67,6 +83,10 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
   for (uint32_t id = 0; id < NamedBarriers::kCount; ++id)
     if (waitedBarriers >> id & 1)
       text += "\n  " + barriers.describe(id);
+  for (uint32_t address : polledMbarriers)
+    text += "\n  " + mbarriers.describe(address);
+  for (const AsyncCopy &c : asyncCopies)
+    text += "\n  TMA load in flight: " + copyText(c);
   return text;
 }
 

@@ -43,6 +43,7 @@ Status CtaRunner::prepare() {
     t.sharedBytes = shared.data();
     t.sharedSize = uint32_t(shared.size());
     t.dynamicSharedOffset = staticBytes;
+    t.pendingAsyncCopies = &pendingAsync;
     t.index = i;
     t.tid = unflatten(i, config.block);
     t.ntid = config.block;
@@ -64,6 +65,10 @@ void CtaRunner::run(uint64_t index) {
   for (Thread &t : threads)
     t.ctaid = ctaid;
   std::fill(shared.begin(), shared.end(), kSharedFill);
+  mbarriers.reset();
+  dropAsyncCopies(); // those of a CTA that failed
+  for (Slot &s : slots)
+    s.pollsMbarrier = false;
   if (launch.kernel.usesBarriers) {
     runCooperative();
     return;
@@ -80,6 +85,8 @@ void CtaRunner::sequentialEntry(void *runner) {
     self.current = t.index;
     self.launch.kernel.body(t, self.launch.params);
   }
+  if (!self.launch.shouldStop(self.cta))
+    self.reportUnfinishedCopies();
   leaveFiber(self.sequentialFiber, self.scheduler);
 }
 
@@ -109,8 +116,10 @@ void CtaRunner::runCooperative() {
       if (failed)
         return;
     }
-    if (liveThreads == 0)
+    if (liveThreads == 0) {
+      reportUnfinishedCopies();
       return;
+    }
     if (!anyCanRun()) {
       launch.reportError(cta, deadlockReport("no thread can proceed"));
       return;

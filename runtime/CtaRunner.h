@@ -17,7 +17,9 @@
 #include "runtime/Fiber.h"
 #include "runtime/FiberStacks.h"
 #include "runtime/LaunchState.h"
+#include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
+#include "runtime/TensorMap.h"
 #include "runtime/Thread.h"
 
 #include <array>
@@ -43,6 +45,17 @@ public:
   void warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,
                 Thread::CollectiveCall call, void *fn);
   void yieldThread(Thread &t, const char *what);
+
+  // mbarriers and TMA loads (CtaAsync.cpp); see Thread's methods.
+  void mbarrierInit(Thread &t, uint32_t bar, uint32_t expectedArrivals, const char *what);
+  uint64_t mbarrierArrive(Thread &t, uint32_t bar, uint32_t txBytes, const char *what);
+  void mbarrierExpectTx(Thread &t, uint32_t bar, uint32_t txBytes, const char *what);
+  bool mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const char *what);
+  void tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                   uint32_t rank, uint32_t bar, const char *what);
+  /// Fails `t` if a pending asynchronous copy writes [address, address+width).
+  void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
+                         const char *what);
   /// Records the CTA's error: `problem`, found by thread `t` at `what`.
   void recordFailure(const Thread &t, const char *what, std::string_view problem);
   /// Leaves the running fiber for good: the CTA stops.
@@ -56,6 +69,22 @@ private:
     State state = State::Runnable;
     uint8_t barrierId = 0;
     const char *what = nullptr; // where it waits or polls
+    /// The mbarrier and parity of the thread's last unsuccessful try_wait,
+    /// for deadlock reports; cleared when a try_wait succeeds.
+    bool pollsMbarrier = false;
+    uint8_t mbarrierParity = 0;
+    uint32_t mbarrier = 0;
+  };
+
+  /// A TMA load in flight: its bytes (unswizzled, box order) wait to land.
+  struct AsyncCopy {
+    uint32_t serial; // its mark in asyncOwner
+    uint32_t dst, bytes, bar;
+    uint64_t barPhase; // the mbarrier's phase when it was issued
+    TmaSwizzle swizzle;
+    const char *what;
+    uint32_t issuer; // thread index
+    std::vector<std::byte> image;
   };
 
   /// A warp's collective in progress.
@@ -87,6 +116,19 @@ private:
   /// Makes the threads waiting at the barriers in `ids` (bit i: barrier i)
   /// runnable.
   void release(uint32_t ids);
+  /// Writes copy `i`'s bytes to shared memory, completes its transaction
+  /// bytes on its mbarrier and forgets it.
+  void landCopy(Thread &t, size_t i);
+  /// Forgets the copies of a CTA that failed.
+  void dropAsyncCopies();
+  /// Reports copies still in flight at the end of the CTA; true if any.
+  bool reportUnfinishedCopies();
+  /// "'cp.async.bulk.tensor...' (issued by warp 0 lane 0) writing [a, b),
+  /// completing on mbarrier 0x... in its phase 0".
+  std::string copyText(const AsyncCopy &c) const;
+  /// The window address of shared byte `offset` written by swizzled copy
+  /// byte `byte` of copy `c`.
+  uint32_t copyTarget(const AsyncCopy &c, uint32_t byte) const;
   uint64_t totalEffects() const;
   bool anyCanRun() const;
   std::string threadName(const Thread &t) const;
@@ -103,6 +145,14 @@ private:
   FiberContext scheduler;       // the worker's own stack
   FiberContext sequentialFiber; // runs a barrier-free CTA
   NamedBarriers barriers;
+  Mbarriers mbarriers;
+  std::vector<AsyncCopy> asyncCopies; // issue order
+  /// Per shared byte: the serial of the in-flight copy writing it, or 0.
+  /// Allocated at the CTA's first TMA load; all zero when none is pending.
+  std::vector<uint32_t> asyncOwner;
+  uint32_t pendingAsync = 0; // asyncCopies.size(), read by Thread
+  uint32_t nextCopySerial = 1;
+  std::vector<std::byte> gatherScratch;
   uint64_t cta = 0;
   Dim3 ctaid;
   uint32_t current = 0; // the running thread

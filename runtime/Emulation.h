@@ -6,6 +6,7 @@
 #include "runtime/Kernel.h"
 #include "runtime/Launch.h"
 #include "runtime/MemoryMap.h"
+#include "runtime/TensorMap.h"
 #include "runtime/Numerics.h"
 #include "runtime/PtxArith.h"
 #include "runtime/Thread.h"

@@ -109,6 +109,40 @@ public:
   /// `what`.
   void yieldThread(const char *what);
 
+  // mbarriers and TMA tile loads (runtime/Mbarrier.h, runtime/Tma.h). `bar`
+  // and `dst` are .shared::cta window addresses. A TMA load is recorded as
+  // pending when issued; its bytes land, and its transaction bytes complete
+  // on its mbarrier, when a thread's try_wait on that mbarrier needs them
+  // (see docs/emulator.md). Touching shared bytes that a pending load will
+  // write is an error, and so is a CTA that ends with a load pending.
+
+  /// `mbarrier.init.shared::cta.b64 [bar], expectedArrivals`.
+  void mbarrierInit(uint32_t bar, uint32_t expectedArrivals, const char *what);
+  /// `mbarrier.arrive.shared::cta.b64 state, [bar]`: returns the state token.
+  uint64_t mbarrierArrive(uint32_t bar, const char *what);
+  /// `mbarrier.arrive.expect_tx.shared::cta.b64 state, [bar], txBytes`.
+  uint64_t mbarrierArriveExpectTx(uint32_t bar, uint32_t txBytes, const char *what);
+  /// `mbarrier.expect_tx.shared::cta.b64 [bar], txBytes` (no arrival).
+  void mbarrierExpectTx(uint32_t bar, uint32_t txBytes, const char *what);
+  /// One `mbarrier.try_wait.parity.shared::cta.b64 p, [bar], parity`: whether
+  /// the phase with that parity has completed.
+  bool mbarrierTryWaitParity(uint32_t bar, uint32_t parity, const char *what);
+  /// The try_wait loop: polls (yieldThread) until the phase has completed.
+  /// Needs KernelDescriptor::usesBarriers unless the phase is complete.
+  void mbarrierWaitParity(uint32_t bar, uint32_t parity, const char *what);
+  /// `fence.proxy.async.shared::cta`. The emulator's memory is sequentially
+  /// consistent, so fences order nothing here; a missing one is not found.
+  void fenceProxyAsync(const char *what);
+  /// `fence.mbarrier_init.release.cluster` (no effect, as above).
+  void fenceMbarrierInit(const char *what);
+  /// `cp.async.bulk.tensor.<rank>d.shared::cluster.global.tile
+  /// .mbarrier::complete_tx::bytes [dst], [tensorMap, {coords}], [bar]`.
+  /// `tensorMap` is the host address of the kernel's 128-byte TensorMap
+  /// parameter (runtime/TensorMap.h); `coords` has `rank` elements, the
+  /// map's rank.
+  void tmaLoadTile(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                   uint32_t bar, const char *what);
+
   /// Tells the deadlock detector that this thread changed something a poller
   /// may be waiting for, other than by a store (stores count already).
   void noteProgress() { ++effects; }
@@ -149,9 +183,13 @@ private:
     uint32_t offset = address - kSharedWindowBase;
     if ((address & (width - 1)) != 0 || width > sharedSize || offset > sharedSize - width)
       failShared(address, width, store, what);
+    if (*pendingAsyncCopies != 0)
+      checkPendingAsync(address, width, store, what);
     return sharedBytes + offset;
   }
   [[noreturn]] void failShared(uint32_t address, uint32_t width, bool store, const char *what);
+  /// Fails if an asynchronous copy in flight writes any of the bytes.
+  void checkPendingAsync(uint32_t address, uint32_t width, bool store, const char *what);
 
   void recordFailure(const char *what, std::string_view problem);
   [[noreturn]] void abandon();
@@ -164,6 +202,9 @@ private:
   std::byte *sharedBytes = nullptr;
   uint32_t sharedSize = 0;
   uint32_t dynamicSharedOffset = 0;
+  /// The CTA's count of asynchronous copies in flight (never null).
+  const uint32_t *pendingAsyncCopies = &kNoAsyncCopies;
+  static constexpr uint32_t kNoAsyncCopies = 0;
   uint64_t cachedBase = 0, cachedSize = 0;
   /// Stores and other visible changes made; the deadlock detector compares
   /// these between rounds to tell polling that waits from polling that works.

@@ -1,0 +1,273 @@
+// The CTA's asynchronous side: mbarriers and TMA tile loads in flight.
+//
+// A TMA load reads global memory when it is issued (so that a bad map or
+// coordinate is reported at the instruction) and is then pending: its bytes
+// wait beside shared memory, and every shared byte it will write is marked
+// with the copy's serial. It lands only when a thread's try_wait on its
+// mbarrier finds the waited phase incomplete with all arrivals in: pending
+// copies of that mbarrier then land in issue order (bytes written with the
+// swizzle, transaction bytes completed) until the phase completes. A shared
+// access that touches a marked byte before then is a race on the GPU and an
+// error here; so is a CTA that ends with a load pending. Everything happens
+// at fixed points of the fixed thread schedule, so runs are deterministic.
+#include "runtime/CtaRunner.h"
+
+#include "runtime/DiagnosticText.h"
+#include "runtime/Tma.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cutec::rt {
+namespace {
+
+/// Records `problem` (if any) as t's failure; true if it did. The caller
+/// then abandons the thread; `problem` is gone by then.
+bool recordIf(CtaRunner &cta, const Thread &t, const char *what, const std::string &problem) {
+  if (problem.empty())
+    return false;
+  cta.recordFailure(t, what, problem);
+  return true;
+}
+
+} // namespace
+
+void CtaRunner::mbarrierInit(Thread &t, uint32_t bar, uint32_t expectedArrivals,
+                             const char *what) {
+  t.sharedPointer(bar, 8, /*store=*/true, what);
+  if (recordIf(*this, t, what, mbarriers.init(bar, expectedArrivals)))
+    abandonRunning();
+  ++t.effects;
+}
+
+uint64_t CtaRunner::mbarrierArrive(Thread &t, uint32_t bar, uint32_t txBytes, const char *what) {
+  t.sharedPointer(bar, 8, /*store=*/true, what);
+  uint64_t token = 0;
+  if (recordIf(*this, t, what, mbarriers.arrive(bar, txBytes, token)))
+    abandonRunning();
+  ++t.effects;
+  return token;
+}
+
+void CtaRunner::mbarrierExpectTx(Thread &t, uint32_t bar, uint32_t txBytes, const char *what) {
+  t.sharedPointer(bar, 8, /*store=*/true, what);
+  if (recordIf(*this, t, what, mbarriers.expectTx(bar, txBytes)))
+    abandonRunning();
+  ++t.effects;
+}
+
+bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const char *what) {
+  t.sharedPointer(bar, 8, /*store=*/false, what);
+  Mbarriers::State *s = mbarriers.find(bar);
+  if (!s)
+    fail(t, what, [&] {
+      return "mbarrier.try_wait on shared address " + hex(bar) +
+             ", where no mbarrier.init initialised an mbarrier";
+    });
+  parity &= 1;
+  // The waited phase is the current one and lacks only transaction bytes:
+  // the loads that owe them land now, in issue order, as far as needed.
+  if (s->parity() == parity && s->pendingArrivals == 0) {
+    for (size_t i = 0; i < asyncCopies.size() && s->parity() == parity;) {
+      if (asyncCopies[i].bar == bar)
+        landCopy(t, i);
+      else
+        ++i;
+    }
+  }
+  bool done = s->parity() != parity;
+  Slot &slot = slots[t.index];
+  slot.pollsMbarrier = !done;
+  slot.mbarrier = bar;
+  slot.mbarrierParity = uint8_t(parity);
+  return done;
+}
+
+uint32_t CtaRunner::copyTarget(const AsyncCopy &c, uint32_t byte) const {
+  return tmaSwizzleAddress(c.dst + byte, c.swizzle);
+}
+
+void CtaRunner::landCopy(Thread &t, size_t i) {
+  AsyncCopy &c = asyncCopies[i];
+  // The swizzle moves whole 16-byte chunks; box bytes are a multiple of 16.
+  for (uint32_t byte = 0; byte < c.bytes; byte += 16) {
+    uint32_t offset = copyTarget(c, byte) - kSharedWindowBase;
+    std::memcpy(shared.data() + offset, c.image.data() + byte, 16);
+    std::fill_n(asyncOwner.begin() + offset, 16, 0u);
+  }
+  uint32_t bar = c.bar, bytes = c.bytes;
+  const char *copyWhat = c.what;
+  asyncCopies.erase(asyncCopies.begin() + std::ptrdiff_t(i));
+  pendingAsync = uint32_t(asyncCopies.size());
+  ++t.effects;
+  if (recordIf(*this, t, copyWhat, mbarriers.completeTx(bar, bytes)))
+    abandonRunning();
+}
+
+void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                            uint32_t rank, uint32_t bar, const char *what) {
+  if (tensorMap == 0 || tensorMap % 64)
+    fail(t, what, [&] {
+      return "the tensor map operand " + hex(tensorMap) +
+             " is not the 64-byte-aligned address of a TensorMap parameter";
+    });
+  TensorMapInfo info;
+  if (!decodeTensorMap(*reinterpret_cast<const TensorMap *>(tensorMap), info))
+    fail(t, what, [&] {
+      return "the tensor map at " + hex(tensorMap) +
+             " was not written by encodeTensorMapTiled (or was overwritten)";
+    });
+  if (rank != info.rank || !coords)
+    fail(t, what, [&] {
+      return "a " + std::to_string(rank) + "d tile load with a rank-" +
+             std::to_string(info.rank) + " tensor map";
+    });
+  t.sharedPointer(bar, 8, /*store=*/false, what);
+  if (!mbarriers.find(bar))
+    fail(t, what, [&] {
+      return "the load's mbarrier at " + hex(bar) + " was never initialised (mbarrier.init)";
+    });
+  uint32_t align = tmaDestinationAlignment(info.swizzle);
+  if (dst % align)
+    fail(t, what, [&] {
+      std::string why = info.swizzle == TmaSwizzle::None
+                            ? "cp.async.bulk.tensor needs 128"
+                            : "a " + std::to_string(tmaSwizzleSpan(info.swizzle)) +
+                                  "B-swizzled box must start where the swizzle pattern does, "
+                                  "every " +
+                                  std::to_string(align);
+      return "shared destination " + hex(dst) + " is not " + std::to_string(align) +
+             "-byte aligned: " + why + " bytes";
+    });
+
+  AsyncCopy copy{nextCopySerial, dst, info.boxBytes(), bar, mbarriers.find(bar)->phase,
+                 info.swizzle, what, t.index, {}};
+  if (asyncOwner.size() != shared.size())
+    asyncOwner.assign(shared.size(), 0);
+  for (uint32_t byte = 0; byte < copy.bytes; byte += 16) {
+    uint32_t target = copyTarget(copy, byte);
+    uint32_t offset = target - kSharedWindowBase;
+    if (target < kSharedWindowBase || offset > shared.size() - 16)
+      fail(t, what, [&] {
+        return "the " + std::to_string(copy.bytes) + "-byte box at shared destination " +
+               hex(dst) + " runs past the end of the CTA's shared memory [" +
+               hex(kSharedWindowBase) + ", " + hex(kSharedWindowBase + shared.size()) + ")";
+      });
+    if (uint32_t owner = asyncOwner[offset]) {
+      auto other = std::find_if(asyncCopies.begin(), asyncCopies.end(),
+                                [&](const AsyncCopy &c) { return c.serial == owner; });
+      fail(t, what, [&] {
+        return "the box writes shared byte " + hex(target) + ", which the TMA load " +
+               copyText(*other) + " still in flight writes too";
+      });
+    }
+    for (uint32_t b = target & ~7u; b < target + 16; b += 8)
+      if (mbarriers.find(b))
+        fail(t, what, [&] {
+          return "the box would overwrite the mbarrier at " + hex(b) + " (destination " +
+                 hex(dst) + ", " + std::to_string(copy.bytes) + " bytes)";
+        });
+  }
+  if (recordIf(*this, t, what, gatherTmaBox(info, coords, launch.globals, gatherScratch)))
+    abandonRunning();
+
+  copy.image = std::move(gatherScratch);
+  gatherScratch = {};
+  for (uint32_t byte = 0; byte < copy.bytes; byte += 16)
+    std::fill_n(asyncOwner.begin() + (copyTarget(copy, byte) - kSharedWindowBase), 16,
+                copy.serial);
+  ++nextCopySerial;
+  asyncCopies.push_back(std::move(copy));
+  pendingAsync = uint32_t(asyncCopies.size());
+  ++t.effects;
+}
+
+void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
+                                  const char *what) {
+  uint32_t offset = address - kSharedWindowBase;
+  for (uint32_t b = 0; b < width; ++b) {
+    uint32_t owner = asyncOwner[offset + b];
+    if (!owner)
+      continue;
+    auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
+                             [&](const AsyncCopy &c) { return c.serial == owner; });
+    fail(t, what, [&] {
+      return std::to_string(width) + "-byte shared " + (store ? "store" : "load") + " at " +
+             hex(address) + " touches shared memory that the TMA load " + copyText(*copy) +
+             " is still writing; wait on that mbarrier phase (mbarrier.try_wait.parity) "
+             "before touching the destination";
+    });
+  }
+}
+
+std::string CtaRunner::copyText(const AsyncCopy &c) const {
+  const Thread &issuer = threads[c.issuer];
+  return "'" + std::string(c.what ? c.what : "?") + "' (issued by thread " +
+         dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
+         std::to_string(issuer.laneid) + "; " + std::to_string(c.bytes) + " bytes to [" +
+         hex(c.dst) + ", " + hex(c.dst + c.bytes) + ") completing on mbarrier " + hex(c.bar) +
+         " in its phase " + std::to_string(c.barPhase) + ")";
+}
+
+void CtaRunner::dropAsyncCopies() {
+  for (const AsyncCopy &c : asyncCopies)
+    for (uint32_t byte = 0; byte < c.bytes; byte += 16)
+      std::fill_n(asyncOwner.begin() + (copyTarget(c, byte) - kSharedWindowBase), 16, 0u);
+  asyncCopies.clear();
+  pendingAsync = 0;
+}
+
+bool CtaRunner::reportUnfinishedCopies() {
+  if (asyncCopies.empty())
+    return false;
+  std::string text = ctaName() + ": the CTA ended with " + std::to_string(asyncCopies.size()) +
+                     " TMA load(s) in flight, whose data no thread waited for (a load lands "
+                     "when a thread waits on its mbarrier phase):";
+  for (const AsyncCopy &c : asyncCopies)
+    text += "\n  " + copyText(c) + "; " + mbarriers.describe(c.bar);
+  launch.reportError(cta, std::move(text));
+  failed = true;
+  return true;
+}
+
+// Thread's entry points.
+
+void Thread::mbarrierInit(uint32_t bar, uint32_t expectedArrivals, const char *what) {
+  cta->mbarrierInit(*this, bar, expectedArrivals, what);
+}
+
+uint64_t Thread::mbarrierArrive(uint32_t bar, const char *what) {
+  return cta->mbarrierArrive(*this, bar, 0, what);
+}
+
+uint64_t Thread::mbarrierArriveExpectTx(uint32_t bar, uint32_t txBytes, const char *what) {
+  return cta->mbarrierArrive(*this, bar, txBytes, what);
+}
+
+void Thread::mbarrierExpectTx(uint32_t bar, uint32_t txBytes, const char *what) {
+  cta->mbarrierExpectTx(*this, bar, txBytes, what);
+}
+
+bool Thread::mbarrierTryWaitParity(uint32_t bar, uint32_t parity, const char *what) {
+  return cta->mbarrierTryWait(*this, bar, parity, what);
+}
+
+void Thread::mbarrierWaitParity(uint32_t bar, uint32_t parity, const char *what) {
+  while (!cta->mbarrierTryWait(*this, bar, parity, what))
+    yieldThread(what);
+}
+
+void Thread::fenceProxyAsync(const char *) {}
+
+void Thread::fenceMbarrierInit(const char *) {}
+
+void Thread::tmaLoadTile(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                         uint32_t bar, const char *what) {
+  cta->tmaLoadTile(*this, dst, tensorMap, coords, rank, bar, what);
+}
+
+void Thread::checkPendingAsync(uint32_t address, uint32_t width, bool store, const char *what) {
+  cta->checkPendingAsync(*this, address, width, store, what);
+}
+
+} // namespace cutec::rt

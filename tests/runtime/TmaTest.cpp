@@ -1,0 +1,534 @@
+// TMA tile loads in the emulator: encodeTensorMapTiled's validity rules, and
+// the shared-memory image of boxes (every swizzle, 1/2/4-byte elements,
+// ranks 1-5, edges, negative coordinates, element strides, NaN fill, packed
+// fp4) against an independent element-by-element formulation written here.
+#include "LaunchTestSupport.h"
+
+#include "runtime/Fp4Packing.h"
+
+#include <cstring>
+#include <numeric>
+
+namespace cutec::rt {
+namespace {
+
+using test::addBuffer;
+using test::addressOf;
+using test::config;
+using test::launchError;
+
+// ---------------------------------------------------------------------------
+// Encoding rules: one test per rule the driver enforces.
+
+struct EncodeArgs {
+  TmaDataType type = TmaDataType::Float16;
+  uint32_t rank = 2;
+  uint64_t addressOffset = 0;
+  uint64_t dim[5] = {64, 32, 1, 1, 1};
+  uint64_t stride[4] = {128, 4096, 4096, 4096};
+  uint32_t box[5] = {64, 16, 1, 1, 1};
+  uint32_t estride[5] = {1, 1, 1, 1, 1};
+  TmaInterleave interleave = TmaInterleave::None;
+  TmaSwizzle swizzle = TmaSwizzle::B128;
+  TmaOobFill oob = TmaOobFill::None;
+
+  std::string encode() const {
+    alignas(256) static uint8_t storage[512];
+    TensorMap map;
+    return encodeTensorMapTiled(map, type, rank, storage + addressOffset, dim, stride, box,
+                                estride, interleave, swizzle, TmaL2Promotion::None, oob);
+  }
+};
+
+void expectRejected(const EncodeArgs &a, const char *words) {
+  std::string message = a.encode();
+  EXPECT_NE(message.find(words), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+}
+
+TEST(TmaEncode, AcceptsAValidMap) { EXPECT_EQ(EncodeArgs{}.encode(), ""); }
+
+TEST(TmaEncode, RankOutside1To5) {
+  EncodeArgs a;
+  a.rank = 0;
+  expectRejected(a, "tensorRank 0 is outside 1..5");
+  a.rank = 6;
+  expectRejected(a, "tensorRank 6 is outside 1..5");
+}
+
+TEST(TmaEncode, GlobalAddressNot16ByteAligned) {
+  EncodeArgs a;
+  a.addressOffset = 8;
+  expectRejected(a, "is not 16-byte aligned");
+}
+
+TEST(TmaEncode, GlobalDimOutside1To2Pow32) {
+  EncodeArgs a;
+  a.dim[1] = 0;
+  expectRejected(a, "globalDim[1] = 0 is outside [1, 2^32]");
+  a.dim[1] = (uint64_t(1) << 32) + 1;
+  expectRejected(a, "globalDim[1] = 4294967297 is outside");
+  a.dim[1] = uint64_t(1) << 32;
+  EXPECT_EQ(a.encode(), "");
+}
+
+TEST(TmaEncode, GlobalStrideNotMultipleOf16OrTooLarge) {
+  EncodeArgs a;
+  a.stride[0] = 136;
+  expectRejected(a, "globalStrides[0] = 136 is not a multiple of 16 bytes");
+  a.stride[0] = uint64_t(1) << 40;
+  expectRejected(a, "is not below 2^40");
+}
+
+TEST(TmaEncode, BoxDimOutside1To256) {
+  EncodeArgs a;
+  a.box[1] = 0;
+  expectRejected(a, "boxDim[1] = 0 is outside [1, 256]");
+  a.box[1] = 257;
+  expectRejected(a, "boxDim[1] = 257 is outside [1, 256]");
+  a.box[1] = 256;
+  EXPECT_EQ(a.encode(), "");
+}
+
+TEST(TmaEncode, InnerBoxBytesNotMultipleOf16) {
+  EncodeArgs a;
+  a.swizzle = TmaSwizzle::None;
+  a.box[0] = 12;
+  expectRejected(a, "boxDim[0] * 2 = 24 bytes is not a multiple of 16");
+}
+
+TEST(TmaEncode, ElementStridesOutside1To8) {
+  EncodeArgs a;
+  a.estride[1] = 0;
+  expectRejected(a, "elementStrides[1] = 0 is outside [1, 8]");
+  a.estride[1] = 9;
+  expectRejected(a, "elementStrides[1] = 9 is outside [1, 8]");
+  a.estride[1] = 8;
+  EXPECT_EQ(a.encode(), "");
+}
+
+TEST(TmaEncode, InnerBoxWiderThanTheSwizzleSpan) {
+  EncodeArgs a; // 64 f16 = 128 bytes
+  a.swizzle = TmaSwizzle::B64;
+  expectRejected(a, "128 bytes exceeds the 64-byte swizzle span");
+  a.box[0] = 32;
+  a.swizzle = TmaSwizzle::B32;
+  expectRejected(a, "64 bytes exceeds the 32-byte swizzle span");
+  a.swizzle = TmaSwizzle::B64;
+  EXPECT_EQ(a.encode(), "");
+}
+
+TEST(TmaEncode, NanFillNeedsAFloatType) {
+  EncodeArgs a;
+  a.oob = TmaOobFill::NanRequestZeroFma;
+  EXPECT_EQ(a.encode(), "");
+  a.type = TmaDataType::Uint16;
+  expectRejected(a, "needs a floating-point tensorDataType");
+}
+
+TEST(TmaEncode, InterleaveRulesThenNotModelled) {
+  EncodeArgs a;
+  a.interleave = TmaInterleave::B16;
+  expectRejected(a, "an interleaved layout needs tensorRank >= 3");
+  a.rank = 3;
+  a.swizzle = TmaSwizzle::None;
+  expectRejected(a, "not modelled by the emulation");
+  a.interleave = TmaInterleave::B32;
+  expectRejected(a, "interleave 32B requires swizzle 32B");
+}
+
+TEST(TmaEncode, BadEnumsAndPackedTypes) {
+  EncodeArgs a;
+  a.type = TmaDataType(13);
+  expectRejected(a, "not modelled by the emulation; load packed fp4 as Uint8");
+  a.type = TmaDataType(16);
+  expectRejected(a, "is not a CUtensorMapDataType");
+  a.type = TmaDataType::Float16;
+  a.swizzle = TmaSwizzle(7);
+  expectRejected(a, "is not a CUtensorMapSwizzle");
+}
+
+// ---------------------------------------------------------------------------
+// Box images. One thread initialises the mbarrier, expects the box's bytes,
+// issues the load, waits, and copies the shared region out.
+
+constexpr uint32_t kAlign = 1024;
+
+struct alignas(64) LoadParams {
+  TensorMap tmap;
+  uint64_t out;
+  uint32_t total, dstOffset, txBytes, rank;
+  int32_t coords[5];
+};
+
+void loadBody(Thread &t, const void *raw) {
+  auto &p = *static_cast<const LoadParams *>(raw);
+  uint32_t bar = t.staticSharedBase();
+  uint32_t base = (t.dynamicSharedBase() + kAlign - 1) & ~(kAlign - 1);
+  for (uint32_t i = 0; i < p.total; i += 4)
+    t.storeShared<uint32_t>(base + i, 0xA5A5A5A5u, "st.shared.u32 at img.cute:2");
+  t.mbarrierInit(bar, 1, "mbarrier.init at img.cute:3");
+  t.fenceMbarrierInit("fence.mbarrier_init at img.cute:4");
+  t.fenceProxyAsync("fence.proxy.async at img.cute:4");
+  t.mbarrierArriveExpectTx(bar, p.txBytes, "mbarrier.arrive.expect_tx at img.cute:5");
+  t.tmaLoadTile(base + p.dstOffset, reinterpret_cast<uint64_t>(&p.tmap), p.coords, p.rank, bar,
+                "cp.async.bulk.tensor at img.cute:6");
+  t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity at img.cute:7");
+  for (uint32_t i = 0; i < p.total; i += 4)
+    t.storeGlobal<uint32_t>(p.out + i, t.loadShared<uint32_t>(base + i, "ld.shared at img.cute:8"),
+                            "st.global at img.cute:8");
+}
+const KernelDescriptor loadKernel{"tma_image", loadBody, sizeof(LoadParams), true, 8};
+
+struct Box {
+  TmaDataType type;
+  uint32_t rank;
+  uint64_t dim[5];
+  uint32_t box[5];
+  uint32_t estride[5];
+  TmaSwizzle swizzle;
+  int32_t coord[5];
+  TmaOobFill oob = TmaOobFill::None;
+};
+
+uint32_t elementBytesOf(TmaDataType type) {
+  switch (type) {
+  case TmaDataType::Uint8:
+    return 1;
+  case TmaDataType::Uint16:
+  case TmaDataType::Float16:
+  case TmaDataType::Bfloat16:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+struct Global {
+  std::vector<uint8_t> bytes;
+  uint64_t stride[5]; // bytes, per dimension
+};
+
+Global makeGlobal(const Box &b) {
+  Global g;
+  uint32_t e = elementBytesOf(b.type);
+  g.stride[0] = e;
+  uint64_t pitch = (b.dim[0] * e + 15) / 16 * 16 + 32; // padded rows
+  uint64_t size = pitch;
+  for (uint32_t d = 1; d < 5; ++d) {
+    g.stride[d] = d < b.rank ? size : 0;
+    if (d < b.rank)
+      size *= b.dim[d];
+  }
+  g.bytes.resize(size);
+  for (size_t i = 0; i < size; ++i)
+    g.bytes[i] = uint8_t(i * 131 + (i >> 8) * 7 + 1);
+  return g;
+}
+
+/// The expected shared region, element by element: for each box index,
+/// its global coordinate, the linear shared byte offset, the swizzle.
+std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total,
+                                   uint32_t dstAddress) {
+  uint32_t e = elementBytesOf(b.type);
+  std::vector<uint8_t> image(total, 0xA5);
+  uint32_t n[5];
+  for (uint32_t d = 0; d < 5; ++d)
+    n[d] = d >= b.rank ? 1 : d == 0 ? b.box[0] : (b.box[d] + b.estride[d] - 1) / b.estride[d];
+  uint32_t linear = 0;
+  for (uint32_t i4 = 0; i4 < n[4]; ++i4)
+    for (uint32_t i3 = 0; i3 < n[3]; ++i3)
+      for (uint32_t i2 = 0; i2 < n[2]; ++i2)
+        for (uint32_t i1 = 0; i1 < n[1]; ++i1)
+          for (uint32_t i0 = 0; i0 < n[0]; ++i0, ++linear) {
+            uint32_t idx[5] = {i0, i1, i2, i3, i4};
+            bool inside = true;
+            uint64_t offset = 0;
+            for (uint32_t d = 0; d < b.rank; ++d) {
+              int64_t step = d == 0 ? 1 : b.estride[d];
+              int64_t c = int64_t(b.coord[d]) + int64_t(idx[d]) * step;
+              inside = inside && c >= 0 && c < int64_t(b.dim[d]);
+              offset += uint64_t(c) * g.stride[d];
+            }
+            for (uint32_t byte = 0; byte < e; ++byte) {
+              uint8_t value = 0;
+              if (inside)
+                value = g.bytes[offset + byte];
+              else if (b.oob == TmaOobFill::NanRequestZeroFma)
+                value = byte == e - 1 ? 0x7F : 0xFF;
+              uint32_t address = dstAddress + linear * e + byte;
+              uint32_t bits = uint32_t(b.swizzle);
+              uint32_t swizzled =
+                  bits ? address ^ (((address >> 7) & ((1u << bits) - 1)) << 4) : address;
+              image[swizzled - (dstAddress & ~(kAlign - 1))] = value;
+            }
+          }
+  return image;
+}
+
+uint32_t boxBytes(const Box &b) {
+  uint32_t bytes = elementBytesOf(b.type);
+  for (uint32_t d = 0; d < b.rank; ++d)
+    bytes *= d == 0 ? b.box[0] : (b.box[d] + b.estride[d] - 1) / b.estride[d];
+  return bytes;
+}
+
+/// Runs the load; returns the shared region (or empty with a test failure).
+std::vector<uint8_t> runLoad(const Box &b, Global &g, uint32_t dstOffset = 0,
+                             std::string *error = nullptr, unsigned workers = 1) {
+  LoadParams p{};
+  std::string problem = encodeTensorMapTiled(p.tmap, b.type, b.rank, g.bytes.data(), b.dim,
+                                             g.stride + 1, b.box, b.estride, TmaInterleave::None,
+                                             b.swizzle, TmaL2Promotion::None, b.oob);
+  EXPECT_EQ(problem, "");
+  uint32_t total = (dstOffset + boxBytes(b) + kAlign - 1) / kAlign * kAlign;
+  std::vector<uint8_t> out(total, 0);
+  p.out = addressOf(out);
+  p.total = total;
+  p.dstOffset = dstOffset;
+  p.txBytes = boxBytes(b);
+  p.rank = b.rank;
+  std::memcpy(p.coords, b.coord, sizeof p.coords);
+  MemoryMap map;
+  addBuffer(map, g.bytes, "tensor");
+  addBuffer(map, out, "out");
+  LaunchConfig c = config({1, 1, 1}, {1, 1, 1}, workers);
+  c.dynamicSharedBytes = total + kAlign;
+  Status status = launch(loadKernel, c, &p, map);
+  if (error) {
+    *error = status ? "" : status.error();
+    return out;
+  }
+  EXPECT_TRUE(bool(status)) << status.error();
+  return out;
+}
+
+/// The window address the kernel's base gets: static 8 bytes round to 16,
+/// dynamic memory starts at 0x410 and aligns up to 0x800.
+constexpr uint32_t kBase = 0x800;
+
+void expectImage(const Box &b, const char *label) {
+  Global g = makeGlobal(b);
+  std::vector<uint8_t> got = runLoad(b, g);
+  std::vector<uint8_t> want = expectedImage(b, g, uint32_t(got.size()), kBase);
+  ASSERT_EQ(got.size(), want.size());
+  size_t differ = 0, first = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i] && differ++ == 0)
+      first = i;
+  EXPECT_EQ(differ, 0u) << label << ": first difference at byte " << first;
+}
+
+Box box2d(TmaDataType type, TmaSwizzle swizzle, uint32_t inner, uint32_t rows, int32_t c0,
+          int32_t c1) {
+  Box b{};
+  b.type = type;
+  b.rank = 2;
+  b.dim[0] = inner * 3 + 5;
+  b.dim[1] = 45;
+  b.box[0] = inner;
+  b.box[1] = rows;
+  for (uint32_t &s : b.estride)
+    s = 1;
+  b.swizzle = swizzle;
+  b.coord[0] = c0;
+  b.coord[1] = c1;
+  return b;
+}
+
+TEST(TmaImage, EverySwizzleAndElementSizeAtEveryEdge) {
+  for (TmaSwizzle s : {TmaSwizzle::None, TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128})
+    for (TmaDataType type : {TmaDataType::Uint8, TmaDataType::Float16, TmaDataType::Float32})
+      for (uint32_t rows : {8u, 19u}) {
+        uint32_t e = elementBytesOf(type);
+        uint32_t span = s == TmaSwizzle::None ? 64 : 16u << uint32_t(s);
+        uint32_t inner = span / e;
+        int32_t dim0 = int32_t(inner * 3 + 5);
+        const int32_t where[][2] = {{int32_t(inner), 3},
+                                    {dim0 - int32_t(inner / 2) - 1, 45 - int32_t(rows / 2)},
+                                    {-int32_t(inner / 2) - 1, -3},
+                                    {dim0 + 4, -40},
+                                    {-int32_t(inner) - 3, 50}};
+        for (auto &w : where) {
+          Box b = box2d(type, s, inner, rows, w[0], w[1]);
+          std::string label = "swizzle " + std::to_string(uint32_t(s)) + " type " +
+                              std::to_string(uint32_t(type)) + " rows " + std::to_string(rows) +
+                              " at (" + std::to_string(w[0]) + "," + std::to_string(w[1]) + ")";
+          expectImage(b, label.c_str());
+        }
+      }
+}
+
+TEST(TmaImage, HalfSpanInnerBoxesUnderSwizzle) {
+  // Inner extent below the span: a 128B-swizzle row holds several box rows.
+  for (TmaSwizzle s : {TmaSwizzle::B64, TmaSwizzle::B128})
+    expectImage(box2d(TmaDataType::Uint16, s, 16, 21, -7, 40), "half span");
+  expectImage(box2d(TmaDataType::Uint8, TmaSwizzle::B128, 16, 9, 3, 1), "16-byte rows");
+}
+
+TEST(TmaImage, Ranks1To5) {
+  Box b{};
+  b.type = TmaDataType::Uint8;
+  b.swizzle = TmaSwizzle::B128;
+  uint64_t dims[5] = {100, 5, 4, 3, 3};
+  uint32_t boxes[5] = {64, 3, 2, 2, 2};
+  int32_t coords[5] = {50, 3, -1, 2, 1};
+  for (uint32_t rank = 1; rank <= 5; ++rank) {
+    b.rank = rank;
+    for (uint32_t d = 0; d < 5; ++d) {
+      b.dim[d] = dims[d];
+      b.box[d] = boxes[d];
+      b.estride[d] = 1;
+      b.coord[d] = coords[d];
+    }
+    expectImage(b, ("rank " + std::to_string(rank)).c_str());
+  }
+}
+
+TEST(TmaImage, ElementStridesSkipAndIgnoreDimension0) {
+  Box b{};
+  b.type = TmaDataType::Uint16;
+  b.rank = 3;
+  b.dim[0] = 40, b.dim[1] = 30, b.dim[2] = 7;
+  b.box[0] = 16, b.box[1] = 9, b.box[2] = 5;
+  b.estride[0] = 2, b.estride[1] = 3, b.estride[2] = 2; // dimension 0's is ignored
+  b.coord[0] = -3, b.coord[1] = 20, b.coord[2] = 3;
+  for (TmaSwizzle s : {TmaSwizzle::None, TmaSwizzle::B32}) {
+    b.swizzle = s;
+    expectImage(b, "element strides");
+  }
+  EXPECT_EQ(boxBytes(b), 16u * 3 * 3 * 2); // ceil(9/3) rows, ceil(5/2) planes
+}
+
+TEST(TmaImage, NanFillForFloatTypes) {
+  for (TmaDataType type : {TmaDataType::Float16, TmaDataType::Bfloat16, TmaDataType::Float32}) {
+    Box b = box2d(type, TmaSwizzle::None, 32 / elementBytesOf(type), 4, 10, 43);
+    b.oob = TmaOobFill::NanRequestZeroFma;
+    expectImage(b, "NaN fill");
+  }
+}
+
+// Packed fp4 (two e2m1 per byte) loaded as Uint8: a kernel decodes nibbles
+// of the landed box; they must be the source's elements in order.
+struct alignas(64) Fp4Params {
+  TensorMap tmap;
+  uint64_t out; // one byte per fp4 element of the box
+};
+
+void fp4Body(Thread &t, const void *raw) {
+  auto &p = *static_cast<const Fp4Params *>(raw);
+  uint32_t bar = t.staticSharedBase();
+  uint32_t dst = (t.dynamicSharedBase() + 127) & ~127u;
+  if (t.tid.x == 0) {
+    t.mbarrierInit(bar, 1, "mbarrier.init at fp4.cute:2");
+    t.fenceMbarrierInit("fence.mbarrier_init at fp4.cute:2");
+  }
+  t.barrierSync(0, 0, "bar.sync at fp4.cute:3");
+  if (t.tid.x == 0) {
+    int32_t coords[2] = {16, 2}; // bytes 16.. = fp4 elements 32..
+    t.mbarrierArriveExpectTx(bar, 32 * 4, "mbarrier.arrive.expect_tx at fp4.cute:5");
+    t.tmaLoadTile(dst, reinterpret_cast<uint64_t>(&p.tmap), coords, 2, bar,
+                  "cp.async.bulk.tensor.2d at fp4.cute:6");
+  }
+  t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity at fp4.cute:7");
+  // Thread i decodes byte i of the 4x32-byte box: elements 2i and 2i+1.
+  for (uint32_t i = t.tid.x; i < 128; i += t.ntid.x) {
+    uint8_t byte = t.loadShared<uint8_t>(dst + i, "ld.shared.b8 at fp4.cute:9");
+    t.storeGlobal<uint8_t>(p.out + 2 * i, uint8_t(byte & 0xF), "st.global at fp4.cute:10");
+    t.storeGlobal<uint8_t>(p.out + 2 * i + 1, uint8_t(byte >> 4), "st.global at fp4.cute:10");
+  }
+}
+const KernelDescriptor fp4Kernel{"tma_fp4", fp4Body, sizeof(Fp4Params), true, 8};
+
+TEST(TmaImage, PackedFp4AsUint8) {
+  const uint32_t rows = 6, elementsPerRow = 96; // 48 bytes per row
+  std::vector<uint8_t> codes(rows * elementsPerRow);
+  for (size_t i = 0; i < codes.size(); ++i)
+    codes[i] = uint8_t((i * 5 + i / 7) & 0xF);
+  std::vector<uint8_t> packed(rows * 48);
+  for (size_t i = 0; i < packed.size(); ++i)
+    packed[i] = packFp4(codes[2 * i], codes[2 * i + 1]);
+  Fp4Params p{};
+  uint64_t dim[2] = {48, rows}, stride[1] = {48};
+  uint32_t box[2] = {32, 4}, estride[2] = {1, 1};
+  ASSERT_EQ(encodeTensorMapTiled(p.tmap, TmaDataType::Uint8, 2, packed.data(), dim, stride, box,
+                                 estride, TmaInterleave::None, TmaSwizzle::None,
+                                 TmaL2Promotion::None, TmaOobFill::None),
+            "");
+  std::vector<uint8_t> out(256, 0xEE);
+  p.out = addressOf(out);
+  MemoryMap map;
+  addBuffer(map, packed, "packed");
+  addBuffer(map, out, "out");
+  LaunchConfig c = config({1, 1, 1}, {64, 1, 1});
+  c.dynamicSharedBytes = 512;
+  Status status = launch(fp4Kernel, c, &p, map);
+  ASSERT_TRUE(bool(status)) << status.error();
+  for (uint32_t r = 0; r < 4; ++r)
+    for (uint32_t k = 0; k < 64; ++k) {
+      uint32_t row = 2 + r, element = 32 + k; // byte 16 holds elements 32, 33
+      uint8_t want = row < rows && element < elementsPerRow ? codes[row * elementsPerRow + element]
+                                                            : 0; // zero fill past the edges
+      EXPECT_EQ(out[r * 64 + k], want) << "row " << row << " element " << element;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Misuse of the load itself.
+
+TEST(TmaLoad, SwizzledDestinationMustBePatternAligned) {
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B128, 128, 8, 0, 0);
+  Global g = makeGlobal(b);
+  std::string error;
+  runLoad(b, g, 128, &error);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: shared destination 0x880 is not "
+                       "1024-byte aligned"),
+            std::string::npos)
+      << error;
+  b.swizzle = TmaSwizzle::None;
+  runLoad(b, g, 64, &error);
+  EXPECT_NE(error.find("is not 128-byte aligned: cp.async.bulk.tensor needs 128 bytes"),
+            std::string::npos)
+      << error;
+  runLoad(b, g, 128, &error);
+  EXPECT_EQ(error, "");
+}
+
+TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
+  Global g = makeGlobal(b);
+  Global unregistered = g;
+  // Encode against a buffer the launch does not know.
+  LoadParams p{};
+  ASSERT_EQ(encodeTensorMapTiled(p.tmap, b.type, 2, unregistered.bytes.data(), b.dim,
+                                 g.stride + 1, b.box, b.estride, TmaInterleave::None, b.swizzle,
+                                 TmaL2Promotion::None, b.oob),
+            "");
+  std::vector<uint8_t> out(1024);
+  p.out = addressOf(out);
+  p.total = 1024;
+  p.txBytes = 256;
+  p.rank = 2;
+  MemoryMap map;
+  addBuffer(map, g.bytes, "tensor");
+  addBuffer(map, out, "out");
+  LaunchConfig c = config({1, 1, 1}, {1, 1, 1});
+  c.dynamicSharedBytes = 2048;
+  std::string error = launchError(loadKernel, c, &p, map);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box's in-bounds elements from "
+                       "global coordinates (0,0)"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("lie outside the launch's buffers"), std::string::npos) << error;
+}
+
+TEST(TmaLoad, ResultsDoNotDependOnWorkerCount) {
+  Box b = box2d(TmaDataType::Float16, TmaSwizzle::B64, 32, 19, -5, 40);
+  Global g = makeGlobal(b);
+  std::vector<uint8_t> one = runLoad(b, g, 0, nullptr, 1);
+  EXPECT_EQ(runLoad(b, g, 0, nullptr, 4), one);
+  EXPECT_EQ(runLoad(b, g, 0, nullptr, 16), one);
+}
+
+} // namespace
+} // namespace cutec::rt
