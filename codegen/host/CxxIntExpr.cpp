@@ -64,7 +64,7 @@ llvm::Expected<std::string> CxxIntExpr::print(const IntExpr &e) {
     if (!sizes.contains(n.name))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      what + " uses '" + n.name +
-                                         "', which is not one of the kernel's dynamic sizes");
+                                         "', which is not one of its dynamic sizes");
     return read(n.name);
   }
   std::vector<std::string> operands;

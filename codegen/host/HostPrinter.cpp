@@ -58,7 +58,7 @@ llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::
   for (const IntTuple &leaf : leaves) {
     auto text = printer.print(leaf.leaf());
     if (!text)
-      return text.takeError();
+      return error(llvm::toString(text.takeError()));
     dims.push_back(std::move(*text));
   }
   dims.resize(3, "1");
@@ -109,7 +109,7 @@ llvm::Expected<std::string> tensorMapCode(const ir::Block &entry, const std::str
             "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE); r != CUDA_SUCCESS)\n      return r;",
         "  ");
     if (!block)
-      return block.takeError();
+      return error(llvm::toString(block.takeError()));
     code += *block;
   }
   helpers += exprs.helperDefinitions("  ");

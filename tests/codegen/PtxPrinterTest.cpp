@@ -35,7 +35,7 @@ TEST(PtxPrinter, PrintsDeclarationsParametersAndControlFlow) {
   EXPECT_NE(text.find("mov.f32 \t%f0, 0f00000000;"), std::string::npos) << text;
   EXPECT_NE(text.find("mov.b16 \t{%rc0, %rc1}, %rs0;"), std::string::npos) << text;
   EXPECT_NE(text.find("cvt.rn.f16x2.e2m1x2 \t%r"), std::string::npos) << text;
-  EXPECT_NE(text.find("@%p0 bra.uni \t$L__end_1;"), std::string::npos) << text;
+  EXPECT_NE(text.find("@%p0 bra \t$L__end_1;"), std::string::npos) << text;
   EXPECT_NE(text.find("st.global.f32 \t[%rd"), std::string::npos) << text;
 }
 
