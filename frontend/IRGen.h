@@ -109,7 +109,11 @@ private:
   void buildKernel(const ast::FunctionDef &def);
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
   std::optional<ir::Type> evalTensorType(const ast::Param &param);
-  void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel);
+  void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
+                           llvm::ArrayRef<std::string> dynamicSizes);
+  // --- assume= of @kernel (IRGenAssume.cpp) ----------------------------------
+  void evalAssumptions(const ast::Expr &expr, ir::Operation &kernel,
+                       llvm::ArrayRef<std::string> dynamicSizes);
   void verifyKernel(const ir::Operation &kernel);
 
   // --- Expressions (IRGenExpr.cpp) --------------------------------------------
@@ -173,6 +177,9 @@ private:
                   llvm::ArrayRef<llvm::StringRef> keywords = {});
   /// A tensor's layout stands for the tensor in layout functions.
   std::optional<LayoutValue> layoutArgument(const SemaValue &v);
+
+  // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
+  SemaValue callShuffleBfly(CallSite &site);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

@@ -49,6 +49,11 @@ struct KernelDescriptor {
   /// Bytes of `.shared` variables the kernel declares; they occupy the start
   /// of the CTA's shared window, dynamic shared memory follows them.
   uint32_t staticSharedBytes;
+  /// What the kernel's code relies on about its arguments (tensor base
+  /// addresses aligned, `assume` facts about the sizes): false, with a
+  /// message written to `message` (`size` bytes), when `params` break one;
+  /// `launch` then refuses. Null: nothing to check.
+  bool (*checkParams)(const void *params, char *message, size_t size) = nullptr;
 };
 
 } // namespace cutec::rt

@@ -22,6 +22,7 @@ enum class PtxSyntax {
   Store,     // op [a+off], b;
   Unpack2,   // op {r0, r1}, a;
   Pack2,     // op r0, {a, b};
+  LoadVector, // op {r0, r1, ...}, [a+off];
 };
 
 struct PtxInstruction {
