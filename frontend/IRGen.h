@@ -110,7 +110,11 @@ private:
   void buildKernel(const ast::FunctionDef &def);
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
   std::optional<ir::Type> evalTensorType(const ast::Param &param);
-  void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel);
+  void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
+                           llvm::ArrayRef<std::string> dynamicSizes);
+  // --- assume= of @kernel (IRGenAssume.cpp) ----------------------------------
+  void evalAssumptions(const ast::Expr &expr, ir::Operation &kernel,
+                       llvm::ArrayRef<std::string> dynamicSizes);
   void verifyKernel(const ir::Operation &kernel);
 
   // --- Expressions (IRGenExpr.cpp) --------------------------------------------
@@ -184,6 +188,8 @@ private:
   SemaValue mbarrierOp(llvm::StringRef name, CallSite &site);
   ir::Value *mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name);
   SemaValue tmaLoad(CallSite &site);
+  // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
+  SemaValue callShuffleBfly(CallSite &site);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

@@ -11,6 +11,7 @@ namespace cutec {
 bool IRGen::isBuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
              .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
+             .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
              .Default(false) ||
          isAsyncBuiltinName(name) || isLayoutFunction(name);
 }
@@ -54,6 +55,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callIndexTuple(ir::OpKind::ThreadIdx, site);
   if (name == "local_tile")
     return localTile(site);
+  if (name == "shuffle_sync_bfly")
+    return callShuffleBfly(site);
   if (name == "size")
     return callSize(site);
   if (name == "select")

@@ -187,7 +187,7 @@ void IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
     types.push_back(evalTensorType(*param));
   }
   frame->dynamicSizes = nullptr;
-  evalKernelDecorator(def, kernel);
+  evalKernelDecorator(def, kernel, dynamicSizes);
 
   ir::Block &body = kernel.addRegion().addBlock();
   llvm::StringSet<> names;
@@ -215,7 +215,8 @@ void IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
 
 // block= and grid= as (x,y,z) IntTuples; block static, grid over the dynamic
 // sizes.
-void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel) {
+void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
+                                llvm::ArrayRef<std::string> dynamicSizes) {
   const ast::ExprList &decorators = def.getDecorators();
   if (decorators.size() != 1) {
     error(*decorators[1], "a kernel takes exactly one decorator, @kernel(block=..., grid=...)");
@@ -269,7 +270,7 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
   };
   llvm::StringSet<> seen;
   for (const ast::KeywordArg &kw : call->getKeywords()) {
-    if (kw.name != "block" && kw.name != "grid") {
+    if (kw.name != "block" && kw.name != "grid" && kw.name != "assume") {
       error(kw.nameRange.Start, "unknown @kernel argument '" + kw.name + "'", {kw.nameRange});
       continue;
     }
@@ -277,7 +278,10 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
       error(kw.nameRange.Start, "duplicate @kernel argument '" + kw.name + "'", {kw.nameRange});
       continue;
     }
-    shape3(kw.name, *kw.value);
+    if (kw.name == "assume")
+      evalAssumptions(*kw.value, kernel, dynamicSizes);
+    else
+      shape3(kw.name, *kw.value);
   }
   for (llvm::StringRef key : {"block", "grid"})
     if (!seen.contains(key))

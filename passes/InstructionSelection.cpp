@@ -182,6 +182,8 @@ private:
     }
     ir::Builder b;
     b.setInsertionPoint(op);
+    if (op.kind() == OpKind::MemLoad && op.attrAs<int64_t>("vector"))
+      return memLoadWords(b, op);
     unsigned errors = context.errorCount();
     Value *selected = select(b, op);
     if (context.errorCount() != errors)
@@ -239,6 +241,8 @@ private:
       return dynamicSize(op);
     case OpKind::BaseAddress:
       return in[0];
+    case OpKind::ShuffleBfly:
+      return shuffleBfly(b, op, in[0], type);
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemStore:
@@ -246,7 +250,7 @@ private:
       return nullptr;
     default:
       if (isAsyncOp(op.kind()))
-        return selectAsync(b, kernel, op, in);
+        return selectAsync(b, op, in);
       fail(op, "cannot select '" + ir::name(op.kind()) + "'");
       return nullptr;
     }
@@ -363,25 +367,22 @@ private:
   }
 
   /// An e2m1 code (low nibble of a b16 register) as the f32 of the same
-  /// value, with integer operations: codes with a zero exponent are 0 or
-  /// 0.5, the others get exponent e - 1 + 127 and the mantissa bit on top.
+  /// value, with integer operations: the three magnitude bits go to f32
+  /// bits 24..22 and the sign to bit 31. That f32 is the e2m1 value times
+  /// 2^-126 (exponent e as f32 exponent e, the zero exponent a subnormal,
+  /// just as in e2m1), so one exact multiplication by 2^126 gives the value.
   Value *decodeE2m1(ir::Builder &b, llvm::SMLoc loc, Value *code) {
     Value *c = emitValue(b, loc, "cvt.u32.u16", DataType::U32, {code});
-    Value *e = binary32(b, loc, "and.b32", binary32(b, loc, "shr.u32", c, immediate32(b, loc, 1)),
-                        immediate32(b, loc, 3));
-    Value *m = binary32(b, loc, "and.b32", c, immediate32(b, loc, 1));
-    Value *normal = binary32(
-        b, loc, "or.b32",
-        binary32(b, loc, "shl.b32", binary32(b, loc, "add.s32", e, immediate32(b, loc, 126)),
-                 immediate32(b, loc, 23)),
-        binary32(b, loc, "shl.b32", m, immediate32(b, loc, 22)));
-    Value *half = binary32(b, loc, "mul.lo.s32", m, immediate32(b, loc, 0x3F000000));
-    Value *isNormal = emitValue(b, loc, "setp.ne.s32", DataType::Bool, {e, immediate32(b, loc, 0)});
-    Value *magnitude = emitValue(b, loc, "selp.b32", DataType::U32, {normal, half, isNormal});
+    Value *magnitude = binary32(b, loc, "shl.b32",
+                                binary32(b, loc, "and.b32", c, immediate32(b, loc, 7)),
+                                immediate32(b, loc, 22));
     Value *sign = binary32(b, loc, "shl.b32", binary32(b, loc, "and.b32", c, immediate32(b, loc, 8)),
                            immediate32(b, loc, 28));
-    return emitValue(b, loc, "mov.b32.tof32", DataType::F32,
-                     {binary32(b, loc, "or.b32", magnitude, sign)});
+    Value *scaled = emitValue(b, loc, "mov.b32.tof32", DataType::F32,
+                              {binary32(b, loc, "or.b32", magnitude, sign)});
+    Operation &two126 = emitInst(b, loc, "mov.f32", {DataType::F32});
+    two126.setAttr("imm", 0x1p126);
+    return emitValue(b, loc, "mul.rn.f32", DataType::F32, {scaled, two126.result()});
   }
 
   /// A ue8m0 code as an f32 with the bits sm_100a's bf16 route gives:
@@ -477,6 +478,37 @@ private:
                                           : type == DataType::F32 ? ".f32"
                                                                   : ".u32");
     return emitValue(b, op.loc(), opcode, machineType(type), {address});
+  }
+
+  /// `warp.shuffle_bfly {offset}`: shfl.sync.bfly.b32 over the full warp
+  /// (clamp 0x1f, member mask 0xffffffff).
+  Value *shuffleBfly(ir::Builder &b, const Operation &op, Value *value, DataType type) {
+    const int64_t *offset = op.attrAs<int64_t>("offset");
+    return emitValue(b, op.loc(), "shfl.sync.bfly.b32", machineType(type),
+                     {value, immediate32(b, op.loc(), offset ? *offset : 0),
+                      immediate32(b, op.loc(), 0x1f), immediate32(b, op.loc(), 0xFFFFFFFF)});
+  }
+
+  /// `mem.load {bits = 32, vector = N}`: N u32 words in one access.
+  bool memLoadWords(ir::Builder &b, Operation &op) {
+    const int64_t *vector = op.attrAs<int64_t>("vector");
+    auto access = memoryAccess(op);
+    if (!access)
+      return false;
+    auto [bits, space] = *access;
+    const char *opcode = *vector == 1 ? "ld.global.u32"
+                         : *vector == 2 ? "ld.global.v2.u32"
+                         : *vector == 4 ? "ld.global.v4.u32"
+                                        : nullptr;
+    if (bits != 32 || space != "global" || !opcode || op.results().size() != size_t(*vector))
+      return fail(op, "cannot select a vector load of " + llvm::Twine(*vector) + " x " +
+                          llvm::Twine(bits) + " bits from " + space + " memory");
+    llvm::SmallVector<DataType, 4> types(*vector, DataType::U32);
+    Operation &load = emitInst(b, op.loc(), opcode, types, {lookup(op.operand(0))});
+    for (size_t i = 0; i < op.results().size(); ++i)
+      machine[op.result(i)] = load.result(i);
+    dead.push_back(&op);
+    return true;
   }
 
   void memStore(ir::Builder &b, const Operation &op, Value *address, Value *value, DataType type) {

@@ -39,7 +39,7 @@ static ir::Value *sharedAddress(ir::Builder &b, const ir::Operation &alloc) {
   return emitValue(b, alloc.loc(), "add.s32", DataType::U32, {base.result(), imm.result()});
 }
 
-ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operation &op,
+ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
                        llvm::ArrayRef<ir::Value *> in) {
   llvm::SMLoc loc = op.loc();
   switch (op.kind()) {
@@ -55,7 +55,6 @@ ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operatio
     emitInst(b, loc, "mbarrier.arrive.expect_tx.shared::cta.b64", {DataType::U64}, in);
     return nullptr;
   case OpKind::MbarrierWait:
-    kernel.setAttr("uses_barriers", true);
     emitInst(b, loc, "mbarrier.wait.parity", {}, in);
     return nullptr;
   case OpKind::TmaLoadTile:
@@ -68,7 +67,6 @@ ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operatio
     emitInst(b, loc, "fence.mbarrier_init.release.cluster", {});
     return nullptr;
   case OpKind::BarrierSync:
-    kernel.setAttr("uses_barriers", true);
     emitInst(b, loc, "bar.sync.0", {});
     return nullptr;
   default:

@@ -18,8 +18,7 @@ bool isAsyncOp(ir::OpKind kind);
 
 /// Emits the machine IR of `op`, whose operands are already machine values
 /// `in`. Returns the machine value of its result (null if it has none).
-/// Marks `kernel` with `uses_barriers` when a thread may block.
-ir::Value *selectAsync(ir::Builder &b, ir::Operation &kernel, const ir::Operation &op,
+ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
                        llvm::ArrayRef<ir::Value *> in);
 
 } // namespace cutec

@@ -8,7 +8,14 @@
 // r enumerated over the view's non-broadcast modes (filterZeros), which is
 // also what the fragment layout maps an extract's index to.
 //
+// A global load whose registers are contiguous in memory, at an address that
+// the divisibility analysis proves aligned (the kernel's `assume_divby`
+// facts, and tensor parameters aligned to 16 bytes), reads whole 32-bit
+// words instead: `mem.load {bits = 32, vector = 1, 2 or 4}` of up to 16
+// bytes, and the elements come out of the words by static shifts and masks.
+//
 //===----------------------------------------------------------------------===//
+#include "passes/Divisibility.h"
 #include "passes/MaterializeOffset.h"
 #include "passes/Passes.h"
 
@@ -45,7 +52,8 @@ Layout fragmentLayout(const Layout &l) {
 
 class Lowering {
 public:
-  Lowering(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
+  Lowering(Operation &kernel, PassContext &context)
+      : kernel(kernel), context(context), divisibility(kernel) {}
 
   void run() {
     std::vector<Operation *> ops;
@@ -285,6 +293,72 @@ private:
     return true;
   }
 
+  /// The widest access, in bytes, that reads the `n` registers of `view` as
+  /// whole 32-bit words: they must be contiguous in global memory and the
+  /// first one's address provably aligned. 0 when there is none.
+  int64_t vectorBytes(Operation &view, int64_t n) {
+    const Type &type = view.result()->type();
+    unsigned bits = ir::bitWidth(type.element());
+    if (type.memorySpace() != ir::MemorySpace::Global || (bits != 4 && bits != 8 && bits != 16))
+      return 0;
+    int64_t total = n * bits / 8;
+    if (n * bits % 32 != 0)
+      return 0;
+    Layout elements = filterZeros(type.tensorLayout());
+    for (int64_t r = 0; r < n; ++r) {
+      llvm::Expected<IntExpr> e = crd2idx(IntTuple(r), elements);
+      if (!e) {
+        llvm::consumeError(e.takeError());
+        return 0;
+      }
+      if (!e->isConstant(r))
+        return 0;
+    }
+    // Tensor parameters are 16-byte aligned (checked at launch); the element
+    // offset's known power-of-two divisor scales to bytes.
+    unsigned zeros = std::min(divisibility.trailingZeros(view.operand(1)), 8u);
+    int64_t align = bits == 4 ? (zeros == 0 ? 0 : int64_t(1) << (zeros - 1))
+                              : (int64_t(1) << zeros) * (bits / 8);
+    int64_t width = 16;
+    while (width >= 4 && (width > align || total % width != 0))
+      width /= 2;
+    return width >= 4 ? width : 0;
+  }
+
+  /// Loads the `n` registers of `view` as 32-bit words, `width` bytes at a
+  /// time, and extracts each element with a static shift and mask.
+  std::optional<Registers> loadWords(ir::Builder &b, const Operation &op, Operation &view,
+                                     int64_t n, int64_t width) {
+    std::optional<Element> first = element(b, op, view, 0);
+    if (!first)
+      return std::nullopt;
+    const Type &type = view.result()->type();
+    DataType dtype = type.element();
+    unsigned bits = ir::bitWidth(dtype);
+    llvm::SMLoc loc = op.loc();
+    llvm::SmallVector<Value *, 16> words;
+    for (int64_t at = 0; at < n * bits / 8; at += width) {
+      Value *address = first->address;
+      if (at)
+        address = binary(b, loc, OpKind::Add, address, constant(b, loc, DataType::U64, at));
+      llvm::SmallVector<Type, 4> results(width / 4, Type::scalar(DataType::U32));
+      Operation &load =
+          memOp(b, loc, OpKind::MemLoad, {address}, results, 32, type.memorySpace());
+      load.setAttr("vector", int64_t(width / 4));
+      for (const auto &r : load.results())
+        words.push_back(r.get());
+    }
+    Registers regs;
+    for (int64_t r = 0; r < n; ++r) {
+      Value *v = words[r * bits / 32];
+      if (int64_t shift = r * bits % 32)
+        v = binary(b, loc, OpKind::ShiftRight, v, constant(b, loc, DataType::U32, shift));
+      v = binary(b, loc, OpKind::BitAnd, v, constant(b, loc, DataType::U32, (1 << bits) - 1));
+      regs.push_back(cast(b, loc, OpKind::Bitcast, v, dtype));
+    }
+    return regs;
+  }
+
   bool lowerLoad(Operation &op) {
     Operation *view = viewOf(op, op.operand(0));
     if (!view)
@@ -295,7 +369,13 @@ private:
     ir::Builder b;
     b.setInsertionPoint(op);
     Registers regs;
-    for (int64_t r = 0; r < *n; ++r) {
+    if (int64_t width = vectorBytes(*view, *n)) {
+      std::optional<Registers> words = loadWords(b, op, *view, *n, width);
+      if (!words)
+        return false;
+      regs = std::move(*words);
+    }
+    for (int64_t r = int64_t(regs.size()); r < *n; ++r) {
       Value *v = loadElement(b, op, *view, r);
       if (!v)
         return false;
@@ -391,6 +471,7 @@ private:
   PassContext &context;
   llvm::DenseMap<Value *, Registers> fragments;
   llvm::DenseMap<Value *, Value *> baseAddresses;
+  Divisibility divisibility;
   std::vector<Operation *> dead;
 };
 

@@ -10,3 +10,7 @@
 #include "runtime/Numerics.h"
 #include "runtime/PtxArith.h"
 #include "runtime/Thread.h"
+#include "runtime/WarpShuffle.h"
+
+#include <array>  // vector loads read std::array<uint32_t, N>
+#include <cstdio> // launch checks format their messages

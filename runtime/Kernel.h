@@ -58,6 +58,11 @@ struct KernelDescriptor {
   /// sizes), in a copy of the caller's struct. Returns "" or what is wrong.
   /// Null when the kernel has none.
   std::string (*deriveParams)(void *params) = nullptr;
+  /// What the kernel's code relies on about its arguments (tensor base
+  /// addresses aligned, `assume` facts about the sizes): false, with a
+  /// message written to `message` (`size` bytes), when `params` break one;
+  /// `launch` then refuses. Null: nothing to check.
+  bool (*checkParams)(const void *params, char *message, size_t size) = nullptr;
 };
 
 } // namespace cutec::rt

@@ -32,6 +32,9 @@ Status checkConfig(const KernelDescriptor &kernel, const LaunchConfig &config, c
   if (kernel.paramSize > 0 && !params)
     return error("it takes " + std::to_string(kernel.paramSize) +
                  " bytes of parameters but none were given");
+  if (char message[256] = {}; kernel.checkParams && params &&
+                              !kernel.checkParams(params, message, sizeof message))
+    return error(message);
   const Dim3 &grid = config.grid, &block = config.block;
   if (grid.volume() == 0 || block.volume() == 0)
     return error("empty grid " + dim3Text(grid) + " or block " + dim3Text(block));

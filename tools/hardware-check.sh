@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU (Hopper or newer) and the CUDA driver:
-# builds cutec and runs the hardware check, which requires the GEMV's sm_90a
-# PTX on the GPU and its emulation on the CPU to give byte-identical outputs
-# for six shapes, and prints the kernel's bandwidth; then the TMA model check,
-# which requires cp.async.bulk.tensor's shared-memory images on the GPU and in
-# the emulator to be byte-identical (and both tensor-map encoders to agree).
+# builds cutec and runs the hardware checks. Each requires the GPU and the
+# emulator to agree byte for byte:
+#  - gemv_hardware_check: each GEMV example's sm_90a PTX for six shapes; it
+#    also prints the device-to-device copy bandwidth and each kernel's
+#    bandwidth on the GPU MODE shapes;
+#  - tma_tile_copy_check: the TMA tile copies of examples/tma_tile_copy.cute
+#    (every swizzle mode, fp4, boxes past the edges), shared-memory images and
+#    read-back tiles;
+#  - tma_model_check: hand-written cp.async.bulk.tensor probes of the
+#    emulator's TMA model, and both tensor-map encoders.
 #   tools/hardware-check.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target gemv_hardware_check tma_model_check
-"$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx"
+cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check
+"$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
+  "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx"
+"$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
 "$build/bin/tma_model_check"

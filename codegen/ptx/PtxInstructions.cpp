@@ -21,4 +21,12 @@ const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
   return it == index.end() ? nullptr : it->second;
 }
 
+bool mayBlock(const PtxInstruction &inst) {
+  // The Thread calls that can suspend the calling thread (runtime/Thread.h).
+  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait"})
+    if (inst.emulation.contains(call))
+      return true;
+  return false;
+}
+
 } // namespace cutec::ptx

@@ -27,6 +27,7 @@ enum class PtxSyntax {
   Bare,      // op;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
+  LoadVector, // op {r0, r1, ...}, [a+off];
 };
 
 struct PtxInstruction {
@@ -37,6 +38,11 @@ struct PtxInstruction {
   unsigned numOperands;
   llvm::StringRef emulation;
 };
+
+/// Whether the instruction may suspend its thread (a barrier, a warp
+/// collective, an mbarrier wait): kernels with one run their threads as
+/// fibers (KernelDescriptor::usesBarriers).
+bool mayBlock(const PtxInstruction &inst);
 
 /// The instruction for a machine IR opcode; null if cutec does not know it.
 const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode);

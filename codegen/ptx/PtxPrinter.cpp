@@ -191,6 +191,9 @@ private:
     case PtxSyntax::Store:
       text = fmt::format("{} \t[{}{}], {}", m, a[0], offset, a[1]);
       break;
+    case PtxSyntax::LoadVector:
+      text = fmt::format("{} \t{{{}}}, [{}{}]", m, llvm::join(r, ", "), a[0], offset);
+      break;
     case PtxSyntax::Unpack2:
       text = fmt::format("{} \t{{{}, {}}}, {}", m, r[0], r[1], a[0]);
       break;

@@ -206,7 +206,13 @@ private:
     case OpKind::MemLoad:
     case OpKind::MemStore: {
       bool isLoad = op.kind() == OpKind::MemLoad;
-      if (!expectOperands(op, isLoad ? 1 : 2) || !expectResults(op, isLoad ? 1 : 0))
+      // A vector load (`vector = N`) gives N 32-bit words.
+      const int64_t *vector = isLoad ? op.attrAs<int64_t>("vector") : nullptr;
+      const int64_t *bits = op.attrAs<int64_t>("bits");
+      if (vector && (*vector < 1 || *vector > 4 || !bits || *bits != 32))
+        fail(op, "a vector load reads 1 to 4 words of 32 bits");
+      if (!expectOperands(op, isLoad ? 1 : 2) ||
+          !expectResults(op, isLoad ? (vector ? unsigned(*vector) : 1u) : 0u))
         break;
       const std::string *space = op.attrAs<std::string>("space");
       if (!op.attrAs<int64_t>("bits") || !space)
@@ -232,6 +238,13 @@ private:
       if (!op.results().empty() && op.result()->type().isScalar() &&
           !isInteger(op.result()->type().element()))
         fail(op, "operates on integers");
+      break;
+    case OpKind::ShuffleBfly:
+      if (expectOperands(op, 1) && expectResults(op, 1)) {
+        expectScalarResultMatchingOperands(op);
+        if (!op.attrAs<int64_t>("offset"))
+          fail(op, "needs an 'offset'");
+      }
       break;
     default:
       break;

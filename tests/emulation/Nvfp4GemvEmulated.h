@@ -9,10 +9,13 @@
 
 namespace cutec::test {
 
-/// Writes c[m + l*M] (f16 bits; c must hold M*L elements). `workers` as in
-/// rt::LaunchConfig (0: all cores).
-inline rt::Status runEmulatedGemv(const GemvProblem &p, std::vector<uint16_t> &c,
-                                  unsigned workers = 0) {
+/// Runs one of the GEMV kernels (their parameters are mA, mB, mSFA, mSFB, mC,
+/// M, K, L in this order) and writes c[m + l*M] (f16 bits; c must hold M*L
+/// elements). `workers` as in rt::LaunchConfig (0: all cores).
+template <typename Params>
+rt::Status runEmulatedGemvKernel(const rt::KernelDescriptor &kernel, rt::Dim3 grid,
+                                 rt::Dim3 block, const GemvProblem &p, std::vector<uint16_t> &c,
+                                 unsigned workers) {
   rt::MemoryMap memory;
   for (auto [data, size, name] : {std::tuple<const void *, size_t, const char *>{
                                       p.a.data(), p.a.size(), "mA"},
@@ -23,14 +26,22 @@ inline rt::Status runEmulatedGemv(const GemvProblem &p, std::vector<uint16_t> &c
     if (rt::Status added = memory.add(data, size, name); !added)
       return added;
   auto address = [](const void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); };
-  nvfp4_gemv_Params params{address(p.a.data()),   address(p.b.data()), address(p.sfa.data()),
-                           address(p.sfb.data()), address(c.data()),   p.m,
-                           p.k,                   p.l};
+  Params params{address(p.a.data()),   address(p.b.data()), address(p.sfa.data()),
+                address(p.sfb.data()), address(c.data()),   p.m,
+                p.k,                   p.l};
   rt::LaunchConfig config;
-  config.grid = nvfp4_gemv_grid(p.m, p.k, p.l);
-  config.block = nvfp4_gemv_block();
+  config.grid = grid;
+  config.block = block;
   config.workerThreads = workers;
-  return rt::launch(cutec_kernel_nvfp4_gemv, config, &params, memory);
+  return rt::launch(kernel, config, &params, memory);
+}
+
+/// examples/nvfp4_gemv.cute (the seed's kernel).
+inline rt::Status runEmulatedGemv(const GemvProblem &p, std::vector<uint16_t> &c,
+                                  unsigned workers = 0) {
+  return runEmulatedGemvKernel<nvfp4_gemv_Params>(cutec_kernel_nvfp4_gemv,
+                                                  nvfp4_gemv_grid(p.m, p.k, p.l),
+                                                  nvfp4_gemv_block(), p, c, workers);
 }
 
 } // namespace cutec::test

@@ -1,13 +1,20 @@
-// The hardware check of the NVFP4 GEMV: its sm_90a PTX runs on the GPU
-// (loaded and launched through cutec's host launcher) and its emulation on
-// the CPU, on the same inputs; every f16 output must be byte-identical.
-//   gemv_hardware_check nvfp4_gemv.sm_90a.ptx
+// The hardware check of the NVFP4 GEMVs (examples/nvfp4_gemv.cute, the seed's
+// kernel, and examples/nvfp4_gemv_warp.cute, a warp per row): each one's
+// sm_90a PTX runs on the GPU (loaded and launched through cutec's host
+// launcher) and its emulation on the CPU, on the same inputs; every f16
+// output must be byte-identical, and equal to the kernel's own reference.
+// Then the GPU MODE shapes are timed, and their achieved bandwidth is printed
+// as a fraction of the device-to-device copy bandwidth measured in the same run.
+//   gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
-#include "Nvfp4GemvEmulated.h"
+#include "Nvfp4GemvWarpEmulated.h"
+#include "Nvfp4GemvWarpReference.h"
 #include "nvfp4_gemv_launch.h"
+#include "nvfp4_gemv_warp_launch.h"
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace {
@@ -23,40 +30,99 @@ namespace {
     }                                                                                              \
   } while (0)
 
-bool runOnGpu(CUfunction f, const cutec::test::GemvProblem &p, std::vector<uint16_t> &c,
-              float &milliseconds) {
-  CUdeviceptr a, b, sfa, sfb, out;
-  CHECK_CU(cuMemAlloc(&a, p.a.size()));
-  CHECK_CU(cuMemAlloc(&b, p.b.size()));
-  CHECK_CU(cuMemAlloc(&sfa, p.sfa.size()));
-  CHECK_CU(cuMemAlloc(&sfb, p.sfb.size()));
-  CHECK_CU(cuMemAlloc(&out, c.size() * 2));
-  CHECK_CU(cuMemcpyHtoD(a, p.a.data(), p.a.size()));
-  CHECK_CU(cuMemcpyHtoD(b, p.b.data(), p.b.size()));
-  CHECK_CU(cuMemcpyHtoD(sfa, p.sfa.data(), p.sfa.size()));
-  CHECK_CU(cuMemcpyHtoD(sfb, p.sfb.data(), p.sfb.size()));
-  CHECK_CU(cuMemsetD8(out, 0xFF, c.size() * 2));
-  nvfp4_gemv_LaunchArgs args{a, b, sfa, sfb, out, p.m, p.k, p.l};
+using cutec::test::GemvProblem;
+
+/// One GEMV kernel: how to launch it on the GPU, run its emulation, and
+/// compute its reference.
+struct GemvKernel {
+  const char *name;
+  CUfunction function;
+  std::function<CUresult(CUfunction, CUdeviceptr *, const GemvProblem &)> launch;
+  std::function<cutec::rt::Status(const GemvProblem &, std::vector<uint16_t> &)> emulate;
+  std::function<std::vector<uint16_t>(const GemvProblem &)> reference;
+};
+
+constexpr int kTimedLaunches = 20;
+
+/// Runs `kernel` on the GPU: c gets its output; `milliseconds` the mean time
+/// of kTimedLaunches launches after a warm-up (0 when `timed` is false).
+bool runOnGpu(const GemvKernel &kernel, const GemvProblem &p, std::vector<uint16_t> &c,
+              bool timed, float &milliseconds) {
+  CUdeviceptr buffers[5];
+  const std::vector<uint8_t> *inputs[4] = {&p.a, &p.b, &p.sfa, &p.sfb};
+  for (int i = 0; i < 4; ++i) {
+    CHECK_CU(cuMemAlloc(&buffers[i], inputs[i]->size()));
+    CHECK_CU(cuMemcpyHtoD(buffers[i], inputs[i]->data(), inputs[i]->size()));
+  }
+  CHECK_CU(cuMemAlloc(&buffers[4], c.size() * 2));
+  CHECK_CU(cuMemsetD8(buffers[4], 0xFF, c.size() * 2));
+  CHECK_CU(kernel.launch(kernel.function, buffers, p));
+  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(cuMemcpyDtoH(c.data(), buffers[4], c.size() * 2));
+  milliseconds = 0;
+  if (timed) {
+    CUevent start, stop;
+    CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CHECK_CU(cuEventRecord(start, nullptr));
+    for (int i = 0; i < kTimedLaunches; ++i)
+      CHECK_CU(kernel.launch(kernel.function, buffers, p));
+    CHECK_CU(cuEventRecord(stop, nullptr));
+    CHECK_CU(cuEventSynchronize(stop));
+    CHECK_CU(cuEventElapsedTime(&milliseconds, start, stop));
+    milliseconds /= kTimedLaunches;
+  }
+  for (CUdeviceptr ptr : buffers)
+    CHECK_CU(cuMemFree(ptr));
+  return true;
+}
+
+/// Device-to-device copy bandwidth: bytes read plus bytes written per second,
+/// over cuMemcpyDtoD of a 1 GiB buffer.
+bool copyBandwidth(double &gbPerSecond) {
+  const size_t bytes = size_t(1) << 30;
+  CUdeviceptr from, to;
+  CHECK_CU(cuMemAlloc(&from, bytes));
+  CHECK_CU(cuMemAlloc(&to, bytes));
+  CHECK_CU(cuMemsetD8(from, 1, bytes));
+  CHECK_CU(cuMemcpyDtoD(to, from, bytes)); // warm-up
   CUevent start, stop;
   CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  CHECK_CU(cutec_launch_nvfp4_gemv(f, args, nullptr)); // warm-up
+  const int copies = 10;
   CHECK_CU(cuEventRecord(start, nullptr));
-  CHECK_CU(cutec_launch_nvfp4_gemv(f, args, nullptr));
+  for (int i = 0; i < copies; ++i)
+    CHECK_CU(cuMemcpyDtoD(to, from, bytes));
   CHECK_CU(cuEventRecord(stop, nullptr));
-  CHECK_CU(cuCtxSynchronize());
-  CHECK_CU(cuEventElapsedTime(&milliseconds, start, stop));
-  CHECK_CU(cuMemcpyDtoH(c.data(), out, c.size() * 2));
-  for (CUdeviceptr ptr : {a, b, sfa, sfb, out})
-    CHECK_CU(cuMemFree(ptr));
+  CHECK_CU(cuEventSynchronize(stop));
+  float ms = 0;
+  CHECK_CU(cuEventElapsedTime(&ms, start, stop));
+  gbPerSecond = 2.0 * bytes * copies / (ms * 1e6);
+  CHECK_CU(cuMemFree(from));
+  CHECK_CU(cuMemFree(to));
   return true;
+}
+
+/// The bytes a GEMV must move: all of a and its scale factors, one row of b
+/// and of its scale factors per batch, and c.
+double gemvBytes(const GemvProblem &p) {
+  return double(p.a.size()) + double(p.sfa.size()) + double(p.k) * p.l / 2 +
+         double(p.k) * p.l / 16 + double(p.m) * p.l * 2;
+}
+
+std::string readFile(const char *path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: gemv_hardware_check nvfp4_gemv.sm_90a.ptx\n");
+  if (argc != 3) {
+    std::fprintf(stderr,
+                 "usage: gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx\n");
     return 2;
   }
   int devices = 0;
@@ -64,54 +130,93 @@ int main(int argc, char **argv) {
     std::printf("gemv_hardware_check: skipped: no CUDA device on this machine\n");
     return 0;
   }
-  std::ifstream file(argv[1]);
-  std::stringstream ptx;
-  ptx << file.rdbuf();
   CUdevice device;
   CUcontext context;
   char name[128];
-  if (cuDeviceGet(&device, 0) != CUDA_SUCCESS || cuCtxCreate(&context, nullptr, 0, device) != CUDA_SUCCESS ||
+  if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuCtxCreate(&context, nullptr, 0, device) != CUDA_SUCCESS ||
       cuDeviceGetName(name, sizeof name, device) != CUDA_SUCCESS) {
     std::fprintf(stderr, "gemv_hardware_check: cannot create a context\n");
     return 1;
   }
-  CUmodule module;
-  CUfunction function;
-  if (CUresult rc = cutec_load_nvfp4_gemv(ptx.str().c_str(), &module, &function);
-      rc != CUDA_SUCCESS) {
-    std::fprintf(stderr, "gemv_hardware_check: cannot load %s (CUresult %d)\n", argv[1], int(rc));
-    return 1;
-  }
-  std::printf("device: %s\n", name);
-  struct Shape {
-    uint32_t m, k, l;
+  auto address = [](CUdeviceptr *b, const GemvProblem &p) {
+    return std::make_tuple(b[0], b[1], b[2], b[3], b[4], p.m, p.k, p.l);
   };
-  int failures = 0;
-  for (Shape s : {Shape{128, 256, 1}, Shape{384, 128, 3}, Shape{2432, 4608, 2},
-                  Shape{4096, 7168, 1}, Shape{7168, 2048, 1}, Shape{7168, 16384, 1}}) {
-    cutec::test::GemvProblem p = cutec::test::makeGemvProblem(s.m, s.k, s.l, s.m ^ s.k ^ s.l);
-    std::vector<uint16_t> gpu(size_t(s.m) * s.l, 0), emulated(size_t(s.m) * s.l, 0xFFFF);
-    float ms = 0;
-    if (!runOnGpu(function, p, gpu, ms))
-      return 1;
-    if (cutec::rt::Status status = cutec::test::runEmulatedGemv(p, emulated); !status) {
-      std::fprintf(stderr, "gemv_hardware_check: emulation failed: %s\n", status.error().c_str());
+  GemvKernel kernels[2] = {
+      {"nvfp4_gemv", nullptr,
+       [&](CUfunction f, CUdeviceptr *b, const GemvProblem &p) {
+         auto [a, bb, sfa, sfb, c, m, k, l] = address(b, p);
+         return cutec_launch_nvfp4_gemv(f, {a, bb, sfa, sfb, c, m, k, l}, nullptr);
+       },
+       [](const GemvProblem &p, std::vector<uint16_t> &c) {
+         return cutec::test::runEmulatedGemv(p, c);
+       },
+       cutec::test::referenceGemv},
+      {"nvfp4_gemv_warp", nullptr,
+       [&](CUfunction f, CUdeviceptr *b, const GemvProblem &p) {
+         auto [a, bb, sfa, sfb, c, m, k, l] = address(b, p);
+         return cutec_launch_nvfp4_gemv_warp(f, {a, bb, sfa, sfb, c, m, k, l}, nullptr);
+       },
+       [](const GemvProblem &p, std::vector<uint16_t> &c) {
+         return cutec::test::runEmulatedGemvWarp(p, c);
+       },
+       cutec::test::referenceGemvWarp},
+  };
+  CUmodule modules[2];
+  std::string ptx[2] = {readFile(argv[1]), readFile(argv[2])};
+  CUresult loaded[2] = {
+      cutec_load_nvfp4_gemv(ptx[0].c_str(), &modules[0], &kernels[0].function),
+      cutec_load_nvfp4_gemv_warp(ptx[1].c_str(), &modules[1], &kernels[1].function)};
+  for (int i = 0; i < 2; ++i)
+    if (loaded[i] != CUDA_SUCCESS) {
+      std::fprintf(stderr, "gemv_hardware_check: cannot load %s (CUresult %d)\n", argv[1 + i],
+                   int(loaded[i]));
       return 1;
     }
-    size_t differ = 0;
-    for (size_t i = 0; i < gpu.size(); ++i)
-      differ += gpu[i] != emulated[i];
-    std::vector<uint16_t> reference = cutec::test::referenceGemv(p);
-    size_t offReference = 0;
-    for (size_t i = 0; i < gpu.size(); ++i)
-      offReference += gpu[i] != reference[i];
-    double bytes = double(p.a.size() + p.b.size() + p.sfa.size() + p.sfb.size() + gpu.size() * 2);
-    std::printf("M=%u K=%u L=%u: GPU vs emulation %s (%zu of %zu differ), GPU vs reference "
-                "%zu differ; kernel %.3f ms, %.1f GB/s\n",
-                s.m, s.k, s.l, differ ? "DIFFERENT" : "byte-identical", differ, gpu.size(),
-                offReference, ms, bytes / (ms * 1e6));
-    failures += differ != 0 || offReference != 0;
+  std::printf("device: %s\n", name);
+  double copy = 0;
+  if (!copyBandwidth(copy))
+    return 1;
+  std::printf("device-to-device copy (cuMemcpyDtoD, 1 GiB, read + write): %.1f GB/s\n", copy);
+
+  struct Shape {
+    uint32_t m, k, l;
+    bool timed; // the GPU MODE benchmark shapes
+  };
+  int checks = 0, failures = 0;
+  for (Shape s : {Shape{128, 256, 1, false}, Shape{384, 128, 3, false},
+                  Shape{2432, 4608, 2, false}, Shape{7168, 16384, 1, true},
+                  Shape{4096, 7168, 1, true}, Shape{7168, 2048, 1, true}}) {
+    GemvProblem p = cutec::test::makeGemvProblem(s.m, s.k, s.l, s.m ^ s.k ^ s.l);
+    for (const GemvKernel &kernel : kernels) {
+      std::vector<uint16_t> gpu(size_t(s.m) * s.l, 0), emulated(size_t(s.m) * s.l, 0xFFFF);
+      float ms = 0;
+      if (!runOnGpu(kernel, p, gpu, s.timed, ms))
+        return 1;
+      if (cutec::rt::Status status = kernel.emulate(p, emulated); !status) {
+        std::fprintf(stderr, "gemv_hardware_check: %s: emulation failed: %s\n", kernel.name,
+                     status.error().c_str());
+        return 1;
+      }
+      std::vector<uint16_t> reference = kernel.reference(p);
+      size_t differ = 0, offReference = 0;
+      for (size_t i = 0; i < gpu.size(); ++i) {
+        differ += gpu[i] != emulated[i];
+        offReference += gpu[i] != reference[i];
+      }
+      std::printf("%-16s M=%-5u K=%-5u L=%u: GPU vs emulation %s (%zu of %zu differ), "
+                  "GPU vs reference %zu differ",
+                  kernel.name, s.m, s.k, s.l, differ ? "DIFFERENT" : "byte-identical", differ,
+                  gpu.size(), offReference);
+      if (s.timed) {
+        double gb = gemvBytes(p) / (ms * 1e6);
+        std::printf("; %.4f ms, %.1f GB/s = %.1f%% of copy", ms, gb, 100 * gb / copy);
+      }
+      std::printf("\n");
+      ++checks;
+      failures += differ != 0 || offReference != 0;
+    }
   }
-  std::printf("%d passed, %d failed\n", 6 - failures, failures);
+  std::printf("%d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
 }

@@ -40,17 +40,26 @@ TEST(LowerIndexing, CopyLoadsConvertsAndStoresEveryElement) {
   EXPECT_EQ(opsOf(*k.kernel, OpKind::BaseAddress).size(), 2u);
 }
 
-TEST(LowerIndexing, Fp4ElementsSelectTheirNibble) {
+TEST(LowerIndexing, ContiguousFp4ElementsComeFromWordsByStaticShifts) {
   KernelUnderTest k = makeFp4DecodeKernel();
   ASSERT_EQ(runPasses(*k.module, loweringPipeline(2)), "");
   EXPECT_FALSE(hasTensorValues(*k.kernel)) << toString(*k.kernel);
   std::vector<Operation *> loads = opsOf(*k.kernel, OpKind::MemLoad);
-  // 16 fp4 nibbles, then one broadcast scale factor.
-  ASSERT_EQ(loads.size(), 17u);
-  EXPECT_EQ(bitsOf(loads[0]), 8);
-  EXPECT_EQ(loads[0]->result()->type(), Type::scalar(DataType::U32));
-  EXPECT_EQ(loads[16]->result()->type(), Type::scalar(DataType::UE4M3));
-  EXPECT_EQ(opsOf(*k.kernel, OpKind::ShiftRight).size(), 16u + 16u); // nibbles + addresses
+  // The 16 nibbles at the (aligned) start of x are 8 bytes: one vector of
+  // two words; then one broadcast scale factor, a single byte.
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(bitsOf(loads[0]), 32);
+  ASSERT_NE(loads[0]->attrAs<int64_t>("vector"), nullptr);
+  EXPECT_EQ(*loads[0]->attrAs<int64_t>("vector"), 2);
+  EXPECT_EQ(loads[0]->results().size(), 2u);
+  EXPECT_EQ(loads[1]->result()->type(), Type::scalar(DataType::UE4M3));
+  // Nibble i of word w: a shift by the constant 4 * (i % 8), except i % 8 == 0.
+  size_t staticShifts = llvm::count_if(opsOf(*k.kernel, OpKind::ShiftRight), [](Operation *op) {
+    const Operation *amount = op->operand(1)->definingOp();
+    return op->result()->type() == Type::scalar(DataType::U32) && amount &&
+           amount->kind() == OpKind::Constant;
+  });
+  EXPECT_EQ(staticShifts, 14u);
   std::vector<Operation *> casts = opsOf(*k.kernel, OpKind::Bitcast);
   size_t toFp4 = llvm::count_if(
       casts, [](Operation *op) { return op->result()->type() == Type::scalar(DataType::F4E2M1); });
@@ -58,7 +67,7 @@ TEST(LowerIndexing, Fp4ElementsSelectTheirNibble) {
   // Every product uses the one scale-factor register.
   for (Operation *mul : opsOf(*k.kernel, OpKind::Mul)) {
     if (mul->result()->type() == Type::scalar(DataType::F32)) {
-      EXPECT_EQ(mul->operand(1)->definingOp()->operand(0), loads[16]->result());
+      EXPECT_EQ(mul->operand(1)->definingOp()->operand(0), loads[1]->result());
     }
   }
 }

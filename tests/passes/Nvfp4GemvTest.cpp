@@ -21,12 +21,18 @@ TEST(Nvfp4Gemv, LowersToPtxThatAssembles) {
   llvm::raw_string_ostream os(ptx);
   llvm::Error e = ptx::printPtx(*module, ptx::PtxTarget(), os);
   ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
-  // Per k tile: 64 + 64 nibbles of A and B, 4 + 4 scale factors.
-  size_t byteLoads = 0;
-  for (size_t pos = ptx.find("ld.global.u8"); pos != std::string::npos;
-       pos = ptx.find("ld.global.u8", pos + 1))
-    ++byteLoads;
-  EXPECT_EQ(byteLoads, 64u + 64u + 4u + 4u);
+  // Per k tile: 64 + 64 nibbles of A and B byte by byte (this IR states no
+  // assumption about K, so their rows are not known to be aligned), and the
+  // 4 + 4 scale factors, contiguous and 4-byte aligned, as one word each.
+  auto count = [&](const std::string &opcode) {
+    size_t n = 0;
+    for (size_t pos = ptx.find(opcode + " "); pos != std::string::npos;
+         pos = ptx.find(opcode + " ", pos + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("ld.global.u8"), 64u + 64u);
+  EXPECT_EQ(count("ld.global.u32"), 2u);
   EXPECT_NE(ptx.find("st.global.b16"), std::string::npos);
   EXPECT_EQ(assembleWithPtxas(ptx, "sm_100a"), "") << ptx;
 

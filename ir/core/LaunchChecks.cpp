@@ -1,0 +1,37 @@
+//===- LaunchChecks.cpp - What every launcher of a kernel must check ------===//
+#include "ir/core/LaunchChecks.h"
+
+namespace cutec::ir {
+
+std::vector<LaunchCheck> launchChecks(const Operation &kernel) {
+  std::vector<LaunchCheck> checks;
+  for (const auto &arg : kernel.regions()[0]->blocks().front()->arguments())
+    if (arg->type().isTensor())
+      checks.push_back({arg->nameHint(), kTensorBaseAlignment, true});
+  if (const IntTuple *facts = kernel.attrAs<IntTuple>("assume_divby"); facts && !facts->isLeaf())
+    for (const IntTuple &fact : facts->elements())
+      if (!fact.isLeaf() && fact.elements().size() == 2 && fact.elements()[1].leaf().isStatic())
+        checks.push_back(
+            {fact.elements()[0].leaf().str(), fact.elements()[1].leaf().staticValue(), false});
+  return checks;
+}
+
+std::string printLaunchChecks(const Operation &kernel, const std::string &access,
+                              const std::string &indent) {
+  std::string text;
+  for (const LaunchCheck &c : launchChecks(kernel)) {
+    std::string value = "static_cast<unsigned long long>(" + access + c.field + ")";
+    std::string divisor = std::to_string(c.divisor);
+    std::string format =
+        c.isAddress ? "the address of " + c.field + " (0x%llx) is not a multiple of " + divisor +
+                          " bytes, as every tensor parameter's must be"
+                    : c.field + " = %llu breaks the kernel's assumption divby(" + c.field + ", " +
+                          divisor + "): it is not a multiple of " + divisor;
+    text += indent + "if (" + value + " % " + divisor + "u != 0) {\n";
+    text += indent + "  std::snprintf(message, size, \"" + format + "\", " + value + ");\n";
+    text += indent + "  return false;\n" + indent + "}\n";
+  }
+  return text;
+}
+
+} // namespace cutec::ir
