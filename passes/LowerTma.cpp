@@ -228,9 +228,12 @@ private:
     if ((spec.box[0] * ir::bitWidth(spec.element)) % 128)
       return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
                             " bytes; TMA needs a multiple of 16");
-    if (*swizzle && boxBytes0 > *swizzle)
-      return fail(load, "the box's contiguous extent of " + llvm::Twine(boxBytes0) +
-                            " bytes exceeds the " + llvm::Twine(*swizzle) + "-byte swizzle span");
+    // The hardware lays a swizzled box out in rows of the swizzle span; a
+    // narrower box would leave gaps that the shared layout does not have.
+    if (*swizzle && boxBytes0 != *swizzle)
+      return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
+                            " bytes; with the " + llvm::Twine(*swizzle) +
+                            "-byte swizzle it must be exactly " + llvm::Twine(*swizzle));
     for (int64_t b : spec.box)
       if (b > 256)
         return fail(load, "a TMA box has at most 256 elements per mode, not " + llvm::Twine(b));

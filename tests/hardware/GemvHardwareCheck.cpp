@@ -7,6 +7,7 @@
 // as a fraction of the device-to-device copy bandwidth measured in the same run.
 //   gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
+#include "CudaCheck.h"
 #include "Nvfp4GemvWarpEmulated.h"
 #include "Nvfp4GemvWarpReference.h"
 #include "nvfp4_gemv_launch.h"
@@ -19,13 +20,11 @@
 
 namespace {
 
+/// A driver call whose error is printed, making the caller return false.
 #define CHECK_CU(call)                                                                             \
   do {                                                                                             \
-    CUresult rc = (call);                                                                          \
-    if (rc != CUDA_SUCCESS) {                                                                      \
-      const char *text = nullptr;                                                                  \
-      cuGetErrorString(rc, &text);                                                                 \
-      std::fprintf(stderr, "gemv_hardware_check: %s failed: %s\n", #call, text ? text : "?");      \
+    if (std::string error; !cutec::hw::succeeded((call), #call, error)) {                          \
+      std::fprintf(stderr, "gemv_hardware_check: %s\n", error.c_str());                           \
       return false;                                                                                \
     }                                                                                              \
   } while (0)
@@ -110,13 +109,6 @@ double gemvBytes(const GemvProblem &p) {
          double(p.k) * p.l / 16 + double(p.m) * p.l * 2;
 }
 
-std::string readFile(const char *path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -125,20 +117,9 @@ int main(int argc, char **argv) {
                  "usage: gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx\n");
     return 2;
   }
-  int devices = 0;
-  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0) {
-    std::printf("gemv_hardware_check: skipped: no CUDA device on this machine\n");
-    return 0;
-  }
-  CUdevice device;
   CUcontext context;
-  char name[128];
-  if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-      cuCtxCreate(&context, nullptr, 0, device) != CUDA_SUCCESS ||
-      cuDeviceGetName(name, sizeof name, device) != CUDA_SUCCESS) {
-    std::fprintf(stderr, "gemv_hardware_check: cannot create a context\n");
-    return 1;
-  }
+  if (std::optional<int> status = cutec::hw::openDevice("gemv_hardware_check", context))
+    return *status;
   auto address = [](CUdeviceptr *b, const GemvProblem &p) {
     return std::make_tuple(b[0], b[1], b[2], b[3], b[4], p.m, p.k, p.l);
   };
@@ -163,7 +144,7 @@ int main(int argc, char **argv) {
        cutec::test::referenceGemvWarp},
   };
   CUmodule modules[2];
-  std::string ptx[2] = {readFile(argv[1]), readFile(argv[2])};
+  std::string ptx[2] = {cutec::hw::readFile(argv[1]), cutec::hw::readFile(argv[2])};
   CUresult loaded[2] = {
       cutec_load_nvfp4_gemv(ptx[0].c_str(), &modules[0], &kernels[0].function),
       cutec_load_nvfp4_gemv_warp(ptx[1].c_str(), &modules[1], &kernels[1].function)};
@@ -173,7 +154,6 @@ int main(int argc, char **argv) {
                    int(loaded[i]));
       return 1;
     }
-  std::printf("device: %s\n", name);
   double copy = 0;
   if (!copyBandwidth(copy))
     return 1;
