@@ -84,7 +84,7 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
 }
 
 uint32_t CtaRunner::copyTarget(const AsyncCopy &c, uint32_t byte) const {
-  return tmaSwizzleAddress(c.dst + byte, c.swizzle);
+  return c.layout.address(c.dst, byte);
 }
 
 void CtaRunner::landCopy(Thread &t, size_t i) {
@@ -130,18 +130,13 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
   uint32_t align = tmaDestinationAlignment(info.swizzle);
   if (dst % align)
     fail(t, what, [&] {
-      std::string why = info.swizzle == TmaSwizzle::None
-                            ? "cp.async.bulk.tensor needs 128"
-                            : "a " + std::to_string(tmaSwizzleSpan(info.swizzle)) +
-                                  "B-swizzled box must start where the swizzle pattern does, "
-                                  "every " +
-                                  std::to_string(align);
       return "shared destination " + hex(dst) + " is not " + std::to_string(align) +
-             "-byte aligned: " + why + " bytes";
+             "-byte aligned: cp.async.bulk.tensor needs " + std::to_string(align) +
+             " bytes (the GPU reports a misaligned address)";
     });
 
   AsyncCopy copy{nextCopySerial, dst, info.boxBytes(), bar, mbarriers.find(bar)->phase,
-                 info.swizzle, what, t.index, {}};
+                 TmaSharedLayout::of(info), what, t.index, {}};
   if (asyncOwner.size() != shared.size())
     asyncOwner.assign(shared.size(), 0);
   for (uint32_t byte = 0; byte < copy.bytes; byte += 16) {
@@ -149,8 +144,8 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
     uint32_t offset = target - kSharedWindowBase;
     if (target < kSharedWindowBase || offset > shared.size() - 16)
       fail(t, what, [&] {
-        return "the " + std::to_string(copy.bytes) + "-byte box at shared destination " +
-               hex(dst) + " runs past the end of the CTA's shared memory [" +
+        return "the box (" + std::to_string(info.sharedBoxBytes()) +
+               " bytes in shared memory) at shared destination " + hex(dst) + " runs past the end of the CTA's shared memory [" +
                hex(kSharedWindowBase) + ", " + hex(kSharedWindowBase + shared.size()) + ")";
       });
     if (uint32_t owner = asyncOwner[offset]) {
@@ -205,7 +200,7 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
   return "'" + std::string(c.what ? c.what : "?") + "' (issued by thread " +
          dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
          std::to_string(issuer.laneid) + "; " + std::to_string(c.bytes) + " bytes to [" +
-         hex(c.dst) + ", " + hex(c.dst + c.bytes) + ") completing on mbarrier " + hex(c.bar) +
+         hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " + hex(c.bar) +
          " in its phase " + std::to_string(c.barPhase) + ")";
 }
 

@@ -19,7 +19,7 @@
 #include "runtime/LaunchState.h"
 #include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
-#include "runtime/TensorMap.h"
+#include "runtime/Tma.h"
 #include "runtime/Thread.h"
 
 #include <array>
@@ -81,7 +81,7 @@ private:
     uint32_t serial; // its mark in asyncOwner
     uint32_t dst, bytes, bar;
     uint64_t barPhase; // the mbarrier's phase when it was issued
-    TmaSwizzle swizzle;
+    TmaSharedLayout layout; // where its image bytes land
     const char *what;
     uint32_t issuer; // thread index
     std::vector<std::byte> image;

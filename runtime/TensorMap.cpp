@@ -154,6 +154,14 @@ uint32_t TensorMapInfo::boxBytes() const {
   return bytes;
 }
 
+uint32_t TensorMapInfo::sharedRowPitch() const {
+  return swizzle == TmaSwizzle::None ? boxRowBytes() : tmaSwizzleSpan(swizzle);
+}
+
+uint32_t TensorMapInfo::sharedBoxBytes() const {
+  return boxBytes() / boxRowBytes() * sharedRowPitch();
+}
+
 std::string encodeTensorMapTiled(TensorMap &map, TmaDataType type, uint32_t rank,
                                  const void *globalAddress, const uint64_t *globalDim,
                                  const uint64_t *globalStrides, const uint32_t *boxDim,

@@ -77,8 +77,19 @@ struct TensorMapInfo {
   uint32_t boxElements(uint32_t d) const {
     return (boxDim[d] + elementStride[d] - 1) / elementStride[d];
   }
-  /// Bytes of the box in shared memory: the transaction bytes of a load.
+  /// Bytes of the box's elements: the transaction bytes of a load
+  /// (padding between rows, below, is neither written nor counted).
   uint32_t boxBytes() const;
+  /// Bytes of one box row, dimension 0's elements.
+  uint32_t boxRowBytes() const { return boxElements(0) * elementBytes(); }
+  /// Bytes from one box row to the next in shared memory: the row itself
+  /// without swizzle; the swizzle span (32/64/128) with one, even when the
+  /// row is narrower. The bytes between a narrow row's end and the next
+  /// row are left untouched (measured on an H100, docs/emulator.md).
+  uint32_t sharedRowPitch() const;
+  /// Bytes the box spans in shared memory from its destination:
+  /// boxBytes() / boxRowBytes() rows of sharedRowPitch() bytes.
+  uint32_t sharedBoxBytes() const;
 };
 
 /// Decodes a map that encodeTensorMapTiled wrote; false for anything else.

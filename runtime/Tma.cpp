@@ -17,9 +17,12 @@ void fillValue(const TensorMapInfo &info, std::byte *element) {
   std::memset(element, 0, bytes);
   if (info.oobFill != TmaOobFill::NanRequestZeroFma)
     return;
-  // The canonical NaN: all ones but the sign (0x7fff, 0x7fffffff, ...).
-  std::memset(element, 0xFF, bytes);
-  element[bytes - 1] = std::byte{0x7F};
+  // What an H100 writes for f16, bf16 and f32 alike: the 16-bit 0x7ff7
+  // repeated (f32 0x7ff77ff7), a NaN in each of those formats.
+  for (uint32_t b = 0; b < bytes; b += 2) {
+    element[b] = std::byte{0xF7};
+    element[b + 1] = std::byte{0x7F};
+  }
 }
 
 std::string coordText(const int64_t *coord, uint32_t rank) {
@@ -31,12 +34,22 @@ std::string coordText(const int64_t *coord, uint32_t rank) {
 
 } // namespace
 
-uint32_t tmaDestinationAlignment(TmaSwizzle swizzle) {
-  return swizzle == TmaSwizzle::None ? 128 : tmaSwizzleSpan(swizzle) * 8;
+uint32_t tmaDestinationAlignment(TmaSwizzle) { return 128; }
+
+std::string checkTmaBoxStart(const TensorMapInfo &info, const int32_t *coords) {
+  int64_t startByte = int64_t(coords[0]) * info.elementBytes();
+  if (startByte % 16 == 0)
+    return "";
+  return "the box starts at element " + std::to_string(coords[0]) + " of dimension 0, byte " +
+         std::to_string(startByte) + " of the row, not on a 16-byte boundary: coords[0] * " +
+         std::to_string(info.elementBytes()) +
+         " must be a multiple of 16 (the GPU raises an illegal instruction)";
 }
 
 std::string gatherTmaBox(const TensorMapInfo &info, const int32_t *coords,
                          const MemoryMap &globals, std::vector<std::byte> &image) {
+  if (std::string problem = checkTmaBoxStart(info, coords); !problem.empty())
+    return problem;
   const uint32_t elementBytes = info.elementBytes();
   const uint32_t rank = info.rank;
   uint32_t count[5];

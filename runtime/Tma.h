@@ -4,12 +4,17 @@
 // The box starts at the signed element coordinates `coords` and holds
 // ceil(boxDim[d] / elementStride[d]) elements along dimension d, element k
 // at coordinate coords[d] + k * elementStride[d] (dimension 0's stride is
-// always 1). In shared memory the elements are packed in box order,
-// dimension 0 fastest, from the destination address on; then the swizzle
-// moves each 16-byte chunk (tmaSwizzleAddress). Elements outside
-// [0, globalDim) in any dimension are filled with zeros, or with the
-// canonical NaN of the type for OOB fill NAN_REQUEST_ZERO_FMA; they still
-// count toward the transaction bytes, which are always the whole box.
+// always 1). coords[0] * elementBytes must be a multiple of 16: the H100
+// raises "illegal instruction" otherwise (checkTmaBoxStart). In shared
+// memory each box row (dimension 0's elements) starts a new row of
+// sharedRowPitch() bytes from the destination on: the row itself without
+// swizzle, the swizzle span with one, even for a narrower row, whose tail
+// is left untouched. Then the swizzle moves each 16-byte chunk by its
+// absolute address bits (tmaSwizzleAddress). Elements outside
+// [0, globalDim) in any dimension are filled with zeros, or for OOB fill
+// NAN_REQUEST_ZERO_FMA with the 16-bit 0x7ff7 repeated (a NaN); they still
+// count toward the transaction bytes, which are the box's element bytes
+// (boxBytes(), without row padding).
 #pragma once
 
 #include "runtime/TensorMap.h"
@@ -23,16 +28,42 @@ namespace cutec::rt {
 
 class MemoryMap;
 
+/// Where a box lands in shared memory: row r of the box's dense image
+/// (rowBytes each, box order) starts at dst + r * rowPitch, and then the
+/// swizzle moves each 16-byte chunk.
+struct TmaSharedLayout {
+  uint32_t rowBytes = 16, rowPitch = 16;
+  TmaSwizzle swizzle = TmaSwizzle::None;
+
+  static TmaSharedLayout of(const TensorMapInfo &info) {
+    return {info.boxRowBytes(), info.sharedRowPitch(), info.swizzle};
+  }
+  /// The shared address of image byte `byte` (a 16-byte chunk's start
+  /// moves the whole chunk) of a box loaded to `dst`.
+  uint32_t address(uint32_t dst, uint32_t byte) const {
+    return tmaSwizzleAddress(dst + byte / rowBytes * rowPitch + byte % rowBytes, swizzle);
+  }
+  /// Bytes that an image of `bytes` spans from the destination.
+  uint32_t extent(uint32_t bytes) const { return bytes / rowBytes * rowPitch; }
+};
+
+/// "" if the hardware accepts a box starting at `coords`, else why not:
+/// dimension 0's start must lie on a 16-byte boundary of the row
+/// (coords[0] * elementBytes a multiple of 16). Out-of-bounds starts are
+/// fine; gatherTmaBox checks this first.
+std::string checkTmaBoxStart(const TensorMapInfo &info, const int32_t *coords);
+
 /// Reads the box at `coords` (the map's rank of them) into `image`, the box's
-/// unswizzled bytes in box order (info.boxBytes() of them). Every in-bounds
-/// element must lie in a buffer of `globals`; otherwise returns why (and
-/// `image` is unspecified), else "".
+/// unswizzled bytes in box order (info.boxBytes() of them). The start must
+/// pass checkTmaBoxStart, and every in-bounds element must lie in a buffer
+/// of `globals`; otherwise returns why (and `image` is unspecified), else "".
 std::string gatherTmaBox(const TensorMapInfo &info, const int32_t *coords,
                          const MemoryMap &globals, std::vector<std::byte> &image);
 
-/// The alignment cp.async.bulk.tensor requires of a shared destination with
-/// `swizzle`: 128 bytes, and the swizzle pattern's repeat (8 rows of its
-/// span: 256, 512, 1024 bytes) so that the pattern starts at the box's start.
+/// The alignment cp.async.bulk.tensor requires of a shared destination:
+/// 128 bytes with every swizzle (an H100 reports "misaligned address" for
+/// 16 and 64). A swizzled box need not start where its pattern does: the
+/// swizzle takes the absolute address bits, as tmaSwizzleAddress does.
 uint32_t tmaDestinationAlignment(TmaSwizzle swizzle);
 
 } // namespace cutec::rt

@@ -1,7 +1,10 @@
 // TMA tile loads in the emulator: encodeTensorMapTiled's validity rules, and
 // the shared-memory image of boxes (every swizzle, 1/2/4-byte elements,
 // ranks 1-5, edges, negative coordinates, element strides, NaN fill, packed
-// fp4) against an independent element-by-element formulation written here.
+// fp4, rows narrower than the swizzle span) against an independent
+// element-by-element formulation written here, and what the hardware
+// refuses (unaligned box starts and destinations). The rules were measured
+// on an H100 by tests/hardware/TmaModelCheck.cpp (docs/emulator.md).
 #include "LaunchTestSupport.h"
 
 #include "runtime/Fp4Packing.h"
@@ -226,8 +229,16 @@ Global makeGlobal(const Box &b) {
   return g;
 }
 
+/// Bytes from one box row to the next in shared memory: the row itself
+/// without swizzle, the swizzle span with one (narrower rows are padded).
+uint32_t rowPitch(const Box &b) {
+  return b.swizzle == TmaSwizzle::None ? b.box[0] * elementBytesOf(b.type)
+                                       : 16u << uint32_t(b.swizzle);
+}
+
 /// The expected shared region, element by element: for each box index,
-/// its global coordinate, the linear shared byte offset, the swizzle.
+/// its global coordinate, its row's and column's shared byte offset, the
+/// swizzle of the absolute address.
 std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total,
                                    uint32_t dstAddress) {
   uint32_t e = elementBytesOf(b.type);
@@ -255,8 +266,9 @@ std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total
               if (inside)
                 value = g.bytes[offset + byte];
               else if (b.oob == TmaOobFill::NanRequestZeroFma)
-                value = byte == e - 1 ? 0x7F : 0xFF;
-              uint32_t address = dstAddress + linear * e + byte;
+                value = byte % 2 ? 0x7F : 0xF7; // 0x7ff7 in every 16 bits
+              uint32_t row = linear / n[0], column = linear % n[0] * e + byte;
+              uint32_t address = dstAddress + row * rowPitch(b) + column;
               uint32_t bits = uint32_t(b.swizzle);
               uint32_t swizzled =
                   bits ? address ^ (((address >> 7) & ((1u << bits) - 1)) << 4) : address;
@@ -273,20 +285,26 @@ uint32_t boxBytes(const Box &b) {
   return bytes;
 }
 
+/// Bytes the box spans in shared memory: its rows at rowPitch.
+uint32_t sharedExtent(const Box &b) {
+  return boxBytes(b) / (b.box[0] * elementBytesOf(b.type)) * rowPitch(b);
+}
+
 /// Runs the load; returns the shared region (or empty with a test failure).
 std::vector<uint8_t> runLoad(const Box &b, Global &g, uint32_t dstOffset = 0,
-                             std::string *error = nullptr, unsigned workers = 1) {
+                             std::string *error = nullptr, unsigned workers = 1,
+                             uint32_t txBytes = 0) {
   LoadParams p{};
   std::string problem = encodeTensorMapTiled(p.tmap, b.type, b.rank, g.bytes.data(), b.dim,
                                              g.stride + 1, b.box, b.estride, TmaInterleave::None,
                                              b.swizzle, TmaL2Promotion::None, b.oob);
   EXPECT_EQ(problem, "");
-  uint32_t total = (dstOffset + boxBytes(b) + kAlign - 1) / kAlign * kAlign;
+  uint32_t total = (dstOffset + sharedExtent(b) + kAlign - 1) / kAlign * kAlign;
   std::vector<uint8_t> out(total, 0);
   p.out = addressOf(out);
   p.total = total;
   p.dstOffset = dstOffset;
-  p.txBytes = boxBytes(b);
+  p.txBytes = txBytes ? txBytes : boxBytes(b);
   p.rank = b.rank;
   std::memcpy(p.coords, b.coord, sizeof p.coords);
   MemoryMap map;
@@ -307,10 +325,10 @@ std::vector<uint8_t> runLoad(const Box &b, Global &g, uint32_t dstOffset = 0,
 /// dynamic memory starts at 0x410 and aligns up to 0x800.
 constexpr uint32_t kBase = 0x800;
 
-void expectImage(const Box &b, const char *label) {
+void expectImage(const Box &b, const char *label, uint32_t dstOffset = 0) {
   Global g = makeGlobal(b);
-  std::vector<uint8_t> got = runLoad(b, g);
-  std::vector<uint8_t> want = expectedImage(b, g, uint32_t(got.size()), kBase);
+  std::vector<uint8_t> got = runLoad(b, g, dstOffset);
+  std::vector<uint8_t> want = expectedImage(b, g, uint32_t(got.size()), kBase + dstOffset);
   ASSERT_EQ(got.size(), want.size());
   size_t differ = 0, first = 0;
   for (size_t i = 0; i < got.size(); ++i)
@@ -344,11 +362,14 @@ TEST(TmaImage, EverySwizzleAndElementSizeAtEveryEdge) {
         uint32_t span = s == TmaSwizzle::None ? 64 : 16u << uint32_t(s);
         uint32_t inner = span / e;
         int32_t dim0 = int32_t(inner * 3 + 5);
+        // Starts on 16-byte boundaries, as the hardware requires.
+        int32_t chunk = int32_t(16 / e);
+        auto whole = [&](int32_t c) { return c / chunk * chunk; };
         const int32_t where[][2] = {{int32_t(inner), 3},
-                                    {dim0 - int32_t(inner / 2) - 1, 45 - int32_t(rows / 2)},
-                                    {-int32_t(inner / 2) - 1, -3},
-                                    {dim0 + 4, -40},
-                                    {-int32_t(inner) - 3, 50}};
+                                    {whole(dim0 - int32_t(inner / 2)), 45 - int32_t(rows / 2)},
+                                    {-whole(int32_t(inner / 2)) - chunk, -3},
+                                    {whole(dim0) + chunk, -40},
+                                    {-int32_t(inner) - chunk, 50}};
         for (auto &w : where) {
           Box b = box2d(type, s, inner, rows, w[0], w[1]);
           std::string label = "swizzle " + std::to_string(uint32_t(s)) + " type " +
@@ -359,11 +380,33 @@ TEST(TmaImage, EverySwizzleAndElementSizeAtEveryEdge) {
       }
 }
 
-TEST(TmaImage, HalfSpanInnerBoxesUnderSwizzle) {
-  // Inner extent below the span: a 128B-swizzle row holds several box rows.
-  for (TmaSwizzle s : {TmaSwizzle::B64, TmaSwizzle::B128})
-    expectImage(box2d(TmaDataType::Uint16, s, 16, 21, -7, 40), "half span");
-  expectImage(box2d(TmaDataType::Uint8, TmaSwizzle::B128, 16, 9, 3, 1), "16-byte rows");
+TEST(TmaImage, RowsNarrowerThanTheSwizzleSpanArePadded) {
+  // Each box row starts a new span-wide row; its tail keeps the pattern.
+  for (TmaSwizzle s : {TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128})
+    expectImage(box2d(TmaDataType::Uint16, s, 8, 21, -8, 40), "16-byte rows");
+  expectImage(box2d(TmaDataType::Uint16, TmaSwizzle::B64, 16, 21, -8, 40), "half span");
+  expectImage(box2d(TmaDataType::Uint8, TmaSwizzle::B128, 48, 9, 16, 1), "48-byte rows");
+  expectImage(box2d(TmaDataType::Uint8, TmaSwizzle::B128, 112, 9, 16, 1), "112-byte rows");
+  // Directly: 32B swizzle, 16-byte rows: row r at 32r, its chunk swizzled.
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B32, 16, 8, 0, 0);
+  Global g = makeGlobal(b);
+  std::vector<uint8_t> got = runLoad(b, g);
+  for (uint32_t r = 0; r < 8; ++r) {
+    uint32_t at = r * 32 + ((r >> 2) & 1) * 16, gap = at ^ 16;
+    EXPECT_EQ(got[at], g.bytes[r * g.stride[1]]) << "row " << r;
+    EXPECT_EQ(got[gap], 0xA5) << "row " << r << "'s padding";
+  }
+}
+
+TEST(TmaImage, TransactionBytesExcludeRowPadding) {
+  // Expecting the padded extent never completes, as on the H100.
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B32, 16, 8, 16, 3);
+  Global g = makeGlobal(b);
+  std::string error;
+  runLoad(b, g, 0, &error, 1, sharedExtent(b));
+  EXPECT_NE(error.find("deadlock"), std::string::npos) << error;
+  runLoad(b, g, 0, &error, 1, boxBytes(b));
+  EXPECT_EQ(error, "");
 }
 
 TEST(TmaImage, Ranks1To5) {
@@ -372,7 +415,7 @@ TEST(TmaImage, Ranks1To5) {
   b.swizzle = TmaSwizzle::B128;
   uint64_t dims[5] = {100, 5, 4, 3, 3};
   uint32_t boxes[5] = {64, 3, 2, 2, 2};
-  int32_t coords[5] = {50, 3, -1, 2, 1};
+  int32_t coords[5] = {48, 3, -1, 2, 1};
   for (uint32_t rank = 1; rank <= 5; ++rank) {
     b.rank = rank;
     for (uint32_t d = 0; d < 5; ++d) {
@@ -392,7 +435,7 @@ TEST(TmaImage, ElementStridesSkipAndIgnoreDimension0) {
   b.dim[0] = 40, b.dim[1] = 30, b.dim[2] = 7;
   b.box[0] = 16, b.box[1] = 9, b.box[2] = 5;
   b.estride[0] = 2, b.estride[1] = 3, b.estride[2] = 2; // dimension 0's is ignored
-  b.coord[0] = -3, b.coord[1] = 20, b.coord[2] = 3;
+  b.coord[0] = -8, b.coord[1] = 20, b.coord[2] = 3;
   for (TmaSwizzle s : {TmaSwizzle::None, TmaSwizzle::B32}) {
     b.swizzle = s;
     expectImage(b, "element strides");
@@ -402,7 +445,7 @@ TEST(TmaImage, ElementStridesSkipAndIgnoreDimension0) {
 
 TEST(TmaImage, NanFillForFloatTypes) {
   for (TmaDataType type : {TmaDataType::Float16, TmaDataType::Bfloat16, TmaDataType::Float32}) {
-    Box b = box2d(type, TmaSwizzle::None, 32 / elementBytesOf(type), 4, 10, 43);
+    Box b = box2d(type, TmaSwizzle::None, 32 / elementBytesOf(type), 4, 16, 43);
     b.oob = TmaOobFill::NanRequestZeroFma;
     expectImage(b, "NaN fill");
   }
@@ -476,22 +519,41 @@ TEST(TmaImage, PackedFp4AsUint8) {
 // ---------------------------------------------------------------------------
 // Misuse of the load itself.
 
-TEST(TmaLoad, SwizzledDestinationMustBePatternAligned) {
+TEST(TmaLoad, DestinationMustBe128ByteAlignedForEverySwizzle) {
+  // 128 bytes suffice with a swizzle too; it takes the absolute address bits.
+  for (TmaSwizzle s : {TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128})
+    for (uint32_t offset : {128u, 256u, 512u})
+      expectImage(box2d(TmaDataType::Uint8, s, 16u << uint32_t(s), 16, 16, 2), "offset", offset);
   Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B128, 128, 8, 0, 0);
   Global g = makeGlobal(b);
   std::string error;
-  runLoad(b, g, 128, &error);
-  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: shared destination 0x880 is not "
-                       "1024-byte aligned"),
+  runLoad(b, g, 64, &error);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: shared destination 0x840 is not "
+                       "128-byte aligned: cp.async.bulk.tensor needs 128 bytes"),
             std::string::npos)
       << error;
   b.swizzle = TmaSwizzle::None;
-  runLoad(b, g, 64, &error);
-  EXPECT_NE(error.find("is not 128-byte aligned: cp.async.bulk.tensor needs 128 bytes"),
+  runLoad(b, g, 16, &error);
+  EXPECT_NE(error.find("is not 128-byte aligned"), std::string::npos) << error;
+}
+
+TEST(TmaLoad, BoxStartOffA16ByteBoundaryIsRefused) {
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 3, 0);
+  Global g = makeGlobal(b);
+  std::string error;
+  runLoad(b, g, 0, &error);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box starts at element 3 of "
+                       "dimension 0, byte 3 of the row, not on a 16-byte boundary"),
             std::string::npos)
       << error;
-  runLoad(b, g, 128, &error);
+  // Out of bounds or negative does not matter; the byte offset does.
+  Box f = box2d(TmaDataType::Float32, TmaSwizzle::B32, 8, 4, -4, 0);
+  Global gf = makeGlobal(f);
+  runLoad(f, gf, 0, &error);
   EXPECT_EQ(error, "");
+  f.coord[0] = -6;
+  runLoad(f, gf, 0, &error);
+  EXPECT_NE(error.find("byte -24 of the row"), std::string::npos) << error;
 }
 
 TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
@@ -523,7 +585,7 @@ TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
 }
 
 TEST(TmaLoad, ResultsDoNotDependOnWorkerCount) {
-  Box b = box2d(TmaDataType::Float16, TmaSwizzle::B64, 32, 19, -5, 40);
+  Box b = box2d(TmaDataType::Float16, TmaSwizzle::B64, 32, 19, -8, 40);
   Global g = makeGlobal(b);
   std::vector<uint8_t> one = runLoad(b, g, 0, nullptr, 1);
   EXPECT_EQ(runLoad(b, g, 0, nullptr, 4), one);
