@@ -13,6 +13,7 @@
 //   IRGenBuiltins.cpp  built-in functions and methods
 //   IRGenTensor.cpp    local_tile, slicing, load, store, extract
 //   IRGenAsync.cpp     shared memory, mbarriers, TMA, fences, sync_threads
+//   IRGenTcgen05.cpp   tensor memory allocation
 //   IRGenStmt.cpp      statements, loops, conditionals, helper calls
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
@@ -191,6 +192,11 @@ private:
   // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
   SemaValue callShuffleBfly(CallSite &site);
 
+  // --- Tensor memory (IRGenTcgen05.cpp) ------------------------------------
+  static bool isTcgen05BuiltinName(llvm::StringRef name);
+  SemaValue callTcgen05Builtin(llvm::StringRef name, CallSite &site);
+  std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
+
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);
   SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
@@ -241,6 +247,8 @@ private:
   int64_t sharedBytes = 0;
   /// The largest alignment among them.
   int64_t sharedAlign = 16;
+  /// Columns of tensor memory the kernel being built allocates.
+  int64_t tmemColumns = 0;
   unsigned callDepth = 0;
   unsigned nesting = 0;
   bool nestingReported = false;

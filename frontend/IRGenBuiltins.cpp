@@ -13,7 +13,7 @@ bool IRGen::isBuiltinName(llvm::StringRef name) {
              .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
              .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
              .Default(false) ||
-         isAsyncBuiltinName(name) || isLayoutFunction(name);
+         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isLayoutFunction(name);
 }
 
 bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -63,6 +63,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callSelect(site);
   if (isAsyncBuiltinName(name))
     return callAsyncBuiltin(name, site);
+  if (isTcgen05BuiltinName(name))
+    return callTcgen05Builtin(name, site);
   return callLayoutBuiltin(name, site);
 }
 

@@ -84,6 +84,7 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     dynamicSizeArgs.clear();
     sharedBytes = 0;
     sharedAlign = 16;
+    tmemColumns = 0;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
     // parameter is poison), so its own mistakes are reported too.

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
+#include "passes/IselTcgen05.h"
 #include "passes/Passes.h"
 
 #include "codegen/ptx/MachineBuilder.h"
@@ -72,15 +73,18 @@ const char *arithOpcode(OpKind kind, DataType type) {
 /// What a target offers that isel must know: sm_100a has the fp4 and ue8m0
 /// up-conversions (cvt.rn.f16x2.e2m1x2, cvt.rn.bf16x2.ue8m0x2); sm_90a has
 /// only the fp8 ones, so fp4 and ue8m0 decode with integer operations there.
+/// Tensor memory and the tcgen05 instructions are sm_100a's alone.
 struct Target {
+  std::string arch;
   bool hasFp4AndUe8m0Conversions;
+  bool hasTcgen05;
 };
 
 std::optional<Target> targetFor(llvm::StringRef arch) {
   if (arch == "sm_100a")
-    return Target{true};
+    return Target{arch.str(), true, true};
   if (arch == "sm_90a")
-    return Target{false};
+    return Target{arch.str(), false, false};
   return std::nullopt;
 }
 
@@ -251,6 +255,13 @@ private:
     default:
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
+      if (isTcgen05Op(op.kind())) {
+        if (target.hasTcgen05)
+          return selectTcgen05(b, op, in);
+        fail(op, "'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
+                     " does not have; compile for --arch=sm_100a");
+        return nullptr;
+      }
       fail(op, "cannot select '" + ir::name(op.kind()) + "'");
       return nullptr;
     }

@@ -88,6 +88,7 @@ private:
     case OpKind::MbarrierArrive:
     case OpKind::MbarrierExpectTx:
     case OpKind::MbarrierWait:
+    case OpKind::TmemAlloc:
       return lowerAsync(op, 0, 1);
     case OpKind::TmaLoadTile:
       return lowerAsync(op, 1, 2);

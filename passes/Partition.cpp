@@ -44,6 +44,7 @@ public:
       case OpKind::MbarrierArrive:
       case OpKind::MbarrierExpectTx:
       case OpKind::MbarrierWait:
+      case OpKind::TmemAlloc:
         wrapParameter(kernel, op, 0);
         break;
       case OpKind::TmaLoadTile:

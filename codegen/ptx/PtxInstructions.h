@@ -25,6 +25,7 @@ enum class PtxSyntax {
   Symbol,    // op r0, name;      (a parameter's or shared variable's address)
   LoadArg,   // op r0, [a], b;
   Bare,      // op;
+  Operands,  // op a, b;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   LoadVector, // op {r0, r1, ...}, [a+off];

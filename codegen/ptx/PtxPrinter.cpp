@@ -209,6 +209,9 @@ private:
     case PtxSyntax::Bare:
       text = m;
       break;
+    case PtxSyntax::Operands:
+      text = m + " \t" + llvm::join(a, ", ");
+      break;
     case PtxSyntax::WaitLoop: {
       std::string again = label("wait"), done = freshRegister(RegisterClass::Pred);
       body += again + ":\n";
