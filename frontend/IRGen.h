@@ -196,6 +196,10 @@ private:
   static bool isTcgen05BuiltinName(llvm::StringRef name);
   SemaValue callTcgen05Builtin(llvm::StringRef name, CallSite &site);
   std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
+  SemaValue ummaSmemLayout(CallSite &site);
+  SemaValue tmemTensor(CallSite &site);
+  SemaValue tmemLoad(CallSite &site);
+  SemaValue gemm(CallSite &site);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

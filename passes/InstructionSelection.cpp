@@ -192,8 +192,10 @@ private:
     Value *selected = select(b, op);
     if (context.errorCount() != errors)
       return false;
-    if (!op.results().empty())
-      machine[op.result()] = selected;
+    // An op with several results maps them to those of the instruction
+    // that gives the first (a vector load).
+    for (size_t i = 0; i < op.results().size(); ++i)
+      machine[op.result(i)] = i == 0 ? selected : selected->definingOp()->result(i);
     dead.push_back(&op);
     return true;
   }
@@ -437,6 +439,9 @@ private:
     DataType mfrom = machineType(from), mto = machineType(to);
     if (ptx::registerClass(mfrom) == ptx::registerClass(mto))
       return v;
+    // The bits of a b32 word as an f32 (a tensor-memory cell).
+    if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 && mto == DataType::F32)
+      return emitValue(b, op.loc(), "mov.b32.tof32", DataType::F32, {v});
     // Narrowing to the low bits of a b16 register (e.g. a selected nibble).
     if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 &&
         ptx::registerClass(mto) == ptx::RegisterClass::B16)

@@ -92,6 +92,14 @@ private:
       return lowerAsync(op, 0, 1);
     case OpKind::TmaLoadTile:
       return lowerAsync(op, 1, 2);
+    case OpKind::Umma:
+      return lowerAsync(op, 0, 3);
+    case OpKind::UmmaCommit:
+      return lowerAsync(op, 0, 1);
+    case OpKind::TmemLoad:
+      return lowerTmemLoad(op);
+    case OpKind::TmemTensor:
+      return true;
     case OpKind::SmemAlloc:
       return true;
     default:
@@ -144,6 +152,9 @@ private:
       return address;
     ir::Builder b;
     Operation *alloc = base->definingOp();
+    // A tensor-memory tensor is based at the address tmem_alloc gave.
+    if (alloc && alloc->kind() == OpKind::TmemTensor)
+      return address = alloc->operand(0);
     if (!alloc) {
       b.setInsertionPoint(*kernel.regions()[0]->front().operations().front());
       return address = b.createValue(OpKind::BaseAddress, kernel.loc(),
@@ -205,6 +216,10 @@ private:
   /// takes the unswizzled start of its box and swizzles itself).
   Value *address(ir::Builder &b, llvm::SMLoc loc, Operation &view, Value *offset, bool swizzled) {
     const Type &type = view.result()->type();
+    // Tensor memory addresses count 32-bit cells: lane << 16 | column.
+    if (type.memorySpace() == ir::MemorySpace::Tensor)
+      return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
+                    cast(b, loc, OpKind::Bitcast, offset, DataType::U32));
     unsigned bits = ir::bitWidth(type.element());
     DataType word =
         type.memorySpace() == ir::MemorySpace::Shared ? DataType::U32 : DataType::I64;
@@ -413,6 +428,47 @@ private:
     for (int64_t r = 0; r < *n; ++r)
       if (!storeElement(b, op, *view, r, (*regs)[r]))
         return false;
+    dead.push_back(&op);
+    return true;
+  }
+
+  /// tcgen05.ld.32x32b: the warp reads its lane quarter, 32 * (warp % 4)
+  /// rows on from the tensor's first, each lane its row; the registers come
+  /// as u32 words (bitcast to the tensor's type).
+  bool lowerTmemLoad(Operation &op) {
+    const IntTuple *block = kernel.attrAs<IntTuple>("block");
+    std::vector<IntTuple> dims;
+    if (block)
+      flattenInto(*block, dims);
+    for (size_t i = 1; i < dims.size(); ++i)
+      if (!dims[i].leaf().isConstant(1))
+        return fail(op, "tmem_load needs a one-dimensional block (warps numbered by thread_idx().x)");
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    llvm::SMLoc loc = op.loc();
+    Value *start = startAddress(b, op, op.operand(0), /*swizzled=*/false);
+    if (!start)
+      return false;
+    Operation &tid = b.create(OpKind::ThreadIdx, loc, {}, {Type::scalar(DataType::I32)});
+    tid.setAttr("dim", int64_t(0));
+    // ((tid / 32) % 4) * 32 << 16, and the first column.
+    Value *quarter = binary(b, loc, OpKind::Rem,
+                            binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32)),
+                            constant(b, loc, DataType::I32, 4));
+    Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
+    Value *column = constant(b, loc, DataType::I32, *op.attrAs<int64_t>("column"));
+    Value *address = binary(b, loc, OpKind::Add, start,
+                            cast(b, loc, OpKind::Bitcast,
+                                 binary(b, loc, OpKind::Add, lanes, column), DataType::U32));
+    int64_t n = size(op.result()->type().tensorLayout()).staticValue();
+    std::vector<Type> words(n, Type::scalar(DataType::U32));
+    Operation &load = b.create(OpKind::TmemLoadWords, loc, {address}, words);
+    DataType element = op.result()->type().element();
+    Registers regs;
+    for (const auto &word : load.results())
+      regs.push_back(element == DataType::U32 ? word.get()
+                                              : cast(b, loc, OpKind::Bitcast, word.get(), element));
+    fragments[op.result()] = std::move(regs);
     dead.push_back(&op);
     return true;
   }

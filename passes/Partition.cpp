@@ -45,11 +45,17 @@ public:
       case OpKind::MbarrierExpectTx:
       case OpKind::MbarrierWait:
       case OpKind::TmemAlloc:
+      case OpKind::TmemLoad:
+      case OpKind::UmmaCommit:
         wrapParameter(kernel, op, 0);
         break;
       case OpKind::TmaLoadTile:
         wrapParameter(kernel, op, 1);
         wrapParameter(kernel, op, 2);
+        break;
+      case OpKind::Gemm:
+        for (unsigned i = 0; i < 3; ++i)
+          wrapParameter(kernel, op, i);
         break;
       default:
         break;
@@ -97,7 +103,7 @@ private:
   /// are views of.
   static bool isParameter(const Operation &kernel, const Value *v) {
     if (const Operation *def = v->definingOp())
-      return def->kind() == OpKind::SmemAlloc;
+      return def->kind() == OpKind::SmemAlloc || def->kind() == OpKind::TmemTensor;
     return v->ownerBlock() == kernel.regions()[0]->blocks().front().get() && v->type().isTensor();
   }
 

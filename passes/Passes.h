@@ -21,6 +21,9 @@ std::unique_ptr<Pass> createTileToShapePass();
 std::unique_ptr<Pass> createLowerTmaPass();
 /// "partition": local_tile/slice chains → views of parameters (Partition.cpp).
 std::unique_ptr<Pass> createPartitionPass();
+/// "lower-mma": gemm → one nvgpu.umma per K block, with its descriptors
+/// (LowerMma.cpp).
+std::unique_ptr<Pass> createLowerMmaPass();
 /// "lower-indexing": view loads/stores → address arithmetic (LowerIndexing.cpp).
 std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).

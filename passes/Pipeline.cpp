@@ -9,6 +9,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createTileToShapePass());
   pm.add(createLowerTmaPass());
   pm.add(createPartitionPass());
+  pm.add(createLowerMmaPass());
   pm.add(createCanonicalizePass());
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.

@@ -68,4 +68,11 @@ inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
 inline float cvtF32F16(uint16_t h) { return decode(kF16, h); }
 inline float cvtF32Bf16(uint16_t h) { return decode(kBF16, h); }
 
+/// Spreads the words of a vector instruction (tcgen05.ld) over its result
+/// registers, in order.
+template <typename... Registers> inline void scatterWords(const uint32_t *words, Registers &...r) {
+  size_t i = 0;
+  ((r = words[i++]), ...);
+}
+
 } // namespace cutec::rt::ptx

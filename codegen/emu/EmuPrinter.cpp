@@ -8,6 +8,8 @@
 #include "codegen/ptx/PtxInstructions.h"
 #include "ir/core/LaunchChecks.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <bit>
 #include <fmt/format.h>
 
@@ -260,6 +262,7 @@ private:
       results.push_back(reg(r.get()));
     for (const Value *v : op.operands())
       operands.push_back(reg(v));
+    substitute("$results", llvm::join(results, ", "));
     // Longest keys first: $r10 before $r1.
     for (size_t i = results.size(); i-- > 0;)
       substitute("$r" + std::to_string(i), results[i]);

@@ -212,6 +212,12 @@ private:
     case PtxSyntax::Operands:
       text = m + " \t" + llvm::join(a, ", ");
       break;
+    case PtxSyntax::Address:
+      text = fmt::format("{} \t[{}]", m, a[0]);
+      break;
+    case PtxSyntax::Mma:
+      text = fmt::format("{} \t[{}], {}", m, a[0], llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
+      break;
     case PtxSyntax::WaitLoop: {
       std::string again = label("wait"), done = freshRegister(RegisterClass::Pred);
       body += again + ":\n";
