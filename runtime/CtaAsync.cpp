@@ -76,6 +76,8 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
     }
   }
   bool done = s->parity() != parity;
+  if (done && !tmem.pendingWrites().empty())
+    tmem.observeCompletion(bar, s->phase); // tcgen05.commit arrivals seen complete
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;

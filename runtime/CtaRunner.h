@@ -20,6 +20,8 @@
 #include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
 #include "runtime/TensorMap.h"
+#include "runtime/Tcgen05Mma.h"
+#include "runtime/Tmem.h"
 #include "runtime/Thread.h"
 
 #include <array>
@@ -53,6 +55,16 @@ public:
   bool mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const char *what);
   void tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                    uint32_t rank, uint32_t bar, const char *what);
+  // Tensor memory and tcgen05 (CtaTcgen05.cpp); see Thread's methods. The
+  // *Warp ones are the bodies of warp-collectives, run by the last lane.
+  void tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05RelinquishWarp(Thread &t, const char *what);
+  void tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05Mma(Thread &t, const MmaOperands &op, const char *what);
+  void tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                 const char *what);
+  void tcgen05Commit(Thread &t, uint32_t bar, const char *what);
   /// Fails `t` if a pending asynchronous copy writes [address, address+width).
   void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                          const char *what);
@@ -129,6 +141,16 @@ private:
   /// The window address of shared byte `offset` written by swizzled copy
   /// byte `byte` of copy `c`.
   uint32_t copyTarget(const AsyncCopy &c, uint32_t byte) const;
+  /// The CTA's shared memory as tcgen05 instructions read it.
+  SharedView sharedView() const;
+  /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
+  /// whose bytes it would read if that is the problem.
+  [[noreturn]] void failTcgen05(Thread &t, const char *what, const Tcgen05Problem &p);
+  /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
+  /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
+  std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
+  /// Reports TMEM columns still allocated at the end of the CTA; true if any.
+  bool reportTmemLeaks();
   uint64_t totalEffects() const;
   bool anyCanRun() const;
   std::string threadName(const Thread &t) const;
@@ -153,6 +175,7 @@ private:
   uint32_t pendingAsync = 0; // asyncCopies.size(), read by Thread
   uint32_t nextCopySerial = 1;
   std::vector<std::byte> gatherScratch;
+  TensorMemory tmem;
   uint64_t cta = 0;
   Dim3 ctaid;
   uint32_t current = 0; // the running thread
