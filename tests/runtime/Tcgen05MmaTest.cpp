@@ -184,6 +184,7 @@ struct MmaParams {
   uint64_t sfbDesc[2][2] = {};
   uint32_t sfbTiles = 1;
   uint32_t dColumn = 0;
+  Tcgen05CpShape sfaShape = Tcgen05CpShape::S32x128bWarpx4;
 };
 
 uint32_t kPerInstruction(Fmt f) { return 2 * info(f).perUnit; }
@@ -400,7 +401,7 @@ void mmaBody(Thread &t, const void *raw) {
         continue;
       }
       uint32_t sfa = tmem + kSfaColumn + 4 * i, sfb = tmem + kSfbColumn + 8 * i;
-      t.tcgen05Cp(sfa, p.sfaDesc[i], Tcgen05CpShape::S32x128bWarpx4,
+      t.tcgen05Cp(sfa, p.sfaDesc[i], p.sfaShape,
                   "tcgen05.cp.32x128b.warpx4 at mma.cute:17");
       for (uint32_t tile = 0; tile < p.sfbTiles; ++tile)
         t.tcgen05Cp(sfb + 4 * tile, p.sfbDesc[i][tile], Tcgen05CpShape::S32x128bWarpx4,
@@ -602,6 +603,27 @@ TEST(Tcgen05Mma, AWrongDescriptorGivesWrongNumbers) {
 
   p = prepare(f16("f16 K none N=64", 64, K_NONE, K_NONE));
   p.params.aDesc[0] += uint64_t(128 >> 4) << 32; // SBO 128 -> 256
+  out = runMma(p);
+  ASSERT_TRUE(bool(out)) << out.error();
+  EXPECT_NE(out.value(), p.expected);
+}
+
+// A wrong scale-factor layout gives wrong numbers: SFA copied to lane
+// quarter 0 only (128x128b reads 128 rows where the tile has 32), or read
+// from another byte of its column.
+TEST(Tcgen05Mma, AWrongScaleFactorLayoutGivesWrongNumbers) {
+  MmaCase c = scaled("mxf8 1X", Tcgen05Kind::Mxf8f6f4, Fmt::E4M3, Fmt::E4M3, 0, 0, 64, K_128,
+                     K_128, Tcgen05ScaleVec::X1, true);
+  Prepared p = prepare(c);
+  p.params.sfaShape = Tcgen05CpShape::S128x128b;
+  Result<std::vector<uint32_t>> out = runMma(p);
+  ASSERT_TRUE(bool(out)) << out.error();
+  // Rows 0-31 still match; the other quarters read other bytes.
+  EXPECT_TRUE(std::equal(p.expected.begin(), p.expected.begin() + 32 * 64, out.value().begin()));
+  EXPECT_FALSE(std::equal(p.expected.begin(), p.expected.end(), out.value().begin()));
+
+  p = prepare(c);
+  p.params.idesc |= 1u << 29; // SFA id 1 instead of 0
   out = runMma(p);
   ASSERT_TRUE(bool(out)) << out.error();
   EXPECT_NE(out.value(), p.expected);
