@@ -84,9 +84,8 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   const Thread &issuer = threads[p.issuer];
   std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by thread " +
                      dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) +
-                     " lane " + std::to_string(issuer.laneid) + "; writes TMEM lanes [" +
-                     std::to_string(p.lane) + "," + std::to_string(p.lane + p.lanes) +
-                     ") columns [" + std::to_string(p.column) + "," +
+                     " lane " + std::to_string(issuer.laneid) + "; writes TMEM " +
+                     p.lanes.text() + " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
     text += "committed to mbarrier " + hex(p.bar) + " in its phase " + std::to_string(p.phase) +
@@ -172,7 +171,7 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
       abandonRunning();
     }
   }
-  if (const TensorMemory::PendingWrite *p = tmem.pendingWrite(lane, 32, column, n))
+  if (const TensorMemory::PendingWrite *p = tmem.pendingWrite(TmemLanes::range(lane, 32), column, n))
     fail(t, what, [&] {
       return "warp " + std::to_string(w.warpid) + " reads TMEM lanes [" + std::to_string(lane) +
              "," + std::to_string(lane + 32) + ") columns [" + std::to_string(column) + "," +
@@ -197,8 +196,7 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
     if (problem)
       failTcgen05(t, what, problem);
   }
-  tmem.addPendingWrite(written.lane, written.lanes, written.column, written.columns, what,
-                       t.index);
+  tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
   ++t.effects;
 }
 
@@ -210,8 +208,7 @@ void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpSha
     if (problem)
       failTcgen05(t, what, problem);
   }
-  tmem.addPendingWrite(written.lane, written.lanes, written.column, written.columns, what,
-                       t.index);
+  tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
   ++t.effects;
 }
 

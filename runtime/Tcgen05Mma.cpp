@@ -259,10 +259,9 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
     return problem("a max shift (bits 30-31) is only valid for tcgen05.mma.ws");
   if (d.kSize)
     return problem("the K-size bit (31) selects K=96, which is not modelled");
-  if (d.m != 128)
-    return problem("M=" + std::to_string(d.m) +
-                   " with cta_group::1 is not modelled (M=128 is; M=64 and the 2-CTA "
-                   "shapes are not)");
+  if (d.m != 128 && !(d.m == 64 && !op.blockScaled))
+    return problem("M=" + std::to_string(d.m) + " is not valid with cta_group::1" +
+                   (op.blockScaled ? " for block-scaled kinds (M=128 is)" : " (M=64 and 128 are)"));
   if (d.n < 8 || d.n > 256 || d.n % 8)
     return problem("N=" + std::to_string(d.n) + " is outside 8..256 in steps of 8");
 
@@ -287,8 +286,15 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
 
   const uint32_t M = d.m, N = d.n, K = 2 * fa.perChunk;
   const uint32_t dLane = op.dTmem >> 16, dColumn = op.dTmem & 0xFFFF;
-  if (dLane != 0)
+  if (M == 128 && dLane != 0)
     return problem("D address " + tmemText(op.dTmem) + " must start at lane 0 for M=128");
+  if (M == 64 && dLane != 0 && dLane != 16)
+    return problem("D address " + tmemText(op.dTmem) +
+                   " must start at lane 0 or 16 for M=64 (its rows take 16 lanes of each "
+                   "lane quarter)");
+  // Row m of D: lane m for M=128; for M=64 (CUTLASS tmem_frg, the M=64
+  // atom ((16,4),N):((1,32),128)) lane dLane + m%16 + 32*(m/16).
+  auto laneOf = [&](uint32_t m) { return M == 128 ? m : dLane + m % 16 + 32 * (m / 16); };
   std::string bad = tmem.checkColumns(dColumn, N, "the accumulator D (N=" + std::to_string(N) + ")");
   if (!bad.empty())
     return problem(bad);
@@ -341,7 +347,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
     const double *rowA = &a[size_t(m) * K];
     for (uint32_t n = 0; n < N; ++n) {
       const double *rowB = &b[size_t(n) * K];
-      uint32_t &cell = tmem.cell(m, dColumn + n);
+      uint32_t &cell = tmem.cell(laneOf(m), dColumn + n);
       if (integer) {
         int64_t sum = op.enableInputD ? int64_t(int32_t(cell)) : 0;
         for (uint32_t k = 0; k < K; ++k)
@@ -371,7 +377,11 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
         std::memcpy(&cell, &acc, 4);
     }
   }
-  written = {0, M, dColumn, N};
+  written = {};
+  for (uint32_t m = 0; m < M; ++m)
+    written.lanes.add(laneOf(m));
+  written.column = dColumn;
+  written.columns = N;
   return {};
 }
 
@@ -418,7 +428,7 @@ Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t descBits, Tcgen05CpShap
           tmem.cell(32 * q + r, column + 4 * j + w) = value;
         }
     }
-  written = {0, 128, column, columns};
+  written = {TmemLanes::range(0, 128), column, columns};
   return {};
 }
 

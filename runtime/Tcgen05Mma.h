@@ -50,7 +50,8 @@ struct Tcgen05Problem {
 
 /// The TMEM region an instruction wrote.
 struct TmemRegion {
-  uint32_t lane = 0, lanes = 0, column = 0, columns = 0;
+  TmemLanes lanes;
+  uint32_t column = 0, columns = 0;
 };
 
 /// Executes tcgen05.mma.cta_group::1 on `tmem`.

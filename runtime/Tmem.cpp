@@ -16,6 +16,28 @@ bool overlaps(uint32_t a, uint32_t aCount, uint32_t b, uint32_t bCount) {
 
 } // namespace
 
+std::string TmemLanes::text() const {
+  std::string ranges;
+  uint32_t pieces = 0, first = 0, last = 0;
+  for (uint32_t lane = 0; lane < 128;) {
+    if (!has(lane)) {
+      ++lane;
+      continue;
+    }
+    uint32_t end = lane;
+    while (end + 1 < 128 && has(end + 1))
+      ++end;
+    ranges += (ranges.empty() ? "" : ",") + std::to_string(lane) + "-" + std::to_string(end);
+    first = pieces == 0 ? lane : first;
+    last = end;
+    ++pieces;
+    lane = end + 1;
+  }
+  if (pieces == 1)
+    return "lanes [" + std::to_string(first) + "," + std::to_string(last + 1) + ")";
+  return "lanes " + ranges;
+}
+
 void TensorMemory::reset() {
   live.clear();
   freed.clear();
@@ -116,11 +138,10 @@ std::string TensorMemory::checkColumns(uint32_t column, uint32_t count,
          (owners.empty() ? std::string("none is live") : "live: " + owners) + ")";
 }
 
-void TensorMemory::addPendingWrite(uint32_t lane, uint32_t lanes, uint32_t column,
-                                   uint32_t columns, const char *what, uint32_t issuer) {
+void TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                                   const char *what, uint32_t issuer) {
   PendingWrite p;
   p.serial = nextSerial++;
-  p.lane = lane;
   p.lanes = lanes;
   p.column = column;
   p.columns = columns;
@@ -148,11 +169,11 @@ void TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
   std::erase_if(pending, [&](const PendingWrite &p) { return p.serial <= last; });
 }
 
-const TensorMemory::PendingWrite *TensorMemory::pendingWrite(uint32_t lane, uint32_t lanes,
+const TensorMemory::PendingWrite *TensorMemory::pendingWrite(const TmemLanes &lanes,
                                                              uint32_t column,
                                                              uint32_t columns) const {
   for (const PendingWrite &p : pending)
-    if (overlaps(p.lane, p.lanes, lane, lanes) && overlaps(p.column, p.columns, column, columns))
+    if (p.lanes.overlaps(lanes) && overlaps(p.column, p.columns, column, columns))
       return &p;
   return nullptr;
 }

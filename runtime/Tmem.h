@@ -15,6 +15,25 @@
 
 namespace cutec::rt {
 
+/// A set of TMEM lanes (an M=64 accumulator occupies four 16-lane pieces).
+struct TmemLanes {
+  uint64_t mask[2] = {0, 0};
+
+  static TmemLanes range(uint32_t first, uint32_t count) {
+    TmemLanes l;
+    for (uint32_t lane = first; lane < first + count && lane < 128; ++lane)
+      l.add(lane);
+    return l;
+  }
+  void add(uint32_t lane) { mask[lane / 64] |= uint64_t(1) << (lane % 64); }
+  bool has(uint32_t lane) const { return mask[lane / 64] >> (lane % 64) & 1; }
+  bool overlaps(const TmemLanes &o) const {
+    return (mask[0] & o.mask[0]) || (mask[1] & o.mask[1]);
+  }
+  /// "lanes [0,128)" for one range, else "lanes 0-15,32-47,...".
+  std::string text() const;
+};
+
 class TensorMemory {
 public:
   static constexpr uint32_t kLanes = 128;
@@ -34,7 +53,8 @@ public:
   /// thread has observed yet.
   struct PendingWrite {
     uint64_t serial = 0; // issue order in the CTA
-    uint32_t lane = 0, lanes = 0, column = 0, columns = 0;
+    TmemLanes lanes;
+    uint32_t column = 0, columns = 0;
     const char *what = nullptr;
     uint32_t issuer = 0; // thread index
     bool committed = false;
@@ -61,7 +81,7 @@ public:
   static std::string allocationText(const Allocation &a);
 
   // Pending writes of asynchronous operations.
-  void addPendingWrite(uint32_t lane, uint32_t lanes, uint32_t column, uint32_t columns,
+  void addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
                        const char *what, uint32_t issuer);
   /// Attaches the issuer's uncommitted writes to a commit that arrived on
   /// mbarrier `bar` in phase `phase`.
@@ -71,7 +91,7 @@ public:
   /// tcgen05 pipeline completes in order), are observed complete.
   void observeCompletion(uint32_t bar, uint64_t phasesDone);
   /// The first pending write overlapping the region, or null.
-  const PendingWrite *pendingWrite(uint32_t lane, uint32_t lanes, uint32_t column,
+  const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column,
                                    uint32_t columns) const;
   const std::vector<PendingWrite> &pendingWrites() const { return pending; }
   bool used() const { return !cells.empty(); }

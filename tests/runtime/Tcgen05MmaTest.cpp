@@ -11,6 +11,7 @@
 #include "UmmaTestLayouts.h"
 
 #include "runtime/PtxCvt.h"
+#include "runtime/Tmem.h"
 
 #include <algorithm>
 #include <cmath>
@@ -159,9 +160,11 @@ struct MmaCase {
   bool ue8m0 = true;
   uint32_t aSfId = 0, bSfId = 0;
   bool negateA = false, negateB = false, saturate = false;
+  uint32_t m = 128;     // 64 or 128
+  uint32_t dLane = 0;   // M=64: 0 or 16
 };
 
-constexpr uint32_t kM = 128;
+constexpr uint32_t kM = 128; // TMEM lanes the kernel reads back
 constexpr uint32_t kSlot = 0, kBar = 8, kFirstRegion = 1024;
 constexpr uint32_t kSfaColumn = 256, kSfbColumn = 288;
 
@@ -184,6 +187,7 @@ struct MmaParams {
   uint64_t sfbDesc[2][2] = {};
   uint32_t sfbTiles = 1;
   uint32_t dColumn = 0;
+  uint32_t dLane = 0;
   Tcgen05CpShape sfaShape = Tcgen05CpShape::S32x128bWarpx4;
 };
 
@@ -281,7 +285,7 @@ uint64_t placeSfTile(Image &img, const std::vector<uint8_t> &sf, uint32_t first)
 uint32_t instrDescriptor(const MmaCase &c) {
   uint32_t d = c.aCode << 7 | c.bCode << 10 | uint32_t(c.negateA) << 13 |
                uint32_t(c.negateB) << 14 | uint32_t(c.opA.mnMajor) << 15 |
-               uint32_t(c.opB.mnMajor) << 16 | (c.n >> 3) << 17 | (kM >> 4) << 24;
+               uint32_t(c.opB.mnMajor) << 16 | (c.n >> 3) << 17 | (c.m >> 4) << 24;
   if (c.blockScaled)
     return d | c.bSfId << 4 | uint32_t(c.ue8m0) << 23 | c.aSfId << 29;
   return d | uint32_t(c.saturate) << 3 | c.dFormat << 4;
@@ -302,10 +306,12 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
   std::mt19937 rng(seed);
   const uint32_t k = kPerInstruction(c.a), n = c.n;
   p.img.bytes.resize(kFirstRegion);
-  std::vector<uint32_t> d(size_t(kM) * n, 0);
+  // D by row; placed in TMEM lanes below. M=64 rows take lanes
+  // dLane + m%16 + 32*(m/16) (CUTLASS's M=64 TMEM atom).
+  std::vector<uint32_t> d(size_t(c.m) * n, 0);
   const uint32_t vec = uint32_t(c.vec);
   for (uint32_t i = 0; i < c.instructions; ++i) {
-    std::vector<uint32_t> a(kM * k), b(n * k);
+    std::vector<uint32_t> a(c.m * k), b(n * k);
     for (auto &x : a)
       x = randomCode(c.a, rng);
     for (auto &x : b)
@@ -314,7 +320,7 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
       uint32_t width = 16 * test::layoutAtomChunks(op.layout);
       return !op.mnMajor && op.layout != UmmaLayout::None && width > 32 ? width - 32 : 0u;
     };
-    p.params.aDesc[i] = placeOperand(p.img, rng, c.opA, c.a, kM, a, (i % 2) * kOffset(c.opA));
+    p.params.aDesc[i] = placeOperand(p.img, rng, c.opA, c.a, c.m, a, (i % 2) * kOffset(c.opA));
     p.params.bDesc[i] = placeOperand(p.img, rng, c.opB, c.b, n, b, (i % 2) * kOffset(c.opB));
     std::vector<uint8_t> sfa(kM * 4), sfb(256 * 4);
     if (c.blockScaled) {
@@ -328,7 +334,7 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
         p.params.sfbDesc[i][tile] = placeSfTile(p.img, sfb, 128 * tile);
     }
     // The reference: exact products rounded to f32, summed in k order.
-    for (uint32_t m = 0; m < kM; ++m)
+    for (uint32_t m = 0; m < c.m; ++m)
       for (uint32_t j = 0; j < n; ++j) {
         uint32_t &cell = d[m * n + j];
         bool accumulate = i > 0;
@@ -367,7 +373,12 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
           std::memcpy(&cell, &acc, 4);
       }
   }
-  p.expected = d;
+  p.expected.assign(size_t(kM) * n, TensorMemory::kUnwritten);
+  for (uint32_t m = 0; m < c.m; ++m) {
+    uint32_t lane = c.m == 128 ? m : c.dLane + m % 16 + 32 * (m / 16);
+    std::copy_n(&d[m * n], n, &p.expected[lane * n]);
+  }
+  p.params.dLane = c.dLane;
   p.params.imageBytes = uint32_t(p.img.bytes.size());
   p.params.n = n;
   p.params.instructions = c.instructions;
@@ -396,7 +407,7 @@ void mmaBody(Thread &t, const void *raw) {
   if (tid == 0) {
     for (uint32_t i = 0; i < p.instructions; ++i) {
       if (!p.blockScaled) {
-        t.tcgen05Mma(tmem + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, i > 0, p.kind,
+        t.tcgen05Mma(tmem + (p.dLane << 16) + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, i > 0, p.kind,
                      "tcgen05.mma at mma.cute:14");
         continue;
       }
@@ -511,6 +522,20 @@ TEST(Tcgen05Mma, AccumulatesWithEnableInputDAcrossKBlocks) {
   expectMatches(c);
   c = f16("f16 two K blocks, f16 accumulator", 256, K_64, MN_64, 0);
   c.instructions = 2;
+  expectMatches(c);
+}
+
+TEST(Tcgen05Mma, M64UsesSixteenLanesOfEachQuarter) {
+  MmaCase c = f16("f16 M=64 K 128B N=64", 64, K_128, K_128);
+  c.m = 64;
+  expectMatches(c);
+  c = f16("f16 M=64 upper half-quarters, MN 64B N=256, two K blocks", 256, MN_64, MN_64);
+  c.m = 64;
+  c.dLane = 16;
+  c.instructions = 2;
+  expectMatches(c);
+  c = {"e4m3 M=64 N=8", Tcgen05Kind::F8f6f4, Fmt::E4M3, Fmt::E4M3, 0, 0, 1, 8, K_32, K_NONE};
+  c.m = 64;
   expectMatches(c);
 }
 
@@ -666,9 +691,17 @@ TEST(Tcgen05MmaDiagnostics, InvalidFormatAndShape) {
                            [](MmaParams &p) { p.idesc = (p.idesc & ~(7u << 7)) | 3u << 7; });
   expectContains(e, "kind::f16 with idesc");
   expectContains(e, "A format code 3 is not valid for this kind");
-  e = mmaError(f16("f16", 64, K_128, K_128),
+  e = mmaError(scaled("mxf4", Tcgen05Kind::Mxf4, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64,
+                      K_128, K_128, Tcgen05ScaleVec::X2, true),
                [](MmaParams &p) { p.idesc = (p.idesc & ~(31u << 24)) | 4u << 24; });
-  expectContains(e, "M=64 with cta_group::1 is not modelled");
+  expectContains(e, "M=64 is not valid with cta_group::1 for block-scaled kinds (M=128 is)");
+  e = mmaError(f16("f16", 64, K_128, K_128),
+               [](MmaParams &p) { p.idesc = (p.idesc & ~(31u << 24)) | 16u << 24; });
+  expectContains(e, "M=256 is not valid with cta_group::1 (M=64 and 128 are)");
+  MmaCase m64 = f16("f16 M=64", 64, K_128, K_128);
+  m64.m = 64;
+  e = mmaError(m64, [](MmaParams &p) { p.dLane = 8; });
+  expectContains(e, "D address 0x80000 (lane 8, column 0) must start at lane 0 or 16 for M=64");
 }
 
 TEST(Tcgen05MmaDiagnostics, AccumulatorOutsideTheAllocation) {
