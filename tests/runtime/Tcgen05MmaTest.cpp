@@ -397,7 +397,7 @@ void mmaBody(Thread &t, const void *raw) {
                            "st.shared.v4");
   t.barrierSync(0, 0, "bar.sync at mma.cute:3");
   if (warp == 0)
-    t.tcgen05Alloc(base + kSlot, 512, "tcgen05.alloc at mma.cute:5");
+    warpSyncTcgen05Alloc(t, base + kSlot, 512, "tcgen05.alloc at mma.cute:5"); // as emitted
   if (tid == 0)
     t.mbarrierInit(base + kBar, 1, "mbarrier.init at mma.cute:6");
   t.tcgen05FenceBeforeThreadSync("tcgen05.fence::before_thread_sync");
@@ -428,8 +428,8 @@ void mmaBody(Thread &t, const void *raw) {
   uint64_t out = p.out + 4 * uint64_t(t.ctaid.x) * kM * p.n;
   for (uint32_t c = 0; c < p.n; c += step) {
     uint32_t regs[32];
-    t.tcgen05Ld32x32b(tmem + ((32 * (warp % 4)) << 16) + c, regs, step,
-                      "tcgen05.ld.32x32b at mma.cute:28");
+    warpSyncTcgen05Ld32x32b(t, tmem + ((32 * (warp % 4)) << 16) + c, regs, step,
+                            "tcgen05.ld.32x32b at mma.cute:28");
     t.tcgen05WaitLd("tcgen05.wait::ld");
     for (uint32_t i = 0; i < step; ++i)
       t.storeGlobal<uint32_t>(out + 4 * (uint64_t(tid) * p.n + c + i), regs[i], "st.global");
@@ -437,7 +437,7 @@ void mmaBody(Thread &t, const void *raw) {
   t.tcgen05FenceBeforeThreadSync("tcgen05.fence::before_thread_sync");
   t.barrierSync(0, 0, "bar.sync at mma.cute:33");
   if (warp == 0)
-    t.tcgen05Dealloc(tmem, 512, "tcgen05.dealloc at mma.cute:35");
+    warpSyncTcgen05Dealloc(t, tmem, 512, "tcgen05.dealloc at mma.cute:35");
 }
 
 const KernelDescriptor kMmaKernel{"mma_test", mmaBody, sizeof(MmaParams), /*usesBarriers=*/true,

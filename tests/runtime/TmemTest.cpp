@@ -31,6 +31,7 @@ enum class Scenario : uint32_t {
   AfterRelinquish,  // alloc after relinquish_alloc_permit
   DeallocWrongSize, // dealloc of 32 of 64 columns
   Divergent,        // lanes pass different counts to tcgen05.alloc
+  WaitNoCommit,     // everyone waits on the mbarrier no commit arrives on
 };
 
 struct Params {
@@ -90,7 +91,8 @@ void tmemBody(Thread &t, const void *raw) {
 
   if (tid == 0) {
     t.tcgen05Cp(taddr + 4, sourceDesc(base), p.shape, "tcgen05.cp at tmem.cute:22");
-    if (p.scenario != Scenario::LdBeforeCommit && p.scenario != Scenario::DeallocPending)
+    if (p.scenario != Scenario::LdBeforeCommit && p.scenario != Scenario::DeallocPending &&
+        p.scenario != Scenario::WaitNoCommit)
       t.tcgen05Commit(base + kBar, "tcgen05.commit at tmem.cute:24");
   }
   if (p.scenario == Scenario::DeallocPending) {
@@ -247,6 +249,16 @@ TEST(Tmem, DeallocOfColumnsStillBeingWrittenIsReported) {
   expectContains(e, "tcgen05.dealloc at tmem.cute:27: tcgen05.dealloc of columns [0,64) by "
                     "warp 0 at 'tcgen05.alloc at tmem.cute:16' that 'tcgen05.cp at "
                     "tmem.cute:22' still writes");
+}
+
+TEST(Tmem, WaitingForACommitThatNeverComesIsADeadlockNamingTheCopy) {
+  std::string e = TmemRun(Scenario::WaitNoCommit).error();
+  expectContains(e, "deadlock");
+  expectContains(e, "wait on mbarrier 0x408 for the phase with parity 0 'mbarrier.try_wait at "
+                    "tmem.cute:29'");
+  expectContains(e, "tcgen05 operation not yet seen complete: 'tcgen05.cp at tmem.cute:22' "
+                    "(issued by thread (0,0,0), warp 0 lane 0; writes TMEM lanes [0,128) "
+                    "columns [4,12); no tcgen05.commit of that thread has followed it)");
 }
 
 TEST(Tmem, AllocCountMustBeAPowerOfTwoFrom32To512) {
