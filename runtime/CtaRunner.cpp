@@ -67,6 +67,7 @@ void CtaRunner::run(uint64_t index) {
   std::fill(shared.begin(), shared.end(), kSharedFill);
   mbarriers.reset();
   tmem.reset();
+  forgetTcgen05Reads(0);
   dropAsyncCopies(); // those of a CTA that failed
   for (Slot &s : slots)
     s.pollsMbarrier = false;

@@ -99,6 +99,16 @@ private:
     std::vector<std::byte> image;
   };
 
+  /// The shared bytes a tcgen05.mma/cp read, kept until its completion is
+  /// observed: storing to them, or loading a TMA box over them, before then
+  /// overwrites an operand the tensor core may still be reading.
+  struct Tcgen05Read {
+    uint64_t serial; // the operation's TensorMemory::PendingWrite serial
+    std::vector<uint32_t> chunks; // shared offsets of the 16-byte units read
+    const char *what;
+    uint32_t issuer;
+  };
+
   /// A warp's collective in progress.
   struct Warp {
     uint32_t lanes = 0; // lanes that exist (the last warp may be partial)
@@ -149,6 +159,16 @@ private:
   /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
+  void updatePendingAsync() { pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()); }
+  /// Records the shared units an issued tcgen05 operation read.
+  void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
+                        uint32_t issuer);
+  /// Forgets the reads of operations up to `serial` (0: all of them).
+  void forgetTcgen05Reads(uint64_t serial);
+  /// The pending tcgen05 operation reading shared offset `offset`, or null.
+  const Tcgen05Read *tcgen05ReaderOf(uint32_t offset) const;
+  /// "'tcgen05.mma ...' (issued by thread (0,0,0), warp 0 lane 0)"
+  std::string tcgen05ReadText(const Tcgen05Read &r) const;
   /// Reports TMEM columns still allocated at the end of the CTA; true if any.
   bool reportTmemLeaks();
   uint64_t totalEffects() const;
@@ -172,7 +192,14 @@ private:
   /// Per shared byte: the serial of the in-flight copy writing it, or 0.
   /// Allocated at the CTA's first TMA load; all zero when none is pending.
   std::vector<uint32_t> asyncOwner;
-  uint32_t pendingAsync = 0; // asyncCopies.size(), read by Thread
+  /// TMA loads in flight plus tcgen05 operations whose shared-memory reads
+  /// are pending: nonzero sends Thread's shared accesses to
+  /// checkPendingAsync.
+  uint32_t pendingAsync = 0;
+  std::vector<Tcgen05Read> tcgen05Reads; // issue order
+  /// Per shared byte: 1 + the index in tcgen05Reads of the latest pending
+  /// operation reading it, or 0. Allocated at the first tcgen05 read.
+  std::vector<uint32_t> tcgen05Reader;
   uint32_t nextCopySerial = 1;
   std::vector<std::byte> gatherScratch;
   TensorMemory tmem;

@@ -191,25 +191,82 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
 
 void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   TmemRegion written;
+  std::vector<uint32_t> units;
   {
-    Tcgen05Problem problem = executeTcgen05Mma(op, sharedView(), tmem, written);
-    if (problem)
+    SharedView view = sharedView();
+    view.unitsRead = &units;
+    Tcgen05Problem problem = executeTcgen05Mma(op, view, tmem, written);
+    if (problem) {
+      units = {};
       failTcgen05(t, what, problem);
+    }
   }
-  tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
+  uint64_t serial =
+      tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
+  noteTcgen05Reads(serial, std::move(units), what, t.index);
   ++t.effects;
 }
 
 void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                           const char *what) {
   TmemRegion written;
+  std::vector<uint32_t> units;
   {
-    Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, sharedView(), tmem, written);
-    if (problem)
+    SharedView view = sharedView();
+    view.unitsRead = &units;
+    Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, view, tmem, written);
+    if (problem) {
+      units = {};
       failTcgen05(t, what, problem);
+    }
   }
-  tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
+  uint64_t serial =
+      tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
+  noteTcgen05Reads(serial, std::move(units), what, t.index);
   ++t.effects;
+}
+
+void CtaRunner::noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
+                                 uint32_t issuer) {
+  std::sort(chunks.begin(), chunks.end());
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  if (tcgen05Reader.size() != shared.size())
+    tcgen05Reader.assign(shared.size(), 0);
+  tcgen05Reads.push_back({serial, std::move(chunks), what, issuer});
+  auto mark = uint32_t(tcgen05Reads.size());
+  for (uint32_t offset : tcgen05Reads.back().chunks)
+    std::fill_n(tcgen05Reader.begin() + offset, 16, mark);
+  updatePendingAsync();
+}
+
+void CtaRunner::forgetTcgen05Reads(uint64_t serial) {
+  if (tcgen05Reads.empty())
+    return;
+  auto done = [&](const Tcgen05Read &r) { return serial == 0 || r.serial <= serial; };
+  for (const Tcgen05Read &r : tcgen05Reads)
+    if (done(r))
+      for (uint32_t offset : r.chunks)
+        std::fill_n(tcgen05Reader.begin() + offset, 16, 0u);
+  std::erase_if(tcgen05Reads, done);
+  // Re-mark what is left: indices moved, and a forgotten read may have
+  // cleared bytes that a later one also reads.
+  for (uint32_t i = 0; i < tcgen05Reads.size(); ++i)
+    for (uint32_t offset : tcgen05Reads[i].chunks)
+      std::fill_n(tcgen05Reader.begin() + offset, 16, i + 1);
+  updatePendingAsync();
+}
+
+const CtaRunner::Tcgen05Read *CtaRunner::tcgen05ReaderOf(uint32_t offset) const {
+  if (offset >= tcgen05Reader.size() || tcgen05Reader[offset] == 0)
+    return nullptr;
+  return &tcgen05Reads[tcgen05Reader[offset] - 1];
+}
+
+std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {
+  const Thread &issuer = threads[r.issuer];
+  return "'" + std::string(r.what ? r.what : "?") + "' (issued by thread " +
+         dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
+         std::to_string(issuer.laneid) + ")";
 }
 
 void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {

@@ -175,6 +175,8 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
         return p;
       }
   std::memcpy(out, shared.bytes + offset, 16);
+  if (shared.unitsRead && (shared.unitsRead->empty() || shared.unitsRead->back() != offset))
+    shared.unitsRead->push_back(offset);
   return {};
 }
 

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cutec::rt {
 
@@ -28,6 +29,8 @@ struct SharedView {
   /// Per shared byte, the serial of the TMA load still writing it (0: none);
   /// null when no load is in flight.
   const uint32_t *pendingOwner = nullptr;
+  /// Receives the shared offset of every 16-byte unit read (may repeat).
+  std::vector<uint32_t> *unitsRead = nullptr;
 };
 
 struct MmaOperands {

@@ -138,8 +138,8 @@ std::string TensorMemory::checkColumns(uint32_t column, uint32_t count,
          (owners.empty() ? std::string("none is live") : "live: " + owners) + ")";
 }
 
-void TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
-                                   const char *what, uint32_t issuer) {
+uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column,
+                                       uint32_t columns, const char *what, uint32_t issuer) {
   PendingWrite p;
   p.serial = nextSerial++;
   p.lanes = lanes;
@@ -148,6 +148,7 @@ void TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, uint
   p.what = what;
   p.issuer = issuer;
   pending.push_back(p);
+  return p.serial;
 }
 
 void TensorMemory::commit(uint32_t issuer, uint32_t bar, uint64_t phase) {
@@ -159,14 +160,14 @@ void TensorMemory::commit(uint32_t issuer, uint32_t bar, uint64_t phase) {
     }
 }
 
-void TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
+uint64_t TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
   uint64_t last = 0;
   for (const PendingWrite &p : pending)
     if (p.committed && p.bar == bar && p.phase < phasesDone)
       last = std::max(last, p.serial);
-  if (last == 0)
-    return;
-  std::erase_if(pending, [&](const PendingWrite &p) { return p.serial <= last; });
+  if (last != 0)
+    std::erase_if(pending, [&](const PendingWrite &p) { return p.serial <= last; });
+  return last;
 }
 
 const TensorMemory::PendingWrite *TensorMemory::pendingWrite(const TmemLanes &lanes,

@@ -81,15 +81,17 @@ public:
   static std::string allocationText(const Allocation &a);
 
   // Pending writes of asynchronous operations.
-  void addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
-                       const char *what, uint32_t issuer);
+  /// Returns the write's serial.
+  uint64_t addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                           const char *what, uint32_t issuer);
   /// Attaches the issuer's uncommitted writes to a commit that arrived on
   /// mbarrier `bar` in phase `phase`.
   void commit(uint32_t issuer, uint32_t bar, uint64_t phase);
   /// A thread saw mbarrier `bar` complete its phases before `phasesDone`:
   /// the writes committed there, and every write issued before them (the
-  /// tcgen05 pipeline completes in order), are observed complete.
-  void observeCompletion(uint32_t bar, uint64_t phasesDone);
+  /// tcgen05 pipeline completes in order), are observed complete. Returns
+  /// the serial of the last write that completed (0: none).
+  uint64_t observeCompletion(uint32_t bar, uint64_t phasesDone);
   /// The first pending write overlapping the region, or null.
   const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column,
                                    uint32_t columns) const;

@@ -188,6 +188,7 @@ struct MmaParams {
   uint32_t sfbTiles = 1;
   uint32_t dColumn = 0;
   uint32_t dLane = 0;
+  uint32_t overwrite = 0; // 1: store over A before the wait, 2: after it
   Tcgen05CpShape sfaShape = Tcgen05CpShape::S32x128bWarpx4;
 };
 
@@ -421,8 +422,12 @@ void mmaBody(Thread &t, const void *raw) {
                               p.vec, "tcgen05.mma.block_scale at mma.cute:20");
     }
     t.tcgen05Commit(base + kBar, "tcgen05.commit at mma.cute:22");
+    if (p.overwrite == 1)
+      t.storeShared<uint32_t>(uint32_t(p.aDesc[0] & 0x3FFF) << 4, 0, "st.shared at mma.cute:23");
   }
   t.mbarrierWaitParity(base + kBar, 0, "mbarrier.try_wait.parity at mma.cute:24");
+  if (p.overwrite == 2 && tid == 0)
+    t.storeShared<uint32_t>(uint32_t(p.aDesc[0] & 0x3FFF) << 4, 0, "st.shared at mma.cute:25");
   t.tcgen05FenceAfterThreadSync("tcgen05.fence::after_thread_sync");
   const uint32_t step = std::min(p.n, 32u);
   uint64_t out = p.out + 4 * uint64_t(t.ctaid.x) * kM * p.n;
@@ -738,12 +743,32 @@ TEST(Tcgen05MmaAsync, SameResultsForAnyWorkerCount) {
     EXPECT_TRUE(std::equal(p.expected.begin(), p.expected.end(), one.value().begin() + cta * kM * 64));
 }
 
+// Reusing an operand buffer before the MMA reading it is seen complete (a
+// missing wait on the "buffer empty" barrier) is reported; after the wait it
+// is fine.
+TEST(Tcgen05MmaAsync, OverwritingAnOperandBeforeTheCommitWaitIsReported) {
+  Prepared p = prepare(f16("f16 K 128B N=64", 64, K_128, K_128));
+  p.params.overwrite = 2;
+  Result<std::vector<uint32_t>> out = runMma(p);
+  ASSERT_TRUE(bool(out)) << out.error();
+  EXPECT_EQ(out.value(), p.expected);
+  p.params.overwrite = 1;
+  out = runMma(p);
+  ASSERT_FALSE(bool(out));
+  expectContains(out.error(),
+                 "(warp 0, lane 0): st.shared at mma.cute:23: 4-byte shared store at 0x800 "
+                 "overwrites shared memory that 'tcgen05.mma at mma.cute:14' (issued by thread "
+                 "(0,0,0), warp 0 lane 0) reads and may still be reading: wait on the mbarrier "
+                 "phase its tcgen05.commit arrives on before reusing the buffer");
+}
+
 // An MMA issued before the TMA load of its operand has landed reads shared
 // memory that the load is still writing: reported, naming both.
 struct alignas(64) EarlyParams {
   TensorMap tmap;
   uint64_t aDesc, bDesc;
   uint32_t idesc;
+  bool waitFirst; // wait for the load, issue the MMA, then reload the buffer at once
 };
 
 void earlyBody(Thread &t, const void *raw) {
@@ -758,9 +783,16 @@ void earlyBody(Thread &t, const void *raw) {
     t.mbarrierArriveExpectTx(base + kBar, 4096, "mbarrier.arrive.expect_tx at early.cute:4");
     t.tmaLoadTile(base + 1024, reinterpret_cast<uint64_t>(&p.tmap), coords, 2, base + kBar,
                   "cp.async.bulk.tensor.2d at early.cute:5");
+    if (p.waitFirst)
+      t.mbarrierWaitParity(base + kBar, 0, "mbarrier.try_wait.parity at early.cute:6");
     uint32_t tmem = t.loadShared<uint32_t>(base + kSlot, "ld.shared at early.cute:6");
     t.tcgen05Mma(tmem, p.aDesc, p.bDesc, p.idesc, false, Tcgen05Kind::F16,
                  "tcgen05.mma at early.cute:7");
+    if (p.waitFirst) {
+      t.mbarrierArriveExpectTx(base + kBar, 4096, "mbarrier.arrive.expect_tx at early.cute:8");
+      t.tmaLoadTile(base + 1024, reinterpret_cast<uint64_t>(&p.tmap), coords, 2, base + kBar,
+                    "cp.async.bulk.tensor.2d at early.cute:9");
+    }
   }
 }
 
@@ -789,6 +821,13 @@ TEST(Tcgen05MmaAsync, MmaReadingATmaLoadInFlightIsReported) {
                     "by the TMA load 'cp.async.bulk.tensor.2d at early.cute:5' (issued by thread "
                     "(0,0,0), warp 0 lane 0;");
   expectContains(e, "wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing");
+
+  // The same buffer reloaded by TMA while the MMA may still read it.
+  p.waitFirst = true;
+  e = launchError(k, cfg, &p, map);
+  expectContains(e, "cp.async.bulk.tensor.2d at early.cute:9: the box writes shared byte 0x800, "
+                    "which 'tcgen05.mma at early.cute:7' (issued by thread (0,0,0), warp 0 lane "
+                    "0) reads and may still be reading");
 }
 
 } // namespace
