@@ -83,9 +83,9 @@ void CtaRunner::failTcgen05(Thread &t, const char *what, const Tcgen05Problem &p
 std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) const {
   const Thread &issuer = threads[p.issuer];
   std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by thread " +
-                     dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) +
-                     " lane " + std::to_string(issuer.laneid) + "; writes TMEM " +
-                     p.lanes.text() + " columns [" + std::to_string(p.column) + "," +
+                     dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
+                     std::to_string(issuer.laneid) + "; writes TMEM " + p.lanes.text() +
+                     " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
     text += "committed to mbarrier " + hex(p.bar) + " in its phase " + std::to_string(p.phase) +
@@ -100,8 +100,7 @@ void CtaRunner::tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char 
   if (uint32_t l = divergentLane(w, first); l < 32)
     fail(t, what, [&] {
       return "lanes " + std::to_string(first) + " and " + std::to_string(l) + " of warp " +
-             std::to_string(w.warpid) +
-             " pass different operands to a .sync.aligned tcgen05.alloc";
+             std::to_string(w.warpid) + " pass different operands to a .sync.aligned tcgen05.alloc";
     });
   auto *op = static_cast<TmemLaneOperands *>(w.laneData[first]);
   uint32_t column = 0;
@@ -148,7 +147,8 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
   uint32_t quarter = w.warpid % 4;
   if (n == 0 || n > 128 || (n & (n - 1)))
     fail(t, what, [&] {
-      return "tcgen05.ld.32x32b.x" + std::to_string(n) + ": .num must be a power of two from 1 to 128";
+      return "tcgen05.ld.32x32b.x" + std::to_string(n) +
+             ": .num must be a power of two from 1 to 128";
     });
   if (lane != 32 * quarter)
     fail(t, what, [&] {
@@ -165,13 +165,14 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
                                     std::to_string(column + n) + ") run past column 512"
                               : tmem.checkColumns(column, n, "the load");
     if (!problem.empty()) {
-      recordFailure(t, what, "tcgen05.ld at TMEM address " + tmemAddressText(op->address) +
-                                 ": " + problem);
+      recordFailure(t, what,
+                    "tcgen05.ld at TMEM address " + tmemAddressText(op->address) + ": " + problem);
       problem = {};
       abandonRunning();
     }
   }
-  if (const TensorMemory::PendingWrite *p = tmem.pendingWrite(TmemLanes::range(lane, 32), column, n))
+  if (const TensorMemory::PendingWrite *p =
+          tmem.pendingWrite(TmemLanes::range(lane, 32), column, n))
     fail(t, what, [&] {
       return "warp " + std::to_string(w.warpid) + " reads TMEM lanes [" + std::to_string(lane) +
              "," + std::to_string(lane + 32) + ") columns [" + std::to_string(column) + "," +
@@ -264,9 +265,8 @@ const CtaRunner::Tcgen05Read *CtaRunner::tcgen05ReaderOf(uint32_t offset) const 
 
 std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {
   const Thread &issuer = threads[r.issuer];
-  return "'" + std::string(r.what ? r.what : "?") + "' (issued by thread " +
-         dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
-         std::to_string(issuer.laneid) + ")";
+  return "'" + std::string(r.what ? r.what : "?") + "' (issued by thread " + dim3Text(issuer.tid) +
+         ", warp " + std::to_string(issuer.warpid) + " lane " + std::to_string(issuer.laneid) + ")";
 }
 
 void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
@@ -336,10 +336,9 @@ void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t
   cta->tcgen05Mma(*this, op, what);
 }
 
-void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc,
-                                   uint32_t idesc, uint32_t sfaTmem, uint32_t sfbTmem,
-                                   bool enableInputD, Tcgen05Kind kind, Tcgen05ScaleVec vec,
-                                   const char *what) {
+void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                                   uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
+                                   Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what) {
   MmaOperands op;
   op.kind = kind;
   op.blockScaled = true;
@@ -354,12 +353,13 @@ void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDes
   cta->tcgen05Mma(*this, op, what);
 }
 
-void Thread::tcgen05Cp(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape,
-                       const char *what) {
+void Thread::tcgen05Cp(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what) {
   cta->tcgen05Cp(*this, taddr, smemDesc, shape, what);
 }
 
-void Thread::tcgen05Commit(uint32_t mbar, const char *what) { cta->tcgen05Commit(*this, mbar, what); }
+void Thread::tcgen05Commit(uint32_t mbar, const char *what) {
+  cta->tcgen05Commit(*this, mbar, what);
+}
 
 void Thread::tcgen05FenceBeforeThreadSync(const char *) {}
 

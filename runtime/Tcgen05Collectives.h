@@ -11,13 +11,11 @@
 
 namespace cutec::rt {
 
-inline void warpSyncTcgen05Alloc(Thread &t, uint32_t smemDst, uint32_t columns,
-                                 const char *what) {
+inline void warpSyncTcgen05Alloc(Thread &t, uint32_t smemDst, uint32_t columns, const char *what) {
   t.tcgen05Alloc(smemDst, columns, what);
 }
 
-inline void warpSyncTcgen05Dealloc(Thread &t, uint32_t taddr, uint32_t columns,
-                                   const char *what) {
+inline void warpSyncTcgen05Dealloc(Thread &t, uint32_t taddr, uint32_t columns, const char *what) {
   t.tcgen05Dealloc(taddr, columns, what);
 }
 

@@ -182,8 +182,8 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
 
 /// One operand (A: rows = M, B: rows = N), K elements per row, decoded.
 Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool mnMajor,
-                             const ElementFormat &f, uint32_t rows, uint32_t k,
-                             const char *name, std::vector<double> &values) {
+                             const ElementFormat &f, uint32_t rows, uint32_t k, const char *name,
+                             std::vector<double> &values) {
   SmemMatrixDescriptor d = decodeSmemDescriptor(descBits);
   std::string bad = checkSmemDescriptor(d);
   if (!bad.empty())
@@ -213,7 +213,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
       };
       if (Tcgen05Problem p = readSharedChunk(shared, address, chunk, role))
         return p;
-      values[size_t(r) * k + kk] = elementValue(f.element, extractBits(chunk, position * f.bits, f.bits));
+      values[size_t(r) * k + kk] =
+          elementValue(f.element, extractBits(chunk, position * f.bits, f.bits));
     }
   return {};
 }
@@ -235,8 +236,7 @@ std::string checkSfAddress(const TensorMemory &tmem, uint32_t address, uint32_t 
   if ((address >> 16) & 0x3FFF)
     return std::string(name) + " address " + tmemText(address) +
            " does not start at lane 0; scale factors occupy all 128 lanes";
-  return tmem.checkColumns(address & 0xFFFF, columns,
-                           std::string("the scale factors ") + name);
+  return tmem.checkColumns(address & 0xFFFF, columns, std::string("the scale factors ") + name);
 }
 
 } // namespace
@@ -273,13 +273,13 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   if (!operandFormat(op.kind, d.bFormat, fb))
     return problem("B format code " + std::to_string(d.bFormat) + " is not valid for this kind");
   if ((op.kind == Tcgen05Kind::F16) && fa.element != fb.element)
-    return problem("A and B must have the same format (" + std::string(fa.name) + " vs " +
-                   fb.name + ")");
+    return problem("A and B must have the same format (" + std::string(fa.name) + " vs " + fb.name +
+                   ")");
   bool integer = op.kind == Tcgen05Kind::I8;
   // D: 0 f16, 1 f32, 2 s32.
   if (integer ? d.dFormat != 2
               : (d.dFormat != 1 && !(d.dFormat == 0 && (op.kind == Tcgen05Kind::F16 ||
-                                                          op.kind == Tcgen05Kind::F8f6f4))))
+                                                        op.kind == Tcgen05Kind::F8f6f4))))
     return problem("D format code " + std::to_string(d.dFormat) + " is not valid for this kind");
   if (d.saturate && !integer)
     return problem("saturate (bit 3) is only valid for kind::i8");
@@ -297,7 +297,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   // Row m of D: lane m for M=128; for M=64 (CUTLASS tmem_frg, the M=64
   // atom ((16,4),N):((1,32),128)) lane dLane + m%16 + 32*(m/16).
   auto laneOf = [&](uint32_t m) { return M == 128 ? m : dLane + m % 16 + 32 * (m / 16); };
-  std::string bad = tmem.checkColumns(dColumn, N, "the accumulator D (N=" + std::to_string(N) + ")");
+  std::string bad =
+      tmem.checkColumns(dColumn, N, "the accumulator D (N=" + std::to_string(N) + ")");
   if (!bad.empty())
     return problem(bad);
 
@@ -388,8 +389,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
 }
 
 Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t descBits, Tcgen05CpShape shape,
-                                const SharedView &shared, TensorMemory &tmem,
-                                TmemRegion &written) {
+                                const SharedView &shared, TensorMemory &tmem, TmemRegion &written) {
   uint32_t rows = 128, chunks = 2, copies = 1;
   const char *name = "tcgen05.cp.128x256b";
   if (shape == Tcgen05CpShape::S128x128b) {

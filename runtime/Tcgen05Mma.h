@@ -63,7 +63,6 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
 
 /// Executes tcgen05.cp.cta_group::1.<shape> [taddr], desc on `tmem`.
 Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
-                                const SharedView &shared, TensorMemory &tmem,
-                                TmemRegion &written);
+                                const SharedView &shared, TensorMemory &tmem, TmemRegion &written);
 
 } // namespace cutec::rt

@@ -80,8 +80,9 @@ std::string TensorMemory::allocate(uint32_t columns, uint32_t warp, const char *
     used += a.columns;
     owners += (owners.empty() ? "" : ", ") + allocationText(a);
   }
-  return "tcgen05.alloc of " + std::to_string(columns) + " columns finds no free block: " +
-         std::to_string(used) + " of the CTA's 512 TMEM columns are allocated (" + owners +
+  return "tcgen05.alloc of " + std::to_string(columns) +
+         " columns finds no free block: " + std::to_string(used) +
+         " of the CTA's 512 TMEM columns are allocated (" + owners +
          "); on the GPU the warp would wait here until another warp deallocates, and hang if "
          "none does";
 }
@@ -110,8 +111,8 @@ std::string TensorMemory::deallocate(uint32_t taddr, uint32_t columns, uint32_t 
            " (dealloc must give the allocated count)";
   for (const PendingWrite &p : pending)
     if (overlaps(p.column, p.columns, it->column, it->columns))
-      return "tcgen05.dealloc of columns " + allocationText(*it) + " that " +
-             quotedWhat(p.what) + " still writes: no thread has waited for its completion";
+      return "tcgen05.dealloc of columns " + allocationText(*it) + " that " + quotedWhat(p.what) +
+             " still writes: no thread has waited for its completion";
   Allocation gone = *it;
   gone.freedByWarp = warp;
   gone.freedWhat = what;
@@ -138,8 +139,8 @@ std::string TensorMemory::checkColumns(uint32_t column, uint32_t count,
          (owners.empty() ? std::string("none is live") : "live: " + owners) + ")";
 }
 
-uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column,
-                                       uint32_t columns, const char *what, uint32_t issuer) {
+uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                                       const char *what, uint32_t issuer) {
   PendingWrite p;
   p.serial = nextSerial++;
   p.lanes = lanes;
@@ -170,9 +171,8 @@ uint64_t TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
   return last;
 }
 
-const TensorMemory::PendingWrite *TensorMemory::pendingWrite(const TmemLanes &lanes,
-                                                             uint32_t column,
-                                                             uint32_t columns) const {
+const TensorMemory::PendingWrite *
+TensorMemory::pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns) const {
   for (const PendingWrite &p : pending)
     if (p.lanes.overlaps(lanes) && overlaps(p.column, p.columns, column, columns))
       return &p;

@@ -27,9 +27,7 @@ struct TmemLanes {
   }
   void add(uint32_t lane) { mask[lane / 64] |= uint64_t(1) << (lane % 64); }
   bool has(uint32_t lane) const { return mask[lane / 64] >> (lane % 64) & 1; }
-  bool overlaps(const TmemLanes &o) const {
-    return (mask[0] & o.mask[0]) || (mask[1] & o.mask[1]);
-  }
+  bool overlaps(const TmemLanes &o) const { return (mask[0] & o.mask[0]) || (mask[1] & o.mask[1]); }
   /// "lanes [0,128)" for one range, else "lanes 0-15,32-47,...".
   std::string text() const;
 };
@@ -58,8 +56,8 @@ public:
     const char *what = nullptr;
     uint32_t issuer = 0; // thread index
     bool committed = false;
-    uint32_t bar = 0;    // the commit's mbarrier
-    uint64_t phase = 0;  // the mbarrier phase the commit arrived in
+    uint32_t bar = 0;   // the commit's mbarrier
+    uint64_t phase = 0; // the mbarrier phase the commit arrived in
   };
 
   /// A new CTA: nothing allocated or pending. The cells keep their bits
@@ -93,8 +91,7 @@ public:
   /// the serial of the last write that completed (0: none).
   uint64_t observeCompletion(uint32_t bar, uint64_t phasesDone);
   /// The first pending write overlapping the region, or null.
-  const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column,
-                                   uint32_t columns) const;
+  const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns) const;
   const std::vector<PendingWrite> &pendingWrites() const { return pending; }
   bool used() const { return !cells.empty(); }
 

@@ -39,8 +39,8 @@ SmemMatrixDescriptor decodeSmemDescriptor(uint64_t bits) {
   d.baseOffset = uint32_t(field(bits, 49, 3));
   d.lboAbsolute = field(bits, 52, 1) != 0;
   d.layoutCode = uint32_t(field(bits, 61, 3));
-  constexpr uint64_t reserved = (uint64_t(3) << 14) | (uint64_t(3) << 30) | (uint64_t(1) << 48) |
-                                (uint64_t(0xFF) << 53);
+  constexpr uint64_t reserved =
+      (uint64_t(3) << 14) | (uint64_t(3) << 30) | (uint64_t(1) << 48) | (uint64_t(0xFF) << 53);
   d.reservedBits = bits & reserved;
   return d;
 }
@@ -156,8 +156,8 @@ std::string describeInstrDescriptor(uint32_t bits, bool blockScaled) {
                      (d.aMnMajor ? " MN-major" : " K-major") + ", B format " +
                      std::to_string(d.bFormat) + (d.bMnMajor ? " MN-major" : " K-major");
   if (blockScaled)
-    text += std::string(", scale factors ") + (d.scaleUe8m0 ? "ue8m0" : "ue4m3") +
-            ", SFA id " + std::to_string(d.aSfId) + ", SFB id " + std::to_string(d.bSfId);
+    text += std::string(", scale factors ") + (d.scaleUe8m0 ? "ue8m0" : "ue4m3") + ", SFA id " +
+            std::to_string(d.aSfId) + ", SFB id " + std::to_string(d.bSfId);
   else
     text += ", D format " + std::to_string(d.dFormat);
   return text;

@@ -72,23 +72,23 @@ uint32_t ummaChunkAddress(const SmemMatrixDescriptor &d, bool mnMajor, uint32_t 
 /// has are decoded in both; the other variant's meaning of those bits is
 /// noted.
 struct MmaInstrDescriptor {
-  uint32_t sparseId2 = 0; // bits [0,2)
-  bool sparse = false;    // bit 2
-  bool saturate = false;  // bit 3 (dense; reserved when block-scaled)
-  uint32_t dFormat = 0;   // bits [4,6) dense: 0 f16, 1 f32, 2 s32
-  uint32_t bSfId = 0;     // bits [4,6) block-scaled: byte of the SFB column
-  uint32_t aFormat = 0;   // bits [7,10)
-  uint32_t bFormat = 0;   // bits [10,13)
-  bool negateA = false;   // bit 13
-  bool negateB = false;   // bit 14
-  bool aMnMajor = false;  // bit 15 (transpose A: 0 K-major, 1 MN-major)
-  bool bMnMajor = false;  // bit 16
-  uint32_t n = 0;         // bits [17,23) << 3
-  bool scaleUe8m0 = false; // bit 23 block-scaled: 0 ue4m3, 1 ue8m0 (dense: reserved)
-  uint32_t m = 0;         // bits [24,29) << 4
-  uint32_t aSfId = 0;     // bits [29,31) block-scaled
-  uint32_t maxShift = 0;  // bits [30,32) dense (.ws only)
-  bool kSize = false;     // bit 31 block-scaled (K96 for mxf4: not modelled)
+  uint32_t sparseId2 = 0;    // bits [0,2)
+  bool sparse = false;       // bit 2
+  bool saturate = false;     // bit 3 (dense; reserved when block-scaled)
+  uint32_t dFormat = 0;      // bits [4,6) dense: 0 f16, 1 f32, 2 s32
+  uint32_t bSfId = 0;        // bits [4,6) block-scaled: byte of the SFB column
+  uint32_t aFormat = 0;      // bits [7,10)
+  uint32_t bFormat = 0;      // bits [10,13)
+  bool negateA = false;      // bit 13
+  bool negateB = false;      // bit 14
+  bool aMnMajor = false;     // bit 15 (transpose A: 0 K-major, 1 MN-major)
+  bool bMnMajor = false;     // bit 16
+  uint32_t n = 0;            // bits [17,23) << 3
+  bool scaleUe8m0 = false;   // bit 23 block-scaled: 0 ue4m3, 1 ue8m0 (dense: reserved)
+  uint32_t m = 0;            // bits [24,29) << 4
+  uint32_t aSfId = 0;        // bits [29,31) block-scaled
+  uint32_t maxShift = 0;     // bits [30,32) dense (.ws only)
+  bool kSize = false;        // bit 31 block-scaled (K96 for mxf4: not modelled)
   uint32_t reservedBits = 0; // reserved bits as found: dense 6, 23, 29; block-scaled 3, 6
 };
 

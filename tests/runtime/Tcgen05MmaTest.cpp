@@ -42,8 +42,8 @@ double minifloat(uint32_t code, unsigned e, unsigned m, int bias, bool hasSign =
 enum class Fmt { F16, BF16, TF32, E4M3, E5M2, E2M3, E3M2, E2M1, E2M1Packed, U8, S8 };
 
 struct FmtInfo {
-  uint32_t bits;     // code bits
-  uint32_t perUnit;  // elements per 16-byte unit in shared memory
+  uint32_t bits;    // code bits
+  uint32_t perUnit; // elements per 16-byte unit in shared memory
 };
 
 FmtInfo info(Fmt f) {
@@ -160,8 +160,8 @@ struct MmaCase {
   bool ue8m0 = true;
   uint32_t aSfId = 0, bSfId = 0;
   bool negateA = false, negateB = false, saturate = false;
-  uint32_t m = 128;     // 64 or 128
-  uint32_t dLane = 0;   // M=64: 0 or 16
+  uint32_t m = 128;   // 64 or 128
+  uint32_t dLane = 0; // M=64: 0 or 16
 };
 
 constexpr uint32_t kM = 128; // TMEM lanes the kernel reads back
@@ -194,8 +194,8 @@ struct MmaParams {
 
 uint32_t kPerInstruction(Fmt f) { return 2 * info(f).perUnit; }
 
-void setBits(std::vector<uint8_t> &image, uint32_t byteAddress, uint32_t bitOffset,
-             uint32_t bits, uint32_t code) {
+void setBits(std::vector<uint8_t> &image, uint32_t byteAddress, uint32_t bitOffset, uint32_t bits,
+             uint32_t code) {
   for (uint32_t i = 0; i < bits; ++i) {
     uint32_t bit = bitOffset + i;
     uint8_t &byte = image[byteAddress + bit / 8];
@@ -256,13 +256,11 @@ uint64_t placeOperand(Image &img, std::mt19937 &rng, const Operand &op, Fmt f, u
   uint32_t start = img.windowBase + offset + kOffset;
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t kk = 0; kk < k; ++kk) {
-      uint32_t unit = op.mnMajor ? canonicalUnitAddress(start, op.layout, true, lbo, sbo,
-                                                        r / fi.perUnit, kk)
-                                 : canonicalUnitAddress(start, op.layout, false, lbo, sbo, r,
-                                                        kk / fi.perUnit);
+      uint32_t unit =
+          op.mnMajor ? canonicalUnitAddress(start, op.layout, true, lbo, sbo, r / fi.perUnit, kk)
+                     : canonicalUnitAddress(start, op.layout, false, lbo, sbo, r, kk / fi.perUnit);
       uint32_t position = (op.mnMajor ? r : kk) % fi.perUnit;
-      setBits(img.bytes, unit - img.windowBase, position * fi.bits, fi.bits,
-              codes[r * k + kk]);
+      setBits(img.bytes, unit - img.windowBase, position * fi.bits, fi.bits, codes[r * k + kk]);
     }
   // Encoded by hand from the bit positions of CUTLASS UMMA::SmemDescriptor.
   return uint64_t(start >> 4) | uint64_t(lbo >> 4) << 16 | uint64_t(sbo >> 4) << 32 |
@@ -363,8 +361,8 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
             product = -product;
           if (c.blockScaled) {
             uint32_t block = kk / (k / vec);
-            product *= sfValue(c, sfa[m * 4 + c.aSfId + block]) *
-                       sfValue(c, sfb[j * 4 + c.bSfId + block]);
+            product *=
+                sfValue(c, sfa[m * 4 + c.aSfId + block]) * sfValue(c, sfb[j * 4 + c.bSfId + block]);
           }
           acc += float(product);
         }
@@ -408,18 +406,17 @@ void mmaBody(Thread &t, const void *raw) {
   if (tid == 0) {
     for (uint32_t i = 0; i < p.instructions; ++i) {
       if (!p.blockScaled) {
-        t.tcgen05Mma(tmem + (p.dLane << 16) + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, i > 0, p.kind,
-                     "tcgen05.mma at mma.cute:14");
+        t.tcgen05Mma(tmem + (p.dLane << 16) + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, i > 0,
+                     p.kind, "tcgen05.mma at mma.cute:14");
         continue;
       }
       uint32_t sfa = tmem + kSfaColumn + 4 * i, sfb = tmem + kSfbColumn + 8 * i;
-      t.tcgen05Cp(sfa, p.sfaDesc[i], p.sfaShape,
-                  "tcgen05.cp.32x128b.warpx4 at mma.cute:17");
+      t.tcgen05Cp(sfa, p.sfaDesc[i], p.sfaShape, "tcgen05.cp.32x128b.warpx4 at mma.cute:17");
       for (uint32_t tile = 0; tile < p.sfbTiles; ++tile)
         t.tcgen05Cp(sfb + 4 * tile, p.sfbDesc[i][tile], Tcgen05CpShape::S32x128bWarpx4,
                     "tcgen05.cp.32x128b.warpx4 at mma.cute:19");
-      t.tcgen05MmaBlockScaled(tmem + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, sfa, sfb, i > 0, p.kind,
-                              p.vec, "tcgen05.mma.block_scale at mma.cute:20");
+      t.tcgen05MmaBlockScaled(tmem + p.dColumn, p.aDesc[i], p.bDesc[i], p.idesc, sfa, sfb, i > 0,
+                              p.kind, p.vec, "tcgen05.mma.block_scale at mma.cute:20");
     }
     t.tcgen05Commit(base + kBar, "tcgen05.commit at mma.cute:22");
     if (p.overwrite == 1)
@@ -554,20 +551,26 @@ TEST(Tcgen05Mma, NegateAAndB) {
 }
 
 TEST(Tcgen05Mma, Tf32) {
-  expectMatches({"tf32 K 128B N=64", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 64, K_128, K_128});
-  expectMatches({"tf32 K none N=8", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 8, K_NONE, K_32});
-  expectMatches({"tf32 MN 64B N=256", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 256, MN_64, MN_NONE});
-  expectMatches({"tf32 MN 128B_BASE32B N=64", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 64, MN_128_32B, MN_128_32B});
+  expectMatches(
+      {"tf32 K 128B N=64", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 64, K_128, K_128});
+  expectMatches(
+      {"tf32 K none N=8", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 8, K_NONE, K_32});
+  expectMatches(
+      {"tf32 MN 64B N=256", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 256, MN_64, MN_NONE});
+  expectMatches({"tf32 MN 128B_BASE32B N=64", Tcgen05Kind::Tf32, Fmt::TF32, Fmt::TF32, 2, 2, 1, 64,
+                 MN_128_32B, MN_128_32B});
 }
 
 TEST(Tcgen05Mma, F8f6f4EveryInputFormat) {
   auto k = Tcgen05Kind::F8f6f4;
   expectMatches({"e4m3 x e5m2 K 128B N=64", k, Fmt::E4M3, Fmt::E5M2, 0, 1, 1, 64, K_128, K_128});
-  expectMatches({"e5m2 x e4m3 MN 128B N=256", k, Fmt::E5M2, Fmt::E4M3, 1, 0, 1, 256, MN_128, MN_64});
+  expectMatches(
+      {"e5m2 x e4m3 MN 128B N=256", k, Fmt::E5M2, Fmt::E4M3, 1, 0, 1, 256, MN_128, MN_64});
   expectMatches({"e2m3 x e3m2 K 32B N=8", k, Fmt::E2M3, Fmt::E3M2, 3, 4, 1, 8, K_32, K_32});
   expectMatches({"e3m2 x e2m1 K none N=64", k, Fmt::E3M2, Fmt::E2M1, 4, 5, 1, 64, K_NONE, K_NONE});
   expectMatches({"e2m1 x e2m1 K 64B N=256", k, Fmt::E2M1, Fmt::E2M1, 5, 5, 1, 256, K_64, K_64});
-  expectMatches({"e4m3 f16-accumulator MN none N=64", k, Fmt::E4M3, Fmt::E4M3, 0, 0, 0, 64, MN_NONE, MN_32});
+  expectMatches(
+      {"e4m3 f16-accumulator MN none N=64", k, Fmt::E4M3, Fmt::E4M3, 0, 0, 0, 64, MN_NONE, MN_32});
 }
 
 TEST(Tcgen05Mma, I8SignedUnsignedAndSaturate) {
@@ -599,25 +602,35 @@ MmaCase scaled(const char *name, Tcgen05Kind kind, Fmt a, Fmt b, uint32_t aCode,
 TEST(Tcgen05Mma, Mxf8f6f4Scale1X) {
   auto k = Tcgen05Kind::Mxf8f6f4;
   auto x1 = Tcgen05ScaleVec::X1;
-  expectMatches(scaled("mxf8 e4m3 K 128B N=256 ids 0/0", k, Fmt::E4M3, Fmt::E4M3, 0, 0, 256, K_128, K_128, x1, true));
-  expectMatches(scaled("mxf8f6f4 e5m2 x e2m1 N=64 ids 3/1", k, Fmt::E5M2, Fmt::E2M1, 1, 5, 64, K_64, K_32, x1, true, 3, 1));
-  expectMatches(scaled("mxf6 e2m3 x e3m2 N=8 ids 2/2", k, Fmt::E2M3, Fmt::E3M2, 3, 4, 8, K_NONE, K_128, x1, true, 2, 2));
-  expectMatches(scaled("mxf8 e4m3 MN 128B N=64", k, Fmt::E4M3, Fmt::E5M2, 0, 1, 64, MN_128, MN_64, x1, true, 1, 0));
+  expectMatches(scaled("mxf8 e4m3 K 128B N=256 ids 0/0", k, Fmt::E4M3, Fmt::E4M3, 0, 0, 256, K_128,
+                       K_128, x1, true));
+  expectMatches(scaled("mxf8f6f4 e5m2 x e2m1 N=64 ids 3/1", k, Fmt::E5M2, Fmt::E2M1, 1, 5, 64, K_64,
+                       K_32, x1, true, 3, 1));
+  expectMatches(scaled("mxf6 e2m3 x e3m2 N=8 ids 2/2", k, Fmt::E2M3, Fmt::E3M2, 3, 4, 8, K_NONE,
+                       K_128, x1, true, 2, 2));
+  expectMatches(scaled("mxf8 e4m3 MN 128B N=64", k, Fmt::E4M3, Fmt::E5M2, 0, 1, 64, MN_128, MN_64,
+                       x1, true, 1, 0));
 }
 
 TEST(Tcgen05Mma, Mxf4Scale2X) {
   auto k = Tcgen05Kind::Mxf4;
   auto x2 = Tcgen05ScaleVec::X2;
-  expectMatches(scaled("mxf4 K 128B N=256 ids 0/2", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 256, K_128, K_128, x2, true, 0, 2));
-  expectMatches(scaled("mxf4 K none N=8 ids 2/0", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 8, K_NONE, K_64, x2, true, 2, 0));
+  expectMatches(scaled("mxf4 K 128B N=256 ids 0/2", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 256,
+                       K_128, K_128, x2, true, 0, 2));
+  expectMatches(scaled("mxf4 K none N=8 ids 2/0", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 8,
+                       K_NONE, K_64, x2, true, 2, 0));
 }
 
 TEST(Tcgen05Mma, Mxf4nvf4Scale4XAnd2X) {
   auto k = Tcgen05Kind::Mxf4nvf4;
-  expectMatches(scaled("nvf4 4X ue4m3 K 128B N=256", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 256, K_128, K_128, Tcgen05ScaleVec::X4, false));
-  expectMatches(scaled("nvf4 4X ue8m0 K 32B N=8", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 8, K_32, K_32, Tcgen05ScaleVec::X4, true));
-  expectMatches(scaled("mxf4nvf4 2X ue8m0 K 64B N=64 ids 2/2", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64, K_64, K_NONE, Tcgen05ScaleVec::X2, true, 2, 2));
-  MmaCase c = scaled("nvf4 4X ue4m3, two K blocks", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64, K_128, K_128, Tcgen05ScaleVec::X4, false);
+  expectMatches(scaled("nvf4 4X ue4m3 K 128B N=256", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 256,
+                       K_128, K_128, Tcgen05ScaleVec::X4, false));
+  expectMatches(scaled("nvf4 4X ue8m0 K 32B N=8", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 8,
+                       K_32, K_32, Tcgen05ScaleVec::X4, true));
+  expectMatches(scaled("mxf4nvf4 2X ue8m0 K 64B N=64 ids 2/2", k, Fmt::E2M1Packed, Fmt::E2M1Packed,
+                       1, 1, 64, K_64, K_NONE, Tcgen05ScaleVec::X2, true, 2, 2));
+  MmaCase c = scaled("nvf4 4X ue4m3, two K blocks", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64,
+                     K_128, K_128, Tcgen05ScaleVec::X4, false);
   c.instructions = 2;
   expectMatches(c);
 }
@@ -642,8 +655,8 @@ TEST(Tcgen05Mma, AWrongDescriptorGivesWrongNumbers) {
 // quarter 0 only (128x128b reads 128 rows where the tile has 32), or read
 // from another byte of its column.
 TEST(Tcgen05Mma, AWrongScaleFactorLayoutGivesWrongNumbers) {
-  MmaCase c = scaled("mxf8 1X", Tcgen05Kind::Mxf8f6f4, Fmt::E4M3, Fmt::E4M3, 0, 0, 64, K_128,
-                     K_128, Tcgen05ScaleVec::X1, true);
+  MmaCase c = scaled("mxf8 1X", Tcgen05Kind::Mxf8f6f4, Fmt::E4M3, Fmt::E4M3, 0, 0, 64, K_128, K_128,
+                     Tcgen05ScaleVec::X1, true);
   Prepared p = prepare(c);
   p.params.sfaShape = Tcgen05CpShape::S128x128b;
   Result<std::vector<uint32_t>> out = runMma(p);
@@ -696,8 +709,8 @@ TEST(Tcgen05MmaDiagnostics, InvalidFormatAndShape) {
                            [](MmaParams &p) { p.idesc = (p.idesc & ~(7u << 7)) | 3u << 7; });
   expectContains(e, "kind::f16 with idesc");
   expectContains(e, "A format code 3 is not valid for this kind");
-  e = mmaError(scaled("mxf4", Tcgen05Kind::Mxf4, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64,
-                      K_128, K_128, Tcgen05ScaleVec::X2, true),
+  e = mmaError(scaled("mxf4", Tcgen05Kind::Mxf4, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64, K_128,
+                      K_128, Tcgen05ScaleVec::X2, true),
                [](MmaParams &p) { p.idesc = (p.idesc & ~(31u << 24)) | 4u << 24; });
   expectContains(e, "M=64 is not valid with cta_group::1 for block-scaled kinds (M=128 is)");
   e = mmaError(f16("f16", 64, K_128, K_128),
@@ -717,8 +730,8 @@ TEST(Tcgen05MmaDiagnostics, AccumulatorOutsideTheAllocation) {
 }
 
 TEST(Tcgen05MmaDiagnostics, ScaleVecMustMatchTheKind) {
-  MmaCase c = scaled("mxf4", Tcgen05Kind::Mxf4, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64,
-                     K_128, K_128, Tcgen05ScaleVec::X2, true);
+  MmaCase c = scaled("mxf4", Tcgen05Kind::Mxf4, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64, K_128,
+                     K_128, Tcgen05ScaleVec::X2, true);
   std::string e = mmaError(c, [](MmaParams &p) { p.vec = Tcgen05ScaleVec::X4; });
   expectContains(e, "tcgen05.mma.block_scale at mma.cute:20: kind::mxf4 with idesc");
   expectContains(e, "kind::mxf4 takes scale_vec::2X (block32)");
@@ -740,7 +753,8 @@ TEST(Tcgen05MmaAsync, SameResultsForAnyWorkerCount) {
   ASSERT_TRUE(bool(many)) << many.error();
   EXPECT_EQ(one.value(), many.value());
   for (uint32_t cta = 0; cta < 5; ++cta)
-    EXPECT_TRUE(std::equal(p.expected.begin(), p.expected.end(), one.value().begin() + cta * kM * 64));
+    EXPECT_TRUE(
+        std::equal(p.expected.begin(), p.expected.end(), one.value().begin() + cta * kM * 64));
 }
 
 // Reusing an operand buffer before the MMA reading it is seen complete (a

@@ -35,7 +35,7 @@ enum class Scenario : uint32_t {
 };
 
 struct Params {
-  uint64_t out;  // 128 lanes x 16 columns of u32
+  uint64_t out; // 128 lanes x 16 columns of u32
   Scenario scenario;
   Tcgen05CpShape shape;
 };
@@ -109,7 +109,8 @@ void tmemBody(Thread &t, const void *raw) {
 
   uint32_t quarter = p.scenario == Scenario::LaneQuarter ? 0 : warp % 4;
   uint32_t regs[16];
-  t.tcgen05Ld32x32b(taddr + ((32 * quarter) << 16), regs, 16, "tcgen05.ld.32x32b.x16 at tmem.cute:35");
+  t.tcgen05Ld32x32b(taddr + ((32 * quarter) << 16), regs, 16,
+                    "tcgen05.ld.32x32b.x16 at tmem.cute:35");
   t.tcgen05WaitLd("tcgen05.wait::ld");
   for (uint32_t c = 0; c < 16; ++c)
     t.storeGlobal<uint32_t>(p.out + 4 * (tid * 16 + c), regs[c], "st.global");
@@ -200,11 +201,12 @@ TEST(Tmem, Copy32x128bWarpx4DuplicatesToEveryQuarter) {
 TEST(Tmem, LoadBeforeCommitIsReported) {
   std::string e = TmemRun(Scenario::LdBeforeCommit).error();
   // Warp 1 is the first to complete its load in the fixed schedule.
-  expectContains(e, "tcgen05.ld.32x32b.x16 at tmem.cute:35: warp 1 reads TMEM lanes [32,64) "
-                    "columns [0,16) at address 0x200000 (lane 32, column 0), which the asynchronous "
-                    "'tcgen05.cp at tmem.cute:22' (issued by thread (0,0,0), warp 0 lane 0; "
-                    "writes TMEM lanes [0,128) columns [4,12); no tcgen05.commit of that thread "
-                    "has followed it) may still be writing");
+  expectContains(e,
+                 "tcgen05.ld.32x32b.x16 at tmem.cute:35: warp 1 reads TMEM lanes [32,64) "
+                 "columns [0,16) at address 0x200000 (lane 32, column 0), which the asynchronous "
+                 "'tcgen05.cp at tmem.cute:22' (issued by thread (0,0,0), warp 0 lane 0; "
+                 "writes TMEM lanes [0,128) columns [4,12); no tcgen05.commit of that thread "
+                 "has followed it) may still be writing");
 }
 
 TEST(Tmem, LoadAfterCommitButBeforeWaitIsReported) {

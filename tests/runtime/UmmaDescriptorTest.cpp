@@ -88,8 +88,8 @@ TEST(SmemDescriptor, CheckNamesEachInvalidField) {
 }
 
 TEST(SmemDescriptor, EncodeIsTheInverseOfDecode) {
-  uint64_t all = bits64(0x123, 0) | bits64(0x2BC, 16) | bits64(0x3DE, 32) | bits64(1, 46) |
-                 bits64(6, 61);
+  uint64_t all =
+      bits64(0x123, 0) | bits64(0x2BC, 16) | bits64(0x3DE, 32) | bits64(1, 46) | bits64(6, 61);
   EXPECT_EQ(encodeSmemDescriptor(decodeSmemDescriptor(all)), all);
 }
 
@@ -127,7 +127,7 @@ TEST(InstrDescriptor, BlockScaledFields) {
   auto scaled = [](uint32_t bits) { return decodeInstrDescriptor(bits, true); };
   EXPECT_EQ(scaled(3u << 0).sparseId2, 3u);
   EXPECT_TRUE(scaled(1u << 2).sparse);
-  EXPECT_EQ(scaled(2u << 4).bSfId, 2u); // b_sf_id_ bits [4,6)
+  EXPECT_EQ(scaled(2u << 4).bSfId, 2u);   // b_sf_id_ bits [4,6)
   EXPECT_EQ(scaled(2u << 4).dFormat, 1u); // no D format field: f32
   EXPECT_FALSE(scaled(1u << 3).saturate);
   EXPECT_EQ(scaled(1u << 3).reservedBits, 1u << 3);
@@ -229,14 +229,17 @@ TEST(UmmaLayout, MnMajorInterleave) {
 
 TEST(UmmaLayout, MnMajorSwizzled) {
   // ((T,n),(8,k)):((1,LBO),(T,SBO)).
-  for (UmmaLayout l : {UmmaLayout::B32, UmmaLayout::B64, UmmaLayout::B128, UmmaLayout::B128Base32B}) {
+  for (UmmaLayout l :
+       {UmmaLayout::B32, UmmaLayout::B64, UmmaLayout::B128, UmmaLayout::B128Base32B}) {
     uint32_t t = ummaLayoutRowBytes(l) / 16;
     uint32_t sbo = 8 * 16 * t, lbo = 4 * sbo;
     auto d = makeDesc(0x4000, lbo, sbo, l);
     for (uint32_t k = 0; k < 32; ++k)
       for (uint32_t c = 0; c < 32; ++c)
-        EXPECT_EQ(ummaChunkAddress(d, true, k, c),
-                  swz(0x4000 + 16 * (c % t + (c / t) * (lbo / 16) + (k % 8) * t + (k / 8) * (sbo / 16)), l))
+        EXPECT_EQ(
+            ummaChunkAddress(d, true, k, c),
+            swz(0x4000 + 16 * (c % t + (c / t) * (lbo / 16) + (k % 8) * t + (k / 8) * (sbo / 16)),
+                l))
             << int(l);
   }
 }

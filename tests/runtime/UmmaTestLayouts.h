@@ -59,8 +59,8 @@ inline uint32_t canonicalUnitAddress(uint32_t start, UmmaLayout l, bool mnMajor,
                                      uint32_t sbo, uint32_t mn, uint32_t c) {
   uint32_t t = layoutAtomChunks(l), L = lbo / 16, S = sbo / 16, unit;
   if (!mnMajor)
-    unit = l == UmmaLayout::None ? (mn % 8) + (mn / 8) * S + c * L
-                                 : (mn % 8) * t + (mn / 8) * S + c;
+    unit =
+        l == UmmaLayout::None ? (mn % 8) + (mn / 8) * S + c * L : (mn % 8) * t + (mn / 8) * S + c;
   else
     unit = l == UmmaLayout::None ? mn * S + (c % 8) + (c / 8) * L
                                  : (mn % t) + (mn / t) * L + (c % 8) * t + (c / 8) * S;
