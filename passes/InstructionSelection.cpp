@@ -277,6 +277,12 @@ private:
       mov.setAttr("imm", d ? *d : double(i ? *i : 0));
       return mov.result();
     }
+    if (const bool *flag = op.attrAs<bool>("value"); flag && type == DataType::Bool) {
+      // PTX has no predicate immediates: compare a register with itself.
+      Value *zero = immediate32(b, op.loc(), 0);
+      return emitValue(b, op.loc(), *flag ? "setp.eq.s32" : "setp.ne.s32", DataType::Bool,
+                       {zero, zero});
+    }
     if (!i || !ir::isInteger(type)) {
       fail(op, "cannot select a constant of type " + ir::name(type));
       return nullptr;

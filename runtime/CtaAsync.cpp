@@ -76,6 +76,11 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
     }
   }
   bool done = s->parity() != parity;
+  if (done && !tmem.pendingWrites().empty()) {
+    // tcgen05.commit arrivals seen complete: their operations are done.
+    if (uint64_t last = tmem.observeCompletion(bar, s->phase))
+      forgetTcgen05Reads(last);
+  }
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;
@@ -98,7 +103,7 @@ void CtaRunner::landCopy(Thread &t, size_t i) {
   uint32_t bar = c.bar, bytes = c.bytes;
   const char *copyWhat = c.what;
   asyncCopies.erase(asyncCopies.begin() + std::ptrdiff_t(i));
-  pendingAsync = uint32_t(asyncCopies.size());
+  updatePendingAsync();
   ++t.effects;
   if (recordIf(*this, t, copyWhat, mbarriers.completeTx(bar, bytes)))
     abandonRunning();
@@ -156,6 +161,12 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                copyText(*other) + " still in flight writes too";
       });
     }
+    if (const Tcgen05Read *r = tcgen05ReaderOf(offset))
+      fail(t, what, [&] {
+        return "the box writes shared byte " + hex(target) + ", which " + tcgen05ReadText(*r) +
+               " reads and may still be reading: wait on the mbarrier phase its "
+               "tcgen05.commit arrives on before reusing the buffer";
+      });
     for (uint32_t b = target & ~7u; b < target + 16; b += 8)
       if (mbarriers.find(b))
         fail(t, what, [&] {
@@ -173,13 +184,24 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                 copy.serial);
   ++nextCopySerial;
   asyncCopies.push_back(std::move(copy));
-  pendingAsync = uint32_t(asyncCopies.size());
+  updatePendingAsync();
   ++t.effects;
 }
 
 void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                                   const char *what) {
   uint32_t offset = address - kSharedWindowBase;
+  if (store && !tcgen05Reads.empty())
+    for (uint32_t b = 0; b < width; ++b)
+      if (const Tcgen05Read *r = tcgen05ReaderOf(offset + b))
+        fail(t, what, [&] {
+          return std::to_string(width) + "-byte shared store at " + hex(address) +
+                 " overwrites shared memory that " + tcgen05ReadText(*r) +
+                 " reads and may still be reading: wait on the mbarrier phase its "
+                 "tcgen05.commit arrives on before reusing the buffer";
+        });
+  if (asyncOwner.empty())
+    return;
   for (uint32_t b = 0; b < width; ++b) {
     uint32_t owner = asyncOwner[offset + b];
     if (!owner)
@@ -209,7 +231,7 @@ void CtaRunner::dropAsyncCopies() {
     for (uint32_t byte = 0; byte < c.bytes; byte += 16)
       std::fill_n(asyncOwner.begin() + (copyTarget(c, byte) - kSharedWindowBase), 16, 0u);
   asyncCopies.clear();
-  pendingAsync = 0;
+  updatePendingAsync();
 }
 
 bool CtaRunner::reportUnfinishedCopies() {

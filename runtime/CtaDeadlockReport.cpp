@@ -87,6 +87,8 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
     text += "\n  " + mbarriers.describe(address);
   for (const AsyncCopy &c : asyncCopies)
     text += "\n  TMA load in flight: " + copyText(c);
+  for (const TensorMemory::PendingWrite &p : tmem.pendingWrites())
+    text += "\n  tcgen05 operation not yet seen complete: " + tcgen05WriteText(p);
   return text;
 }
 

@@ -66,6 +66,8 @@ void CtaRunner::run(uint64_t index) {
     t.ctaid = ctaid;
   std::fill(shared.begin(), shared.end(), kSharedFill);
   mbarriers.reset();
+  tmem.reset();
+  forgetTcgen05Reads(0);
   dropAsyncCopies(); // those of a CTA that failed
   for (Slot &s : slots)
     s.pollsMbarrier = false;
@@ -85,8 +87,8 @@ void CtaRunner::sequentialEntry(void *runner) {
     self.current = t.index;
     self.launch.kernel.body(t, self.launch.params);
   }
-  if (!self.launch.shouldStop(self.cta))
-    self.reportUnfinishedCopies();
+  if (!self.launch.shouldStop(self.cta) && !self.reportUnfinishedCopies())
+    self.reportTmemLeaks();
   leaveFiber(self.sequentialFiber, self.scheduler);
 }
 
@@ -117,7 +119,8 @@ void CtaRunner::runCooperative() {
         return;
     }
     if (liveThreads == 0) {
-      reportUnfinishedCopies();
+      if (!reportUnfinishedCopies())
+        reportTmemLeaks();
       return;
     }
     if (!anyCanRun()) {

@@ -19,7 +19,10 @@
 #include "runtime/LaunchState.h"
 #include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
+#include "runtime/Tcgen05Mma.h"
+#include "runtime/TensorMap.h"
 #include "runtime/Tma.h"
+#include "runtime/Tmem.h"
 #include "runtime/Thread.h"
 
 #include <array>
@@ -53,6 +56,16 @@ public:
   bool mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const char *what);
   void tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                    uint32_t rank, uint32_t bar, const char *what);
+  // Tensor memory and tcgen05 (CtaTcgen05.cpp); see Thread's methods. The
+  // *Warp ones are the bodies of warp-collectives, run by the last lane.
+  void tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05RelinquishWarp(Thread &t, const char *what);
+  void tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what);
+  void tcgen05Mma(Thread &t, const MmaOperands &op, const char *what);
+  void tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                 const char *what);
+  void tcgen05Commit(Thread &t, uint32_t bar, const char *what);
   /// Fails `t` if a pending asynchronous copy writes [address, address+width).
   void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                          const char *what);
@@ -85,6 +98,16 @@ private:
     const char *what;
     uint32_t issuer; // thread index
     std::vector<std::byte> image;
+  };
+
+  /// The shared bytes a tcgen05.mma/cp read, kept until its completion is
+  /// observed: storing to them, or loading a TMA box over them, before then
+  /// overwrites an operand the tensor core may still be reading.
+  struct Tcgen05Read {
+    uint64_t serial; // the operation's TensorMemory::PendingWrite serial
+    std::vector<uint32_t> chunks; // shared offsets of the 16-byte units read
+    const char *what;
+    uint32_t issuer;
   };
 
   /// A warp's collective in progress.
@@ -129,6 +152,26 @@ private:
   /// The window address of shared byte `offset` written by swizzled copy
   /// byte `byte` of copy `c`.
   uint32_t copyTarget(const AsyncCopy &c, uint32_t byte) const;
+  /// The CTA's shared memory as tcgen05 instructions read it.
+  SharedView sharedView() const;
+  /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
+  /// whose bytes it would read if that is the problem.
+  [[noreturn]] void failTcgen05(Thread &t, const char *what, const Tcgen05Problem &p);
+  /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
+  /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
+  std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
+  void updatePendingAsync() { pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()); }
+  /// Records the shared units an issued tcgen05 operation read.
+  void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
+                        uint32_t issuer);
+  /// Forgets the reads of operations up to `serial` (0: all of them).
+  void forgetTcgen05Reads(uint64_t serial);
+  /// The pending tcgen05 operation reading shared offset `offset`, or null.
+  const Tcgen05Read *tcgen05ReaderOf(uint32_t offset) const;
+  /// "'tcgen05.mma ...' (issued by thread (0,0,0), warp 0 lane 0)"
+  std::string tcgen05ReadText(const Tcgen05Read &r) const;
+  /// Reports TMEM columns still allocated at the end of the CTA; true if any.
+  bool reportTmemLeaks();
   uint64_t totalEffects() const;
   bool anyCanRun() const;
   std::string threadName(const Thread &t) const;
@@ -150,9 +193,17 @@ private:
   /// Per shared byte: the serial of the in-flight copy writing it, or 0.
   /// Allocated at the CTA's first TMA load; all zero when none is pending.
   std::vector<uint32_t> asyncOwner;
-  uint32_t pendingAsync = 0; // asyncCopies.size(), read by Thread
+  /// TMA loads in flight plus tcgen05 operations whose shared-memory reads
+  /// are pending: nonzero sends Thread's shared accesses to
+  /// checkPendingAsync.
+  uint32_t pendingAsync = 0;
+  std::vector<Tcgen05Read> tcgen05Reads; // issue order
+  /// Per shared byte: 1 + the index in tcgen05Reads of the latest pending
+  /// operation reading it, or 0. Allocated at the first tcgen05 read.
+  std::vector<uint32_t> tcgen05Reader;
   uint32_t nextCopySerial = 1;
   std::vector<std::byte> gatherScratch;
+  TensorMemory tmem;
   uint64_t cta = 0;
   Dim3 ctaid;
   uint32_t current = 0; // the running thread

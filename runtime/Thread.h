@@ -11,6 +11,7 @@
 #pragma once
 
 #include "runtime/Kernel.h"
+#include "runtime/Tcgen05.h"
 
 #include <array>
 #include <cstdint>
@@ -142,6 +143,50 @@ public:
   /// map's rank.
   void tmaLoadTile(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                    uint32_t bar, const char *what);
+
+  // Tensor memory and tcgen05 (runtime/Tmem.h, runtime/Tcgen05Mma.h,
+  // docs/emulator.md "Tensor memory and tcgen05"). Shared addresses are
+  // .shared::cta window addresses; TMEM addresses are lane << 16 | column.
+  // The warp-collective ones (alloc, dealloc, relinquish, ld) go through
+  // warpSync: every lane of the warp calls them with the same operands, and
+  // the emitted code calls them through the warpSyncTcgen05* wrappers of
+  // runtime/Tcgen05Collectives.h so that KernelDescriptor::usesBarriers is set.
+  // tcgen05.mma and tcgen05.cp execute when issued, in issue order; the TMEM
+  // they write counts as in flight until a thread has waited on the mbarrier
+  // phase that a later tcgen05.commit of the issuing thread arrived in.
+
+  /// `tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [smemDst],
+  /// columns`: writes the TMEM address of the block to shared memory.
+  void tcgen05Alloc(uint32_t smemDst, uint32_t columns, const char *what);
+  /// `tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, columns`.
+  void tcgen05Dealloc(uint32_t taddr, uint32_t columns, const char *what);
+  /// `tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned`.
+  void tcgen05RelinquishAllocPermit(const char *what);
+  /// `tcgen05.ld.sync.aligned.32x32b.xN.b32`: lane l of the warp reads TMEM
+  /// lane (taddr >> 16) + l, columns (taddr & 0xFFFF) .. + n - 1, into
+  /// regs[0 .. n-1]. Warp w may only address lanes 32*(w%4) .. +31.
+  void tcgen05Ld32x32b(uint32_t taddr, uint32_t *regs, uint32_t n, const char *what);
+  /// `tcgen05.wait::ld.sync.aligned`: loads complete when issued here.
+  void tcgen05WaitLd(const char *what);
+  /// `tcgen05.mma.cta_group::1.kind::<kind> [dTmem], aDesc, bDesc, idesc,
+  /// enableInputD` (A and B from shared memory descriptors).
+  void tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                  bool enableInputD, Tcgen05Kind kind, const char *what);
+  /// `tcgen05.mma.cta_group::1.kind::<kind>.block_scale.scale_vec::<vec>
+  /// [dTmem], aDesc, bDesc, idesc, [sfaTmem], [sfbTmem], enableInputD`.
+  void tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                             uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
+                             Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what);
+  /// `tcgen05.cp.cta_group::1.<shape> [taddr], smemDesc`.
+  void tcgen05Cp(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what);
+  /// `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+  /// [mbar]`: one arrival on the mbarrier, standing for the completion of
+  /// this thread's earlier tcgen05.mma/cp.
+  void tcgen05Commit(uint32_t mbar, const char *what);
+  /// `tcgen05.fence::before_thread_sync` / `::after_thread_sync`: order
+  /// nothing in the emulator (its memory is sequentially consistent).
+  void tcgen05FenceBeforeThreadSync(const char *what);
+  void tcgen05FenceAfterThreadSync(const char *what);
 
   /// Tells the deadlock detector that this thread changed something a poller
   /// may be waiting for, other than by a store (stores count already).

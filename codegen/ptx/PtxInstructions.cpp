@@ -22,9 +22,9 @@ const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
 }
 
 bool mayBlock(const PtxInstruction &inst) {
-  // The Thread calls that can suspend the calling thread (runtime/Thread.h):
-  // the tcgen05 ones include warp collectives (alloc, ld).
-  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait", "tcgen05"})
+  // The Thread calls that can suspend the calling thread (runtime/Thread.h);
+  // warp collectives, tcgen05's included, have warpSync in their names.
+  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait"})
     if (inst.emulation.contains(call))
       return true;
   return false;

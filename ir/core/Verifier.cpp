@@ -97,9 +97,11 @@ private:
                "found " + from.str() + " to " + to.str());
   }
 
-  /// Views start at a kernel parameter or a shared-memory allocation.
+  /// Views start at a kernel parameter, a shared-memory allocation or a
+  /// tensor-memory tensor.
   static bool isViewBase(const Value &v) {
-    return !v.definingOp() || v.definingOp()->kind() == OpKind::SmemAlloc;
+    return !v.definingOp() || v.definingOp()->kind() == OpKind::SmemAlloc ||
+           v.definingOp()->kind() == OpKind::TmemTensor;
   }
 
   /// Global addresses are u64, shared-window addresses u32.
@@ -188,8 +190,8 @@ private:
            !op.result()->type().isTensor() ||
            op.result()->type().element() != op.operand(0)->type().element() ||
            op.result()->type().memorySpace() != op.operand(0)->type().memorySpace()))
-        fail(op, "views a tensor parameter or shared allocation at an i32 offset, keeping its "
-                 "element type and memory space");
+        fail(op, "views a tensor parameter, shared allocation or tensor-memory tensor at an i32 "
+                 "offset, keeping its element type and memory space");
       break;
     case OpKind::BaseAddress:
       if (expectOperands(op, 1) && expectResults(op, 1) &&

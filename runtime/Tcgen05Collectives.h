@@ -1,0 +1,31 @@
+// The warp-collective tcgen05 instructions as the emitted code calls them.
+// They forward to Thread's methods; their names contain "warpSync" so that
+// the compiler's rule for KernelDescriptor::usesBarriers (an emulation
+// template that calls warpSync, barrierSync or mbarrierWait may block) finds
+// them, as it finds warpSyncShflBfly.
+#pragma once
+
+#include "runtime/Thread.h"
+
+#include <cstdint>
+
+namespace cutec::rt {
+
+inline void warpSyncTcgen05Alloc(Thread &t, uint32_t smemDst, uint32_t columns, const char *what) {
+  t.tcgen05Alloc(smemDst, columns, what);
+}
+
+inline void warpSyncTcgen05Dealloc(Thread &t, uint32_t taddr, uint32_t columns, const char *what) {
+  t.tcgen05Dealloc(taddr, columns, what);
+}
+
+inline void warpSyncTcgen05RelinquishAllocPermit(Thread &t, const char *what) {
+  t.tcgen05RelinquishAllocPermit(what);
+}
+
+inline void warpSyncTcgen05Ld32x32b(Thread &t, uint32_t taddr, uint32_t *regs, uint32_t n,
+                                    const char *what) {
+  t.tcgen05Ld32x32b(taddr, regs, n, what);
+}
+
+} // namespace cutec::rt

@@ -1,0 +1,68 @@
+// The data movement of tcgen05.mma and tcgen05.cp: operands read from shared
+// memory through their descriptors, scale factors and accumulators read from
+// and written to TMEM. The CTA runner calls these when an instruction is
+// issued and keeps the asynchronous bookkeeping itself (runtime/Tmem.h).
+//
+// Numerics of tcgen05.mma (the ISA does not fix the tensor core's internal
+// order): each product a*b (times its two scale factors) is formed exactly
+// and rounded once to f32 (exact unless it leaves f32's range); the
+// accumulator starts from D (enable-input-d) or 0 and adds the products in
+// increasing k with f32 round-to-nearest-even additions; an f16 D is
+// converted to f32 first and rounded back (RN) at the end. kind::i8 sums
+// exactly and wraps to s32, or clamps when the descriptor saturates.
+#pragma once
+
+#include "runtime/Tcgen05.h"
+#include "runtime/Tmem.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cutec::rt {
+
+/// The CTA's shared memory as tcgen05 reads it.
+struct SharedView {
+  const std::byte *bytes = nullptr; // window address kSharedWindowBase is bytes[0]
+  uint32_t size = 0;
+  /// Per shared byte, the serial of the TMA load still writing it (0: none);
+  /// null when no load is in flight.
+  const uint32_t *pendingOwner = nullptr;
+  /// Receives the shared offset of every 16-byte unit read (may repeat).
+  std::vector<uint32_t> *unitsRead = nullptr;
+};
+
+struct MmaOperands {
+  Tcgen05Kind kind = Tcgen05Kind::F16;
+  bool blockScaled = false;
+  Tcgen05ScaleVec scaleVec = Tcgen05ScaleVec::X1;
+  uint32_t dTmem = 0, sfaTmem = 0, sfbTmem = 0;
+  uint64_t aDesc = 0, bDesc = 0;
+  uint32_t idesc = 0;
+  bool enableInputD = false;
+};
+
+/// What went wrong, if anything. `pendingCopy` is the serial of the TMA load
+/// whose bytes the instruction would read (0 if that is not the problem).
+struct Tcgen05Problem {
+  std::string text;
+  uint32_t pendingCopy = 0;
+  explicit operator bool() const { return !text.empty(); }
+};
+
+/// The TMEM region an instruction wrote.
+struct TmemRegion {
+  TmemLanes lanes;
+  uint32_t column = 0, columns = 0;
+};
+
+/// Executes tcgen05.mma.cta_group::1 on `tmem`.
+Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
+                                 TensorMemory &tmem, TmemRegion &written);
+
+/// Executes tcgen05.cp.cta_group::1.<shape> [taddr], desc on `tmem`.
+Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                                const SharedView &shared, TensorMemory &tmem, TmemRegion &written);
+
+} // namespace cutec::rt
