@@ -8,7 +8,15 @@
 namespace cutec {
 namespace {
 
-size_t memberSize(const ir::Value &arg) { return arg.type().isTensor() ? 8 : 4; }
+/// The size and alignment of the C++ member a kernel argument becomes
+/// (EmuPrinter): a u64 address, a u32 size, or a 64-byte-aligned 128-byte
+/// tensor map, which the launch fills in (KernelDescriptor::deriveParams).
+size_t memberSize(const ir::Value &arg) {
+  return arg.type().isTensorMap() ? 128 : arg.type().isTensor() ? 8 : 4;
+}
+size_t memberAlignment(const ir::Value &arg) {
+  return arg.type().isTensorMap() ? 64 : memberSize(arg);
+}
 
 } // namespace
 
@@ -16,10 +24,10 @@ ParamsLayout layoutParams(const ir::Block &entry) {
   ParamsLayout layout;
   size_t end = 0, alignment = 1;
   for (const auto &arg : entry.arguments()) {
-    size_t size = memberSize(*arg);
-    layout.offsets.push_back(llvm::alignTo(end, size));
+    size_t size = memberSize(*arg), align = memberAlignment(*arg);
+    layout.offsets.push_back(llvm::alignTo(end, align));
     end = layout.offsets.back() + size;
-    alignment = std::max(alignment, size);
+    alignment = std::max(alignment, align);
   }
   layout.size = llvm::alignTo(end, alignment);
   return layout;
@@ -34,6 +42,8 @@ llvm::Expected<std::vector<uint64_t>> packParams(const ir::Block &entry,
   for (const auto &arg : entry.arguments()) {
     std::string name = parameterName(*arg);
     uint8_t *member = bytes + layout.offsets[arg->index()];
+    if (arg->type().isTensorMap())
+      continue;
     if (arg->type().isTensor()) {
       const auto *tensor =
           llvm::find_if(tensors, [&](const TensorBuffer &t) { return t.name == name; });

@@ -62,6 +62,8 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.block = *block;
   plan.config.grid = *grid;
   plan.config.workerThreads = options.workers;
+  if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))
+    plan.config.dynamicSharedBytes = uint32_t(*shared);
 
   llvm::Expected<std::vector<TensorBuffer>> tensors =
       prepareTensors(**kernel, *sizes, *args, *outs);
