@@ -59,6 +59,12 @@ public:
   // Tensor memory and tcgen05 (CtaTcgen05.cpp); see Thread's methods. The
   // *Warp ones are the bodies of warp-collectives, run by the last lane.
   void tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what);
+  /// Stops `t` with `problem` at `what` unless it is empty.
+  void failIf(Thread &t, const char *what, std::string problem);
+  /// The operands (laneData) every lane passed to the .sync.aligned
+  /// `instruction`; stops `t` naming two lanes that differ.
+  const void *uniformLaneOperands(Thread &t, const WarpCollective &w, const char *what,
+                                  const char *instruction);
   void tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what);
   void tcgen05RelinquishWarp(Thread &t, const char *what);
   void tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what);

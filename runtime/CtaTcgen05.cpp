@@ -95,54 +95,46 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   return text;
 }
 
-void CtaRunner::tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what) {
+const void *CtaRunner::uniformLaneOperands(Thread &t, const WarpCollective &w, const char *what,
+                                           const char *instruction) {
   uint32_t first;
   if (uint32_t l = divergentLane(w, first); l < 32)
     fail(t, what, [&] {
       return "lanes " + std::to_string(first) + " and " + std::to_string(l) + " of warp " +
-             std::to_string(w.warpid) + " pass different operands to a .sync.aligned tcgen05.alloc";
+             std::to_string(w.warpid) + " pass different operands to a .sync.aligned " +
+             instruction;
     });
-  auto *op = static_cast<TmemLaneOperands *>(w.laneData[first]);
-  uint32_t column = 0;
-  {
-    std::string problem = tmem.allocate(op->count, w.warpid, what, column);
-    if (!problem.empty()) {
-      recordFailure(t, what, problem);
-      problem = {};
-      abandonRunning();
-    }
-  }
-  t.storeShared<uint32_t>(op->address, column, what);
+  return w.laneData[first];
 }
 
-void CtaRunner::tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what) {
-  uint32_t first;
-  if (uint32_t l = divergentLane(w, first); l < 32)
-    fail(t, what, [&] {
-      return "lanes " + std::to_string(first) + " and " + std::to_string(l) + " of warp " +
-             std::to_string(w.warpid) +
-             " pass different operands to a .sync.aligned tcgen05.dealloc";
-    });
-  auto *op = static_cast<TmemLaneOperands *>(w.laneData[first]);
-  std::string problem = tmem.deallocate(op->address, op->count, w.warpid, what);
+void CtaRunner::failIf(Thread &t, const char *what, std::string problem) {
   if (problem.empty())
     return;
   recordFailure(t, what, problem);
-  problem = {};
+  // The thread's stack is abandoned, not unwound: free the text first.
+  std::string().swap(problem);
   abandonRunning();
+}
+
+void CtaRunner::tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what) {
+  const auto &op = *static_cast<const TmemLaneOperands *>(
+      uniformLaneOperands(t, w, what, "tcgen05.alloc"));
+  uint32_t column = 0;
+  failIf(t, what, tmem.allocate(op.count, w.warpid, what, column));
+  t.storeShared<uint32_t>(op.address, column, what);
+}
+
+void CtaRunner::tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what) {
+  const auto &op = *static_cast<const TmemLaneOperands *>(
+      uniformLaneOperands(t, w, what, "tcgen05.dealloc"));
+  failIf(t, what, tmem.deallocate(op.address, op.count, w.warpid, what));
 }
 
 void CtaRunner::tcgen05RelinquishWarp(Thread &, const char *) { tmem.relinquish(); }
 
 void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what) {
-  uint32_t first;
-  if (uint32_t l = divergentLane(w, first); l < 32)
-    fail(t, what, [&] {
-      return "lanes " + std::to_string(first) + " and " + std::to_string(l) + " of warp " +
-             std::to_string(w.warpid) +
-             " pass different addresses or counts to a .sync.aligned tcgen05.ld";
-    });
-  auto *op = static_cast<TmemLaneOperands *>(w.laneData[first]);
+  const auto *op =
+      static_cast<const TmemLaneOperands *>(uniformLaneOperands(t, w, what, "tcgen05.ld"));
   uint32_t lane = op->address >> 16, column = op->address & 0xFFFF, n = op->count;
   uint32_t quarter = w.warpid % 4;
   if (n == 0 || n > 128 || (n & (n - 1)))
@@ -164,12 +156,10 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
                               ? "the load's columns [" + std::to_string(column) + "," +
                                     std::to_string(column + n) + ") run past column 512"
                               : tmem.checkColumns(column, n, "the load");
-    if (!problem.empty()) {
-      recordFailure(t, what,
-                    "tcgen05.ld at TMEM address " + tmemAddressText(op->address) + ": " + problem);
-      problem = {};
-      abandonRunning();
-    }
+    failIf(t, what,
+           problem.empty() ? problem
+                           : "tcgen05.ld at TMEM address " + tmemAddressText(op->address) + ": " +
+                                 problem);
   }
   if (const TensorMemory::PendingWrite *p =
           tmem.pendingWrite(TmemLanes::range(lane, 32), column, n))

@@ -148,34 +148,26 @@ private:
         sizes.insert(paramName(arg.get()));
     host::CxxIntExpr exprs("a tensor map of kernel '" + name + "'", sizes,
                            [](llvm::StringRef size) { return "uint64_t{p." + size.str() + "}"; });
-    std::string code;
-    for (const auto &arg : entry.arguments()) {
-      if (!arg->type().isTensorMap())
-        continue;
-      const ir::TensorMapSpec &spec = arg->type().tensorMapSpec();
-      std::string map = paramName(arg.get());
-      auto block = host::tensorMapEncodeCode(
-          spec, map, exprs,
-          [&](const std::string &message) {
-            return "return " + cxxStringLiteral(map + ": " + message) + ";";
-          },
-          "if (std::string e = cutec::rt::encodeTensorMapTiled(p." + map +
-              ", cutec::rt::TmaDataType($type), $rank, reinterpret_cast<const void *>(p." +
-              spec.source +
-              "), dims, strides, box, elementStrides, cutec::rt::TmaInterleave::None, "
-              "cutec::rt::TmaSwizzle($swizzle), cutec::rt::TmaL2Promotion::None, "
-              "cutec::rt::TmaOobFill::None); !e.empty())\n      return \"" + map + ": \" + e;",
-          "  ");
-      if (!block)
-        return block.takeError();
-      code += *block;
-    }
-    if (code.empty())
+    auto code = host::tensorMapsEncodeCode(
+        entry, exprs,
+        [](const std::string &map, const std::string &message) {
+          return "return " + cxxStringLiteral(map + ": " + message) + ";";
+        },
+        "",
+        "if (std::string e = cutec::rt::encodeTensorMapTiled(p.$map, "
+        "cutec::rt::TmaDataType($type), $rank, reinterpret_cast<const void *>(p.$source), dims, "
+        "strides, box, elementStrides, cutec::rt::TmaInterleave::None, "
+        "cutec::rt::TmaSwizzle($swizzle), cutec::rt::TmaL2Promotion::None, "
+        "cutec::rt::TmaOobFill::None); !e.empty())\n      return \"$map: \" + e;",
+        "  ");
+    if (!code)
+      return code.takeError();
+    if (code->empty())
       return std::string("nullptr");
     os << "/// Encodes the tensor maps of " << name << " from its tensors and sizes.\n"
        << "static std::string " << name << "_derive_params(void *rawParams) {\n"
        << "  auto &p = *static_cast<" << name << "_Params *>(rawParams);\n"
-       << exprs.helperDefinitions("  ") << code << "  return {};\n}\n\n";
+       << exprs.helperDefinitions("  ") << *code << "  return {};\n}\n\n";
     return name + "_derive_params";
   }
 

@@ -94,27 +94,21 @@ llvm::Expected<std::string> tensorMapCode(const ir::Block &entry, const std::str
                                           const llvm::StringSet<> &sizes, std::string &helpers) {
   CxxIntExpr exprs("a tensor map of kernel '" + name + "'", sizes,
                    [](llvm::StringRef size) { return "uint64_t{args." + size.str() + "}"; });
-  std::string code;
-  for (const auto &arg : entry.arguments()) {
-    if (!arg->type().isTensorMap())
-      continue;
-    const ir::TensorMapSpec &spec = arg->type().tensorMapSpec();
-    std::string map = paramName(arg.get());
-    code += "  CUtensorMap " + map + ";\n";
-    auto block = tensorMapEncodeCode(
-        spec, map, exprs, [](const std::string &) { return "return CUDA_ERROR_INVALID_VALUE;"; },
-        "if (CUresult r = cuTensorMapEncodeTiled(&" + map +
-            ", CUtensorMapDataType($type), $rank, reinterpret_cast<void *>(args." + spec.source +
-            "), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, "
-            "CUtensorMapSwizzle($swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE, "
-            "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE); r != CUDA_SUCCESS)\n      return r;",
-        "  ");
-    if (!block)
-      return error(llvm::toString(block.takeError()));
-    code += *block;
-  }
+  auto code = tensorMapsEncodeCode(
+      entry, exprs, [](const std::string &, const std::string &) {
+        return std::string("return CUDA_ERROR_INVALID_VALUE;");
+      },
+      "  CUtensorMap $map;\n",
+      "if (CUresult r = cuTensorMapEncodeTiled(&$map, CUtensorMapDataType($type), $rank, "
+      "reinterpret_cast<void *>(args.$source), dims, strides, box, elementStrides, "
+      "CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle($swizzle), "
+      "CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE); r != CUDA_SUCCESS)\n"
+      "      return r;",
+      "  ");
+  if (!code)
+    return error(llvm::toString(code.takeError()));
   helpers += exprs.helperDefinitions("  ");
-  return code;
+  return *code;
 }
 
 llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {

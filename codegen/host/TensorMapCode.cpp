@@ -74,4 +74,31 @@ tensorMapEncodeCode(const ir::TensorMapSpec &spec, llvm::StringRef name, CxxIntE
   return out;
 }
 
+llvm::Expected<std::string> tensorMapsEncodeCode(
+    const ir::Block &entry, CxxIntExpr &exprs,
+    const std::function<std::string(const std::string &map, const std::string &message)> &fail,
+    llvm::StringRef declare, llvm::StringRef encode, llvm::StringRef indent) {
+  std::string code;
+  for (const auto &arg : entry.arguments()) {
+    if (!arg->type().isTensorMap())
+      continue;
+    const ir::TensorMapSpec &spec = arg->type().tensorMapSpec();
+    const std::string &map = arg->nameHint();
+    auto named = [&](llvm::StringRef text) {
+      std::string t = text.str();
+      replaceAll(t, "$map", map);
+      replaceAll(t, "$source", spec.source);
+      return t;
+    };
+    code += named(declare);
+    auto block = tensorMapEncodeCode(
+        spec, map, exprs, [&](const std::string &message) { return fail(map, message); },
+        named(encode), indent);
+    if (!block)
+      return block.takeError();
+    code += *block;
+  }
+  return code;
+}
+
 } // namespace cutec::host

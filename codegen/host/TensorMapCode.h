@@ -12,6 +12,7 @@
 #define CUTEC_CODEGEN_HOST_TENSORMAPCODE_H
 
 #include "codegen/host/CxxIntExpr.h"
+#include "ir/core/IR.h"
 #include "ir/core/TensorMapSpec.h"
 
 namespace cutec::host {
@@ -25,6 +26,15 @@ llvm::Expected<std::string>
 tensorMapEncodeCode(const ir::TensorMapSpec &spec, llvm::StringRef name, CxxIntExpr &exprs,
                     const std::function<std::string(const std::string &message)> &fail,
                     llvm::StringRef encode, llvm::StringRef indent);
+
+/// tensorMapEncodeCode for every tensor-map argument of a kernel (its entry
+/// block), in order, each after `declare`. In `declare` and `encode`, $map
+/// is the argument's name and $source that of the tensor it describes;
+/// `fail(map, message)` reports a size the map cannot describe.
+llvm::Expected<std::string> tensorMapsEncodeCode(
+    const ir::Block &entry, CxxIntExpr &exprs,
+    const std::function<std::string(const std::string &map, const std::string &message)> &fail,
+    llvm::StringRef declare, llvm::StringRef encode, llvm::StringRef indent);
 
 } // namespace cutec::host
 
