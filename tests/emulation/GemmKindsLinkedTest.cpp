@@ -1,0 +1,169 @@
+// tests/emulation/Inputs/gemm_kinds.cute's emitted C++ on the runtime: one
+// tcgen05 GEMM per dense MMA kind (bf16, tf32, i8, e4m3, e5m2 inputs) equals
+// a reference that decodes the inputs with its own tables, multiplies
+// exactly and adds in K order in f32 (exactly in i32 for i8).
+#include "gemm_kinds_emu.h"
+
+#include "../runtime/MinifloatReference.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <random>
+
+namespace cutec {
+namespace {
+
+/// A problem: inputs as raw element codes, their values, and the output.
+struct Problem {
+  uint32_t m, n, k;
+  unsigned bytes; // per input element
+  std::vector<uint8_t> a, b;
+  std::vector<double> av, bv;
+  std::vector<uint32_t> c;
+};
+
+/// Draws an element: its code (little-endian, `bytes` long) and value.
+using Draw = std::function<std::pair<uint32_t, double>(std::mt19937 &)>;
+
+Problem makeProblem(uint32_t m, uint32_t n, uint32_t k, unsigned bytes, const Draw &draw) {
+  Problem p{m, n, k, bytes, {}, {}, {}, {}, std::vector<uint32_t>(size_t(m) * n, 0xDEADBEEF)};
+  std::mt19937 random(m * 7 + n * 3 + k + bytes);
+  auto fill = [&](std::vector<uint8_t> &codes, std::vector<double> &values, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      auto [code, value] = draw(random);
+      for (unsigned byte = 0; byte < bytes; ++byte)
+        codes.push_back(uint8_t(code >> (8 * byte)));
+      values.push_back(value);
+    }
+  };
+  fill(p.a, p.av, size_t(m) * k);
+  fill(p.b, p.bv, size_t(n) * k);
+  return p;
+}
+
+template <typename Params>
+rt::Status emulate(Problem &p, const rt::KernelDescriptor &kernel, uint32_t sharedBytes) {
+  rt::MemoryMap memory;
+  for (auto [data, size, name] : {std::tuple<void *, size_t, const char *>{p.a.data(), p.a.size(), "mA"},
+                                  {p.b.data(), p.b.size(), "mB"},
+                                  {p.c.data(), p.c.size() * 4, "mC"}})
+    if (rt::Status s = memory.add(data, size, name); !s)
+      return s;
+  Params params{};
+  params.mA = reinterpret_cast<uintptr_t>(p.a.data());
+  params.mB = reinterpret_cast<uintptr_t>(p.b.data());
+  params.mC = reinterpret_cast<uintptr_t>(p.c.data());
+  params.M = p.m;
+  params.N = p.n;
+  params.K = p.k;
+  rt::LaunchConfig config;
+  config.grid = {p.m / 128, p.n / 128, 1};
+  config.block = {128, 1, 1};
+  config.dynamicSharedBytes = sharedBytes;
+  return rt::launch(kernel, config, &params, memory);
+}
+
+/// Eighths from -4 to 4, as the bits of a 16- or 32-bit float.
+Draw eighths(unsigned bytes) {
+  return [bytes](std::mt19937 &r) {
+    float v = float(int(r() % 65) - 32) / 8;
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return std::pair(bytes == 2 ? bits >> 16 : bits, double(v)); // bf16: the high half
+  };
+}
+
+/// A random finite code of an 8-bit float format.
+Draw minifloat(const rt::test::RefFormat &f) {
+  return [&f](std::mt19937 &r) {
+    for (;;) {
+      uint32_t code = r() & 0xFF;
+      double v = rt::test::refValue(f, code);
+      if (std::isfinite(v))
+        return std::pair(code, v);
+    }
+  };
+}
+
+struct Kind {
+  const char *name;
+  unsigned bytes;
+  Draw draw;
+  std::function<rt::Status(Problem &)> run;
+  bool integer;
+};
+
+class GemmKindsLinked : public ::testing::TestWithParam<int> {};
+
+std::vector<Kind> kinds() {
+  return {
+      {"bf16", 2, eighths(2),
+       [](Problem &p) {
+         return emulate<gemm_bf16_Params>(p, cutec_kernel_gemm_bf16, gemm_bf16_shared_bytes);
+       },
+       false},
+      {"tf32", 4, eighths(4),
+       [](Problem &p) {
+         return emulate<gemm_tf32_Params>(p, cutec_kernel_gemm_tf32, gemm_tf32_shared_bytes);
+       },
+       false},
+      {"i8", 1,
+       [](std::mt19937 &r) {
+         int v = int(r() % 256) - 128;
+         return std::pair(uint32_t(uint8_t(v)), double(v));
+       },
+       [](Problem &p) {
+         return emulate<gemm_i8_Params>(p, cutec_kernel_gemm_i8, gemm_i8_shared_bytes);
+       },
+       true},
+      {"e4m3", 1, minifloat(rt::test::kRefE4M3),
+       [](Problem &p) {
+         return emulate<gemm_e4m3_Params>(p, cutec_kernel_gemm_e4m3, gemm_e4m3_shared_bytes);
+       },
+       false},
+      {"e5m2", 1, minifloat(rt::test::kRefE5M2),
+       [](Problem &p) {
+         return emulate<gemm_e5m2_Params>(p, cutec_kernel_gemm_e5m2, gemm_e5m2_shared_bytes);
+       },
+       false},
+  };
+}
+
+TEST_P(GemmKindsLinked, MatchesTheReference) {
+  Kind kind = kinds()[GetParam()];
+  SCOPED_TRACE(kind.name);
+  Problem p = makeProblem(256, 128, 256, kind.bytes, kind.draw);
+  rt::Status status = kind.run(p);
+  ASSERT_TRUE(status) << status.error();
+  size_t mismatches = 0;
+  for (uint32_t m = 0; m < p.m; ++m)
+    for (uint32_t n = 0; n < p.n; ++n) {
+      uint32_t want;
+      if (kind.integer) {
+        int32_t sum = 0;
+        for (uint32_t k = 0; k < p.k; ++k)
+          sum += int32_t(p.av[size_t(m) * p.k + k] * p.bv[size_t(n) * p.k + k]);
+        want = uint32_t(sum);
+      } else {
+        float sum = 0;
+        for (uint32_t k = 0; k < p.k; ++k)
+          sum += float(p.av[size_t(m) * p.k + k] * p.bv[size_t(n) * p.k + k]);
+        std::memcpy(&want, &sum, 4);
+      }
+      uint32_t got = p.c[size_t(m) * p.n + n];
+      if (got != want && mismatches++ < 5)
+        ADD_FAILURE() << "C[" << m << ", " << n << "] = 0x" << std::hex << got << ", expected 0x"
+                      << want;
+    }
+  EXPECT_EQ(mismatches, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, GemmKindsLinked, ::testing::Range(0, 5),
+                         [](const ::testing::TestParamInfo<int> &info) {
+                           return std::string(kinds()[info.param].name);
+                         });
+
+} // namespace
+} // namespace cutec
