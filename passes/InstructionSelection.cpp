@@ -278,10 +278,10 @@ private:
       return mov.result();
     }
     if (const bool *flag = op.attrAs<bool>("value"); flag && type == DataType::Bool) {
-      // PTX has no predicate immediates: compare a register with itself.
-      Value *zero = immediate32(b, op.loc(), 0);
+      // PTX has no predicate immediates: compare two zeros (two registers,
+      // so the emulation does not compare a variable with itself).
       return emitValue(b, op.loc(), *flag ? "setp.eq.s32" : "setp.ne.s32", DataType::Bool,
-                       {zero, zero});
+                       {immediate32(b, op.loc(), 0), immediate32(b, op.loc(), 0)});
     }
     if (!i || !ir::isInteger(type)) {
       fail(op, "cannot select a constant of type " + ir::name(type));

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/layout/LayoutDetail.h"
 #include "ir/layout/LayoutValue.h"
+#include "ir/layout/ScaleFactorLayouts.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -391,6 +392,28 @@ const std::vector<Function> &functions() {
       {"raked_product", 2, 2, "raked_product(block, L)", onTwoLayouts(rakedProduct)},
       {"tile_to_shape", 2, 3, "tile_to_shape(block, target_shape[, mode_order])",
        tileToShapeAny},
+      {"sf_smem_layout", 5, 5,
+       "sf_smem_layout(mn, k, sf_vec, mma_k, stages): block-scaled MMA scale factors in shared "
+       "memory (CuTe DSL's make_smem_layout_sfa/sfb)",
+       [](Args a) -> llvm::Expected<LayoutValue> {
+         int64_t v[5];
+         for (size_t i = 0; i < 5; ++i) {
+           CUTEC_TRY(x, asStaticInt(a, i));
+           v[i] = x;
+         }
+         return wrap(scaleFactorSmemLayout(v[0], v[1], v[2], v[3], v[4]));
+       }},
+      {"sf_tmem_layout", 4, 4,
+       "sf_tmem_layout(mn, k, sf_vec, mma_k): the same scale factors in tensor memory "
+       "(make_tmem_layout_sfa/sfb)",
+       [](Args a) -> llvm::Expected<LayoutValue> {
+         int64_t v[4];
+         for (size_t i = 0; i < 4; ++i) {
+           CUTEC_TRY(x, asStaticInt(a, i));
+           v[i] = x;
+         }
+         return wrap(scaleFactorTmemLayout(v[0], v[1], v[2], v[3]));
+       }},
       {"make_ordered_layout", 2, 2, "make_ordered_layout(shape, order)",
        [](Args a) -> llvm::Expected<LayoutValue> {
          CUTEC_TRY(shape, asShape(a, 0));
