@@ -15,6 +15,7 @@
 
 #include "runtime/DiagnosticText.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/MmaAccumulate.h"
 #include "runtime/PtxCvt.h"
 #include "runtime/Thread.h"
 #include "runtime/UmmaDescriptors.h"
@@ -115,12 +116,34 @@ const char *kindName(Tcgen05Kind kind) {
   return "kind::?";
 }
 
-double elementValue(Element e, uint32_t code) {
+/// decode() of every code of a 16-bit format, made once: an MMA decodes
+/// thousands of elements.
+std::vector<float> decodeTable(const FloatFormat &format) {
+  std::vector<float> table(1u << 16);
+  for (uint32_t code = 0; code < table.size(); ++code)
+    table[code] = decode(format, code);
+  return table;
+}
+
+/// The values of all codes of a 16-bit element format; null for the others.
+const float *valueTable(Element e) {
+  if (e == Element::F16) {
+    static const std::vector<float> f16 = decodeTable(kF16);
+    return f16.data();
+  }
+  if (e == Element::BF16) {
+    static const std::vector<float> bf16 = decodeTable(kBF16);
+    return bf16.data();
+  }
+  return nullptr;
+}
+
+/// The value of one element code; every format's values are f32 values.
+float elementValue(Element e, uint32_t code) {
   switch (e) {
   case Element::F16:
-    return decode(kF16, code);
   case Element::BF16:
-    return decode(kBF16, code);
+    return valueTable(e)[code & 0xFFFF];
   case Element::TF32: {
     // The tensor core reads the top 19 bits of the 32-bit container.
     uint32_t bits = code & 0xFFFFE000u;
@@ -139,9 +162,9 @@ double elementValue(Element e, uint32_t code) {
   case Element::E2M1:
     return decode(kE2M1, code);
   case Element::U8:
-    return double(code & 0xFF);
+    return float(code & 0xFF);
   case Element::S8:
-    return double(int8_t(uint8_t(code)));
+    return float(int8_t(uint8_t(code)));
   }
   return 0;
 }
@@ -153,6 +176,15 @@ uint32_t extractBits(const std::byte *chunk, uint32_t offset, uint32_t bits) {
   for (uint32_t b = 0; b < 8 && first + b < 16; ++b)
     window |= uint64_t(uint8_t(chunk[first + b])) << (8 * b);
   return uint32_t((window >> (offset % 8)) & ((uint64_t(1) << bits) - 1));
+}
+
+/// Element `position` of a chunk of `bits`-bit elements.
+uint32_t elementCode(const std::byte *chunk, uint32_t position, uint32_t bits) {
+  if (bits == 16)
+    return uint32_t(uint8_t(chunk[2 * position])) | uint32_t(uint8_t(chunk[2 * position + 1])) << 8;
+  if (bits == 8)
+    return uint8_t(chunk[position]);
+  return extractBits(chunk, position * bits, bits);
 }
 
 /// Reads the 16 bytes at shared window address `address` into `out`, or
@@ -180,10 +212,25 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
   return {};
 }
 
-/// One operand (A: rows = M, B: rows = N), K elements per row, decoded.
+/// One operand (A: rows = M, B: rows = N), K elements per row, decoded, and
+/// whether any is NaN. Element (r, k) is values[r*K + k], or values[k*rows +
+/// r] when `transposed` (B, as the vectorised loop reads it).
+struct Operand {
+  std::vector<float> values;
+  uint32_t rowStride = 0, kStride = 0;
+  bool hasNaN = false;
+  float at(uint32_t r, uint32_t k) const {
+    return values[size_t(r) * rowStride + size_t(k) * kStride];
+  }
+};
+
+/// Gathers an operand through its descriptor, reading each 16-byte chunk once
+/// and decoding all its elements. Chunks are visited in the order the
+/// elements (r, k) are, so the first problem found names the same element
+/// an element-by-element walk would: the first of its chunk.
 Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool mnMajor,
-                             const ElementFormat &f, uint32_t rows, uint32_t k, const char *name,
-                             std::vector<double> &values) {
+                             const ElementFormat &f, uint32_t rows, uint32_t k, bool transposed,
+                             const char *name, Operand &operand) {
   SmemMatrixDescriptor d = decodeSmemDescriptor(descBits);
   std::string bad = checkSmemDescriptor(d);
   if (!bad.empty())
@@ -195,26 +242,49 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
   if (!mnMajor && UmmaLayout(d.layoutCode) == UmmaLayout::B128Base32B)
     return {std::string(name) +
             " is K-major with the 128B_BASE32B layout, which only MN-major operands have"};
-  values.assign(size_t(rows) * k, 0.0);
+  std::vector<float> &values = operand.values;
+  values.assign(size_t(rows) * k, 0.0f);
+  operand.rowStride = transposed ? 1 : k;
+  operand.kStride = transposed ? rows : 1;
+  const uint32_t rowStride = operand.rowStride, kStride = operand.kStride;
   std::byte chunk[16];
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t kk = 0; kk < k; ++kk) {
-      uint32_t address, position;
-      if (mnMajor) {
-        address = ummaChunkAddress(d, true, kk, r / f.perChunk);
-        position = r % f.perChunk;
-      } else {
-        address = ummaChunkAddress(d, false, r, kk / f.perChunk);
-        position = kk % f.perChunk;
-      }
+  // K-major: chunk (r, c) holds elements (r, c*perChunk + i). MN-major: chunk
+  // (group g, k) holds elements (g*perChunk + i, k); in (r, k) order, the
+  // rows of one group all read the same chunks, first with its first row.
+  const uint32_t outer = mnMajor ? (rows + f.perChunk - 1) / f.perChunk : rows;
+  const uint32_t inner = mnMajor ? k : k / f.perChunk;
+  const float *table = valueTable(f.element); // 16-bit formats: 8 per chunk
+  for (uint32_t o = 0; o < outer; ++o)
+    for (uint32_t i = 0; i < inner; ++i) {
+      uint32_t r = mnMajor ? o * f.perChunk : o, kk = mnMajor ? i : i * f.perChunk;
       auto role = [&] {
         return std::string(name) + " (" + describeSmemDescriptor(d) + ") element (" +
                std::to_string(r) + ", k=" + std::to_string(kk) + ")";
       };
+      uint32_t address =
+          mnMajor ? ummaChunkAddress(d, true, kk, o) : ummaChunkAddress(d, false, r, i);
       if (Tcgen05Problem p = readSharedChunk(shared, address, chunk, role))
         return p;
-      values[size_t(r) * k + kk] =
-          elementValue(f.element, extractBits(chunk, position * f.bits, f.bits));
+      bool nan = false;
+      if (table && !mnMajor) { // the common case, without the general loop's tests
+        float *out = &values[size_t(r) * rowStride + size_t(kk) * kStride];
+        for (uint32_t position = 0; position < 8; ++position) {
+          float v = table[elementCode(chunk, position, 16)];
+          nan |= v != v;
+          out[position * kStride] = v;
+        }
+      } else {
+        for (uint32_t position = 0; position < f.perChunk; ++position) {
+          uint32_t row = mnMajor ? r + position : r, column = mnMajor ? kk : kk + position;
+          size_t at = size_t(row) * rowStride + size_t(column) * kStride;
+          if (row >= rows)
+            break;
+          float v = elementValue(f.element, elementCode(chunk, position, f.bits));
+          nan |= v != v;
+          values[at] = v;
+        }
+      }
+      operand.hasNaN |= nan;
     }
   return {};
 }
@@ -338,46 +408,127 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
               decode(sf, sfByte(tmem, 32 * q + n % 32, bCol + n / 32, d.bSfId + j));
   }
 
-  std::vector<double> a, b;
-  if (Tcgen05Problem p = gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, "A", a))
+  Operand a, b;
+  if (Tcgen05Problem p = gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a))
     return p;
-  if (Tcgen05Problem p = gatherOperand(shared, op.bDesc, d.bMnMajor, fb, N, K, "B", b))
+  if (Tcgen05Problem p = gatherOperand(shared, op.bDesc, d.bMnMajor, fb, N, K, true, "B", b))
     return p;
-  double signA = d.negateA ? -1 : 1, signB = d.negateB ? -1 : 1;
+  auto dValue = [&](uint32_t cell) {
+    float acc = 0;
+    if (op.enableInputD) {
+      if (d.dFormat == 0)
+        acc = decode(kF16, cell & 0xFFFF);
+      else
+        std::memcpy(&acc, &cell, 4);
+    }
+    return acc;
+  };
+  auto setD = [&](uint32_t &cell, float acc) {
+    if (d.dFormat == 0)
+      cell = ptx::cvtF16F32(acc);
+    else
+      std::memcpy(&cell, &acc, 4);
+  };
+  auto isNaN = [](double v) { return v != v; };
+  bool anyNaN = a.hasNaN || b.hasNaN || std::any_of(sfa.begin(), sfa.end(), isNaN) ||
+                std::any_of(sfb.begin(), sfb.end(), isNaN);
   const uint32_t perSf = K / V;
 
-  for (uint32_t m = 0; m < M; ++m) {
-    const double *rowA = &a[size_t(m) * K];
+  // The floating-point kinds go through the vectorised loop (which NaNs keep
+  // out; see runtime/MmaAccumulate.h), on D's TMEM rows in place when D is
+  // f32, on an f32 copy when it is f16; rows from the first with a NaN in D
+  // on, and the integer kinds, take the loop below, one output at a time.
+  // Scratch is kept per worker thread: fresh vectors per instruction cost
+  // page faults.
+  thread_local std::vector<uint32_t *> dRows;
+  thread_local std::vector<uint32_t> dF16AsF32;
+  thread_local std::vector<double> aScaled, bScaledT;
+  uint32_t firstScalarRow = 0;
+  if (!integer && !anyNaN) {
+    dRows.resize(M);
+    dF16AsF32.resize(d.dFormat == 0 ? size_t(M) * N : 0);
+    for (uint32_t m = 0; m < M; ++m) {
+      uint32_t *row = &tmem.cell(laneOf(m), dColumn);
+      if (d.dFormat == 0) {
+        uint32_t *copy = &dF16AsF32[size_t(m) * N];
+        for (uint32_t n = 0; n < N; ++n) {
+          float v = dValue(row[n]);
+          std::memcpy(&copy[n], &v, 4);
+        }
+        row = copy;
+      } else if (!op.enableInputD) {
+        std::fill_n(row, N, 0u); // +0.0f
+      }
+      dRows[m] = row;
+    }
+    // The same numbers as the loop below: the operands' signs (and scale
+    // factors) are folded into them first, which is exact, so every product
+    // is the one below.
+    float fSignA = d.negateA ? -1 : 1, fSignB = d.negateB ? -1 : 1;
+    if (!op.blockScaled) {
+      if (d.negateA)
+        for (float &v : a.values)
+          v *= fSignA;
+      if (d.negateB)
+        for (float &v : b.values)
+          v *= fSignB;
+      firstScalarRow = accumulateProducts(a.values.data(), b.values.data(), M, N, K, dRows.data(),
+                                          op.enableInputD);
+      if (d.negateA) // the loop below wants them as they were
+        for (float &v : a.values)
+          v *= fSignA;
+      if (d.negateB)
+        for (float &v : b.values)
+          v *= fSignB;
+    } else {
+      aScaled.resize(size_t(M) * K);
+      bScaledT.resize(size_t(4) * K * N);
+      for (uint32_t m = 0; m < M; ++m)
+        for (uint32_t k = 0; k < K; ++k)
+          aScaled[size_t(m) * K + k] = double(fSignA * a.at(m, k)) * sfa[m * V + k / perSf];
+      for (uint32_t q = 0; q < 4; ++q)
+        for (uint32_t k = 0; k < K; ++k)
+          for (uint32_t n = 0; n < N; ++n)
+            bScaledT[(size_t(q) * K + k) * N + n] =
+                double(fSignB * b.at(n, k)) * sfb[(q * N + n) * V + k / perSf];
+      firstScalarRow = accumulateScaledProducts(aScaled.data(), bScaledT.data(), M, N, K,
+                                                dRows.data(), op.enableInputD);
+    }
+    if (d.dFormat == 0)
+      for (uint32_t m = 0; m < firstScalarRow; ++m) {
+        uint32_t *row = &tmem.cell(laneOf(m), dColumn);
+        for (uint32_t n = 0; n < N; ++n) {
+          float v;
+          std::memcpy(&v, &dRows[m][n], 4);
+          setD(row[n], v);
+        }
+      }
+  }
+
+  // Integer kinds, and operands with NaNs (whose payloads the order of each
+  // add's operands decides): one output at a time.
+  double signA = d.negateA ? -1 : 1, signB = d.negateB ? -1 : 1;
+  for (uint32_t m = firstScalarRow; m < M; ++m) {
     for (uint32_t n = 0; n < N; ++n) {
-      const double *rowB = &b[size_t(n) * K];
       uint32_t &cell = tmem.cell(laneOf(m), dColumn + n);
       if (integer) {
         int64_t sum = op.enableInputD ? int64_t(int32_t(cell)) : 0;
         for (uint32_t k = 0; k < K; ++k)
-          sum += int64_t(rowA[k]) * int64_t(rowB[k]);
+          sum += int64_t(a.at(m, k)) * int64_t(b.at(n, k));
         if (d.saturate)
           sum = std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(),
                                     std::numeric_limits<int32_t>::max());
         cell = uint32_t(sum);
         continue;
       }
-      float acc = 0;
-      if (op.enableInputD) {
-        if (d.dFormat == 0)
-          acc = decode(kF16, cell & 0xFFFF);
-        else
-          std::memcpy(&acc, &cell, 4);
-      }
+      float acc = dValue(cell);
       for (uint32_t k = 0; k < K; ++k) {
-        double product = signA * rowA[k] * signB * rowB[k];
+        double product = signA * a.at(m, k) * signB * b.at(n, k);
         if (op.blockScaled)
           product *= sfa[m * V + k / perSf] * sfb[((m / 32) * N + n) * V + k / perSf];
         acc += float(product);
       }
-      if (d.dFormat == 0)
-        cell = ptx::cvtF16F32(acc);
-      else
-        std::memcpy(&cell, &acc, 4);
+      setD(cell, acc);
     }
   }
   written = {};

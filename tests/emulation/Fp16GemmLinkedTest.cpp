@@ -3,7 +3,7 @@
 // MMA's descriptors equals an independent reference that multiplies the f16
 // inputs exactly, adds in K order in f32 (the order one MMA instruction
 // after another accumulates in) and rounds to f16.
-#include "fp16_gemm_emu.h"
+#include "Fp16GemmEmulated.h"
 
 #include <gtest/gtest.h>
 
@@ -41,22 +41,7 @@ TEST_P(Fp16GemmLinked, MatchesAnF32Reference) {
     v = draw();
   std::vector<uint16_t> c(size_t(s.m) * s.n, 0xFFFF);
 
-  rt::MemoryMap memory;
-  ASSERT_TRUE(memory.add(a.data(), a.size() * 2, "mA"));
-  ASSERT_TRUE(memory.add(b.data(), b.size() * 2, "mB"));
-  ASSERT_TRUE(memory.add(c.data(), c.size() * 2, "mC"));
-  fp16_gemm_Params params{};
-  params.mA = reinterpret_cast<uintptr_t>(a.data());
-  params.mB = reinterpret_cast<uintptr_t>(b.data());
-  params.mC = reinterpret_cast<uintptr_t>(c.data());
-  params.M = s.m;
-  params.N = s.n;
-  params.K = s.k;
-  rt::LaunchConfig config;
-  config.grid = fp16_gemm_grid(s.m, s.k, s.n); // the sizes in order of appearance
-  config.block = fp16_gemm_block();
-  config.dynamicSharedBytes = fp16_gemm_shared_bytes;
-  rt::Status status = rt::launch(cutec_kernel_fp16_gemm, config, &params, memory);
+  rt::Status status = test::runEmulatedFp16Gemm(a, b, c, s.m, s.n, s.k);
   ASSERT_TRUE(status) << status.error();
 
   size_t mismatches = 0;
