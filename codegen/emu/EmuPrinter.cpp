@@ -82,7 +82,7 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
   os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << ";\n";
   std::string args;
   for (size_t i = 0; i < sizes.size(); ++i)
-    args += (i ? ", " : "") + std::string("uint32_t ") + sizes[i];
+    args += (i ? ", " : "") + std::string("[[maybe_unused]] uint32_t ") + sizes[i];
   if (const IntTuple *block = kernel.attrAs<IntTuple>("block"))
     os << "inline cutec::rt::Dim3 " << name << "_block() { return " << dim3Expression(*block)
        << "; }\n";
