@@ -66,18 +66,19 @@ SharedView CtaRunner::sharedView() const {
   return view;
 }
 
-void CtaRunner::failTcgen05(Thread &t, const char *what, const Tcgen05Problem &p) {
-  fail(t, what, [&] {
-    std::string text = p.text;
-    if (p.pendingCopy) {
-      auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
-                               [&](const AsyncCopy &c) { return c.serial == p.pendingCopy; });
-      if (copy != asyncCopies.end())
-        text += copyText(*copy) +
-                "; wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing";
-    }
-    return text;
-  });
+void CtaRunner::failTcgen05(Thread &t, const char *what, Tcgen05Problem &p) {
+  std::string text = p.text;
+  if (p.pendingCopy) {
+    auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
+                             [&](const AsyncCopy &c) { return c.serial == p.pendingCopy; });
+    if (copy != asyncCopies.end())
+      text += copyText(*copy) +
+              "; wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing";
+  }
+  // The caller's frame is abandoned, not unwound: free its problem's text.
+  std::string().swap(p.text);
+  failIf(t, what, std::move(text));
+  abandonRunning();
 }
 
 std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) const {
@@ -188,7 +189,7 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
     view.unitsRead = &units;
     Tcgen05Problem problem = executeTcgen05Mma(op, view, tmem, written);
     if (problem) {
-      units = {};
+      std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
       failTcgen05(t, what, problem);
     }
   }
@@ -207,7 +208,7 @@ void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpSha
     view.unitsRead = &units;
     Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, view, tmem, written);
     if (problem) {
-      units = {};
+      std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
       failTcgen05(t, what, problem);
     }
   }
