@@ -252,6 +252,10 @@ private:
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemStore:
+      if (const int64_t *vector = op.attrAs<int64_t>("vector")) {
+        storeWords(b, op, in, *vector);
+        return nullptr;
+      }
       memStore(b, op, in[0], in[1], kernelType(op.operand(1)));
       return nullptr;
     default:
@@ -367,6 +371,8 @@ private:
       {DataType::F32, DataType::I32, "cvt.rzi.s32.f32"},
       {DataType::I32, DataType::I64, "cvt.s64.s32"},
       {DataType::U32, DataType::U64, "cvt.u64.u32"},
+      {DataType::U16, DataType::U32, "cvt.u32.u16"},
+      {DataType::U8, DataType::U32, "cvt.u32.u16"},
       {DataType::I64, DataType::I32, "cvt.u32.u64"},
       {DataType::U64, DataType::U32, "cvt.u32.u64"},
       {DataType::F16, DataType::F32, "cvt.f32.f16"},
@@ -445,9 +451,12 @@ private:
     DataType mfrom = machineType(from), mto = machineType(to);
     if (ptx::registerClass(mfrom) == ptx::registerClass(mto))
       return v;
-    // The bits of a b32 word as an f32 (a tensor-memory cell).
+    // The bits of a b32 word as an f32 (a tensor-memory cell), and back (a
+    // word of a vector store).
     if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 && mto == DataType::F32)
       return emitValue(b, op.loc(), "mov.b32.tof32", DataType::F32, {v});
+    if (mfrom == DataType::F32 && ptx::registerClass(mto) == ptx::RegisterClass::B32)
+      return emitValue(b, op.loc(), "mov.b32.fromf32", mto, {v});
     // Narrowing to the low bits of a b16 register (e.g. a selected nibble).
     if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 &&
         ptx::registerClass(mto) == ptx::RegisterClass::B16)
@@ -531,6 +540,24 @@ private:
       machine[op.result(i)] = load.result(i);
     dead.push_back(&op);
     return true;
+  }
+
+  /// `mem.store {bits = 32, vector = N}`: N u32 words in one access.
+  void storeWords(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in,
+                  int64_t vector) {
+    auto access = memoryAccess(op);
+    if (!access)
+      return;
+    const char *opcode = vector == 1   ? "st.global.b32"
+                         : vector == 2 ? "st.global.v2.b32"
+                         : vector == 4 ? "st.global.v4.b32"
+                                       : nullptr;
+    if (access->first != 32 || access->second != "global" || !opcode) {
+      fail(op, "cannot select a vector store of " + llvm::Twine(vector) + " x " +
+                   llvm::Twine(access->first) + " bits to " + access->second + " memory");
+      return;
+    }
+    emitInst(b, op.loc(), opcode, {}, in);
   }
 
   void memStore(ir::Builder &b, const Operation &op, Value *address, Value *value, DataType type) {

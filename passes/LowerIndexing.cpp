@@ -312,10 +312,13 @@ private:
   /// The widest access, in bytes, that reads the `n` registers of `view` as
   /// whole 32-bit words: they must be contiguous in global memory and the
   /// first one's address provably aligned. 0 when there is none.
-  int64_t vectorBytes(Operation &view, int64_t n) {
+  int64_t vectorBytes(Operation &view, int64_t n, bool store = false) {
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
-    if (type.memorySpace() != ir::MemorySpace::Global || (bits != 4 && bits != 8 && bits != 16))
+    // Loads extract narrow elements from words; stores pack 8- to 32-bit ones
+    // (a 4-bit store would write its neighbour's nibble).
+    bool packable = store ? (bits == 8 || bits == 16 || bits == 32) : (bits == 4 || bits == 8 || bits == 16);
+    if (type.memorySpace() != ir::MemorySpace::Global || !packable)
       return 0;
     int64_t total = n * bits / 8;
     if (n * bits % 32 != 0)
@@ -425,10 +428,54 @@ private:
                           llvm::Twine(*n) + " element(s)");
     ir::Builder b;
     b.setInsertionPoint(op);
-    for (int64_t r = 0; r < *n; ++r)
+    int64_t stored = 0;
+    // Only where words hold several elements or accesses several words.
+    int64_t width = op.operand(0)->type().isTensor() ? vectorBytes(*view, *n, /*store=*/true) : 0;
+    if (width > int64_t(ir::bitWidth(view->result()->type().element()) / 8)) {
+      if (!storeWords(b, op, *view, *regs, width))
+        return false;
+      stored = *n;
+    }
+    for (int64_t r = stored; r < *n; ++r)
       if (!storeElement(b, op, *view, r, (*regs)[r]))
         return false;
     dead.push_back(&op);
+    return true;
+  }
+
+  /// Stores the registers of a fragment as 32-bit words, `width` bytes at a
+  /// time: narrow elements are packed low one first (xor of disjoint bits).
+  bool storeWords(ir::Builder &b, const Operation &op, Operation &view, const Registers &regs,
+                  int64_t width) {
+    std::optional<Element> first = element(b, op, view, 0);
+    if (!first)
+      return false;
+    const Type &type = view.result()->type();
+    unsigned bits = ir::bitWidth(type.element());
+    DataType raw = bits == 8 ? DataType::U8 : bits == 16 ? DataType::U16 : DataType::U32;
+    llvm::SMLoc loc = op.loc();
+    llvm::SmallVector<Value *, 16> words;
+    for (size_t r = 0; r < regs.size(); ++r) {
+      Value *v = cast(b, loc, OpKind::Bitcast, regs[r], raw);
+      if (raw != DataType::U32)
+        v = cast(b, loc, OpKind::Convert, v, DataType::U32);
+      if (int64_t shift = int64_t(r) * bits % 32)
+        v = binary(b, loc, OpKind::Mul, v, constant(b, loc, DataType::U32, int64_t(1) << shift));
+      if (r * bits % 32 == 0)
+        words.push_back(v);
+      else
+        words.back() = binary(b, loc, OpKind::BitXor, words.back(), v);
+    }
+    int64_t perAccess = width / 4;
+    for (size_t w = 0; w < words.size(); w += perAccess) {
+      Value *address = first->address;
+      if (w)
+        address = binary(b, loc, OpKind::Add, address, constant(b, loc, DataType::U64, int64_t(w) * 4));
+      llvm::SmallVector<Value *, 5> operands{address};
+      operands.append(words.begin() + w, words.begin() + w + perAccess);
+      memOp(b, loc, OpKind::MemStore, operands, {}, 32, type.memorySpace())
+          .setAttr("vector", perAccess);
+    }
     return true;
   }
 

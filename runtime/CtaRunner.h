@@ -163,6 +163,7 @@ private:
   /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
   /// whose bytes it would read if that is the problem.
   [[noreturn]] void failTcgen05(Thread &t, const char *what, Tcgen05Problem &p);
+  template <typename Execute> void issueTcgen05(Thread &t, const char *what, Execute &&execute);
   /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;

@@ -181,13 +181,17 @@ void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *wh
   }
 }
 
-void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
+/// Issues an asynchronous tcgen05 operation: `execute(view, written)` does
+/// its work on shared and tensor memory; the region it wrote stays pending
+/// until a commit of it is waited for, and the shared bytes it read are noted.
+template <typename Execute>
+void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
   TmemRegion written;
   std::vector<uint32_t> units;
   {
     SharedView view = sharedView();
     view.unitsRead = &units;
-    Tcgen05Problem problem = executeTcgen05Mma(op, view, tmem, written);
+    Tcgen05Problem problem = execute(view, written);
     if (problem) {
       std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
       failTcgen05(t, what, problem);
@@ -199,23 +203,17 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   ++t.effects;
 }
 
+void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
+  issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
+    return executeTcgen05Mma(op, view, tmem, written);
+  });
+}
+
 void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                           const char *what) {
-  TmemRegion written;
-  std::vector<uint32_t> units;
-  {
-    SharedView view = sharedView();
-    view.unitsRead = &units;
-    Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, view, tmem, written);
-    if (problem) {
-      std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
-      failTcgen05(t, what, problem);
-    }
-  }
-  uint64_t serial =
-      tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
-  noteTcgen05Reads(serial, std::move(units), what, t.index);
-  ++t.effects;
+  issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
+    return executeTcgen05Cp(taddr, desc, shape, view, tmem, written);
+  });
 }
 
 void CtaRunner::noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,

@@ -31,6 +31,7 @@ enum class PtxSyntax {
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   LoadVector, // op {r0, r1, ...}, [a+off];
+  StoreVector, // op [a0+off], {a1, a2, ...};
 };
 
 struct PtxInstruction {

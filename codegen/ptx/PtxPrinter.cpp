@@ -191,6 +191,10 @@ private:
     case PtxSyntax::Store:
       text = fmt::format("{} \t[{}{}], {}", m, a[0], offset, a[1]);
       break;
+    case PtxSyntax::StoreVector:
+      text = fmt::format("{} \t[{}{}], {{{}}}", m, a[0], offset,
+                         llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
+      break;
     case PtxSyntax::LoadVector:
       text = fmt::format("{} \t{{{}}}, [{}{}]", m, llvm::join(r, ", "), a[0], offset);
       break;

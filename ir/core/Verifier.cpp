@@ -208,13 +208,13 @@ private:
     case OpKind::MemLoad:
     case OpKind::MemStore: {
       bool isLoad = op.kind() == OpKind::MemLoad;
-      // A vector load (`vector = N`) gives N 32-bit words.
-      const int64_t *vector = isLoad ? op.attrAs<int64_t>("vector") : nullptr;
+      // A vector access (`vector = N`) loads or stores N 32-bit words.
+      const int64_t *vector = op.attrAs<int64_t>("vector");
       const int64_t *bits = op.attrAs<int64_t>("bits");
       if (vector && (*vector < 1 || *vector > 4 || !bits || *bits != 32))
-        fail(op, "a vector load reads 1 to 4 words of 32 bits");
-      if (!expectOperands(op, isLoad ? 1 : 2) ||
-          !expectResults(op, isLoad ? (vector ? unsigned(*vector) : 1u) : 0u))
+        fail(op, "a vector access moves 1 to 4 words of 32 bits");
+      unsigned words = vector ? unsigned(*vector) : 1u;
+      if (!expectOperands(op, isLoad ? 1 : 1 + words) || !expectResults(op, isLoad ? words : 0u))
         break;
       const std::string *space = op.attrAs<std::string>("space");
       if (!op.attrAs<int64_t>("bits") || !space)
