@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 namespace cutec::rt {
@@ -73,6 +74,9 @@ double value(Fmt f, uint32_t code) {
   static const double e2m1[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
   switch (f) {
   case Fmt::F16:
+    if ((code & 0x7C00) == 0x7C00) // IEEE specials
+      return (code & 0x3FF) ? std::numeric_limits<double>::quiet_NaN()
+                            : (code & 0x8000 ? -1.0 : 1.0) * std::numeric_limits<double>::infinity();
     return minifloat(code, 5, 10, 15);
   case Fmt::BF16:
     return minifloat(code, 8, 7, 127);
@@ -162,6 +166,7 @@ struct MmaCase {
   bool negateA = false, negateB = false, saturate = false;
   uint32_t m = 128;   // 64 or 128
   uint32_t dLane = 0; // M=64: 0 or 16
+  bool infinities = false; // f16 operands: some ±inf and zeros (NaN products and sums)
 };
 
 constexpr uint32_t kM = 128; // TMEM lanes the kernel reads back
@@ -315,6 +320,13 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
       x = randomCode(c.a, rng);
     for (auto &x : b)
       x = randomCode(c.b, rng);
+    if (c.infinities)
+      for (std::vector<uint32_t> *codes : {&a, &b})
+        for (size_t e = 0; e < codes->size(); ++e)
+          if (e % 13 == 0)
+            (*codes)[e] = 0x7C00 | uint32_t(rng() % 2) << 15;
+          else if (e % 7 == 0)
+            (*codes)[e] = 0;
     auto kOffset = [&](const Operand &op) {
       uint32_t width = 16 * test::layoutAtomChunks(op.layout);
       return !op.mnMajor && op.layout != UmmaLayout::None && width > 32 ? width - 32 : 0u;
@@ -491,6 +503,23 @@ MmaCase f16(const char *name, uint32_t n, Operand a, Operand b, uint32_t dFormat
 
 // ---------------------------------------------------------------------------
 // Dense kinds.
+
+// Infinities and zeros make NaN products (inf x 0) and sums (inf - inf) in
+// the vectorised accumulation. With no NaN going in, each is the default NaN,
+// whatever the order of an add's operands, so D equals the element-by-element
+// reference bit for bit.
+TEST(Tcgen05Mma, InfinitiesAndTheNaNsTheyMake) {
+  MmaCase c = f16("f16 K 128B N=64 with infinities", 64, K_128, K_128);
+  c.infinities = true;
+  // Not vacuous: the reference has NaN cells as well as infinities.
+  std::vector<uint32_t> cells = prepare(c).expected;
+  auto count = [&](auto &&isSpecial) { return std::count_if(cells.begin(), cells.end(), isSpecial); };
+  EXPECT_GT(count([](uint32_t v) { return (v & 0x7FFFFFFF) > 0x7F800000; }), 0);  // NaN
+  EXPECT_GT(count([](uint32_t v) { return (v & 0x7FFFFFFF) == 0x7F800000; }), 0); // ±inf
+  expectMatches(c);
+  c.instructions = 2;
+  expectMatches(c);
+}
 
 TEST(Tcgen05Mma, F16EverySwizzleKMajor) {
   expectMatches(f16("f16 K none N=8", 8, K_NONE, K_NONE));
