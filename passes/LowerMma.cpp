@@ -50,12 +50,7 @@ public:
   MmaLowering(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
 
   void run() {
-    std::vector<Operation *> gemms;
-    ir::walk(kernel, [&](Operation &op) {
-      if (op.kind() == OpKind::Gemm)
-        gemms.push_back(&op);
-    });
-    for (Operation *gemm : gemms)
+    for (Operation *gemm : ir::collect(kernel, OpKind::Gemm))
       if (!lower(*gemm))
         return;
   }

@@ -42,12 +42,7 @@ public:
   TmaLowering(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {}
 
   void run() {
-    std::vector<Operation *> loads;
-    ir::walk(kernel, [&](Operation &op) {
-      if (op.kind() == OpKind::TmaLoad)
-        loads.push_back(&op);
-    });
-    for (Operation *load : loads)
+    for (Operation *load : ir::collect(kernel, OpKind::TmaLoad))
       if (!lower(*load))
         return;
   }

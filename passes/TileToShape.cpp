@@ -37,14 +37,9 @@ public:
   llvm::StringRef name() const override { return "tile-to-shape"; }
 
   void run(Operation &kernel, PassContext &context) override {
-    std::vector<Operation *> calls;
-    walk(kernel, [&](Operation &op) {
-      if (op.kind() == OpKind::LayoutCall)
-        calls.push_back(&op);
-    });
-    // Walk order is definition order, so a call's layout operands are folded
-    // before the call itself.
-    for (Operation *call : calls)
+    // Program order is definition order, so a call's layout operands are
+    // folded before the call itself.
+    for (Operation *call : collect(kernel, OpKind::LayoutCall))
       fold(kernel, *call, context);
   }
 

@@ -313,8 +313,9 @@ void Thread::tcgen05Ld32x32b(uint32_t taddr, uint32_t *regs, uint32_t n, const c
 
 void Thread::tcgen05WaitLd(const char *) {}
 
-void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
-                        bool enableInputD, Tcgen05Kind kind, const char *what) {
+/// The operands every tcgen05.mma form has.
+static MmaOperands mmaOperands(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                               bool enableInputD, Tcgen05Kind kind) {
   MmaOperands op;
   op.kind = kind;
   op.dTmem = dTmem;
@@ -322,23 +323,22 @@ void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t
   op.bDesc = bDesc;
   op.idesc = idesc;
   op.enableInputD = enableInputD;
-  cta->tcgen05Mma(*this, op, what);
+  return op;
+}
+
+void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                        bool enableInputD, Tcgen05Kind kind, const char *what) {
+  cta->tcgen05Mma(*this, mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind), what);
 }
 
 void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                                    uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
                                    Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what) {
-  MmaOperands op;
-  op.kind = kind;
+  MmaOperands op = mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind);
   op.blockScaled = true;
   op.scaleVec = vec;
-  op.dTmem = dTmem;
   op.sfaTmem = sfaTmem;
   op.sfbTmem = sfbTmem;
-  op.aDesc = aDesc;
-  op.bDesc = bDesc;
-  op.idesc = idesc;
-  op.enableInputD = enableInputD;
   cta->tcgen05Mma(*this, op, what);
 }
 

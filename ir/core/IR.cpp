@@ -80,6 +80,15 @@ void walk(Operation &op, const std::function<void(Operation &)> &f) {
       }
 }
 
+std::vector<Operation *> collect(Operation &root, OpKind kind) {
+  std::vector<Operation *> ops;
+  walk(root, [&](Operation &op) {
+    if (op.kind() == kind)
+      ops.push_back(&op);
+  });
+  return ops;
+}
+
 void replaceAllUsesWith(Operation &root, Value *from, Value *to) {
   walk(root, [&](Operation &op) {
     for (unsigned i = 0; i < op.operands().size(); ++i)

@@ -153,6 +153,9 @@ private:
 
 /// Calls `f` on every operation nested in `op` (not `op` itself), in order.
 void walk(Operation &op, const std::function<void(Operation &)> &f);
+/// The operations of kind `kind` nested in `root`, in program order (a
+/// stable list to rewrite while the IR changes).
+std::vector<Operation *> collect(Operation &root, OpKind kind);
 /// Replaces every use of `from` by `to` inside `root`.
 void replaceAllUsesWith(Operation &root, Value *from, Value *to);
 

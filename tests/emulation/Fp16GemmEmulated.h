@@ -4,10 +4,10 @@
 #ifndef CUTEC_TESTS_EMULATION_FP16GEMMEMULATED_H
 #define CUTEC_TESTS_EMULATION_FP16GEMMEMULATED_H
 
+#include "GemmEmulated.h"
 #include "fp16_gemm_emu.h"
 
 #include <cstdint>
-#include <tuple>
 #include <vector>
 
 namespace cutec::test {
@@ -18,26 +18,10 @@ namespace cutec::test {
 inline rt::Status runEmulatedFp16Gemm(const std::vector<_Float16> &a,
                                       const std::vector<_Float16> &b, std::vector<uint16_t> &c,
                                       uint32_t m, uint32_t n, uint32_t k, unsigned workers = 0) {
-  rt::MemoryMap memory;
-  for (auto [data, size, name] :
-       {std::tuple<const void *, size_t, const char *>{a.data(), a.size() * 2, "mA"},
-        {b.data(), b.size() * 2, "mB"},
-        {c.data(), c.size() * 2, "mC"}})
-    if (rt::Status added = memory.add(data, size, name); !added)
-      return added;
-  fp16_gemm_Params params{};
-  params.mA = reinterpret_cast<uintptr_t>(a.data());
-  params.mB = reinterpret_cast<uintptr_t>(b.data());
-  params.mC = reinterpret_cast<uintptr_t>(c.data());
-  params.M = m;
-  params.N = n;
-  params.K = k;
-  rt::LaunchConfig config;
-  config.grid = fp16_gemm_grid(m, k, n); // the sizes in order of appearance
-  config.block = fp16_gemm_block();
-  config.dynamicSharedBytes = fp16_gemm_shared_bytes;
-  config.workerThreads = workers;
-  return rt::launch(cutec_kernel_fp16_gemm, config, &params, memory);
+  return runEmulatedGemm<fp16_gemm_Params>(
+      cutec_kernel_fp16_gemm, fp16_gemm_grid(m, k, n), // the sizes in order of appearance
+      fp16_gemm_block(), fp16_gemm_shared_bytes, a.data(), a.size() * 2, b.data(), b.size() * 2,
+      c.data(), c.size() * 2, m, n, k, workers);
 }
 
 } // namespace cutec::test

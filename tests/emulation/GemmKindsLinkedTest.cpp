@@ -2,6 +2,7 @@
 // tcgen05 GEMM per dense MMA kind (bf16, tf32, i8, e4m3, e5m2 inputs) equals
 // a reference that decodes the inputs with its own tables, multiplies
 // exactly and adds in K order in f32 (exactly in i32 for i8).
+#include "GemmEmulated.h"
 #include "gemm_kinds_emu.h"
 
 #include "../runtime/MinifloatReference.h"
@@ -45,24 +46,9 @@ Problem makeProblem(uint32_t m, uint32_t n, uint32_t k, unsigned bytes, const Dr
 
 template <typename Params>
 rt::Status emulate(Problem &p, const rt::KernelDescriptor &kernel, uint32_t sharedBytes) {
-  rt::MemoryMap memory;
-  for (auto [data, size, name] : {std::tuple<void *, size_t, const char *>{p.a.data(), p.a.size(), "mA"},
-                                  {p.b.data(), p.b.size(), "mB"},
-                                  {p.c.data(), p.c.size() * 4, "mC"}})
-    if (rt::Status s = memory.add(data, size, name); !s)
-      return s;
-  Params params{};
-  params.mA = reinterpret_cast<uintptr_t>(p.a.data());
-  params.mB = reinterpret_cast<uintptr_t>(p.b.data());
-  params.mC = reinterpret_cast<uintptr_t>(p.c.data());
-  params.M = p.m;
-  params.N = p.n;
-  params.K = p.k;
-  rt::LaunchConfig config;
-  config.grid = {p.m / 128, p.n / 128, 1};
-  config.block = {128, 1, 1};
-  config.dynamicSharedBytes = sharedBytes;
-  return rt::launch(kernel, config, &params, memory);
+  return test::runEmulatedGemm<Params>(kernel, {p.m / 128, p.n / 128, 1}, {128, 1, 1}, sharedBytes,
+                                       p.a.data(), p.a.size(), p.b.data(), p.b.size(),
+                                       p.c.data(), p.c.size() * 4, p.m, p.n, p.k);
 }
 
 /// Eighths from -4 to 4, as the bits of a 16- or 32-bit float.

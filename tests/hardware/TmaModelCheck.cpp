@@ -19,6 +19,7 @@
 // CUDA device it says so and exits 0 (CI has no GPU).
 #include "runtime/Emulation.h"
 #include "runtime/Tma.h"
+#include "TmaImageKernel.h"
 
 #include <cuda.h>
 
@@ -35,7 +36,7 @@ namespace {
 using namespace cutec::rt;
 
 constexpr uint32_t kPatternByte = 0xA5; // shared memory before the load
-constexpr uint32_t kRegionAlign = 1024;
+constexpr uint32_t kRegionAlign = test::kTmaRegionAlign;
 constexpr uint32_t kGuardBytes = 1024; // past the modelled extent, must stay pattern
 constexpr uint32_t kWaitPolls = 1u << 20;  // test_wait polls before the kernel gives up
 
@@ -93,32 +94,9 @@ std::string kernelPtx() {
   return ptx;
 }
 
-// The same kernel for the emulator.
-struct alignas(64) EmuParams {
-  TensorMap tmap;
-  uint64_t out;
-  uint32_t total, dstOffset, txBytes, rank;
-  int32_t coords[5];
-};
-
-void emuBody(Thread &t, const void *raw) {
-  auto &p = *static_cast<const EmuParams *>(raw);
-  uint32_t bar = t.staticSharedBase();
-  uint32_t base = (t.dynamicSharedBase() + kRegionAlign - 1) & ~(kRegionAlign - 1);
-  for (uint32_t i = 0; i < p.total; i += 4)
-    t.storeShared<uint32_t>(base + i, 0xA5A5A5A5u, "st.shared.u32 (fill)");
-  t.mbarrierInit(bar, 1, "mbarrier.init");
-  t.fenceMbarrierInit("fence.mbarrier_init");
-  t.fenceProxyAsync("fence.proxy.async");
-  t.mbarrierArriveExpectTx(bar, p.txBytes, "mbarrier.arrive.expect_tx");
-  t.tmaLoadTile(base + p.dstOffset, reinterpret_cast<uint64_t>(&p.tmap), p.coords, p.rank, bar,
-                "cp.async.bulk.tensor");
-  t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity");
-  for (uint32_t i = 0; i < p.total; i += 4)
-    t.storeGlobal<uint32_t>(p.out + i, t.loadShared<uint32_t>(base + i, "ld.shared.u32"),
-                            "st.global.u32");
-}
-const KernelDescriptor emuKernel{"tma_load", emuBody, sizeof(EmuParams), true, 8};
+// The same kernel for the emulator: tests/runtime/TmaImageKernel.h.
+using EmuParams = test::TmaImageParams;
+const KernelDescriptor &emuKernel = test::kTmaImageKernel;
 
 struct Case {
   std::string name;

@@ -232,12 +232,7 @@ inline std::vector<std::unique_ptr<Pass>> loweringPipeline(unsigned count = 3) {
 
 /// The ops of `kernel` of kind `kind`, in program order.
 inline std::vector<Operation *> opsOf(Operation &kernel, OpKind kind) {
-  std::vector<Operation *> ops;
-  walk(kernel, [&](Operation &op) {
-    if (op.kind() == kind)
-      ops.push_back(&op);
-  });
-  return ops;
+  return collect(kernel, kind);
 }
 
 } // namespace cutec::test

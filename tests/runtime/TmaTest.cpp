@@ -6,6 +6,7 @@
 // refuses (unaligned box starts and destinations). The rules were measured
 // on an H100 by tests/hardware/TmaModelCheck.cpp (docs/emulator.md).
 #include "LaunchTestSupport.h"
+#include "TmaImageKernel.h"
 
 #include "runtime/Fp4Packing.h"
 
@@ -152,36 +153,9 @@ TEST(TmaEncode, BadEnumsAndPackedTypes) {
 }
 
 // ---------------------------------------------------------------------------
-// Box images. One thread initialises the mbarrier, expects the box's bytes,
-// issues the load, waits, and copies the shared region out.
+// Box images, through the kernel of TmaImageKernel.h.
 
-constexpr uint32_t kAlign = 1024;
-
-struct alignas(64) LoadParams {
-  TensorMap tmap;
-  uint64_t out;
-  uint32_t total, dstOffset, txBytes, rank;
-  int32_t coords[5];
-};
-
-void loadBody(Thread &t, const void *raw) {
-  auto &p = *static_cast<const LoadParams *>(raw);
-  uint32_t bar = t.staticSharedBase();
-  uint32_t base = (t.dynamicSharedBase() + kAlign - 1) & ~(kAlign - 1);
-  for (uint32_t i = 0; i < p.total; i += 4)
-    t.storeShared<uint32_t>(base + i, 0xA5A5A5A5u, "st.shared.u32 at img.cute:2");
-  t.mbarrierInit(bar, 1, "mbarrier.init at img.cute:3");
-  t.fenceMbarrierInit("fence.mbarrier_init at img.cute:4");
-  t.fenceProxyAsync("fence.proxy.async at img.cute:4");
-  t.mbarrierArriveExpectTx(bar, p.txBytes, "mbarrier.arrive.expect_tx at img.cute:5");
-  t.tmaLoadTile(base + p.dstOffset, reinterpret_cast<uint64_t>(&p.tmap), p.coords, p.rank, bar,
-                "cp.async.bulk.tensor at img.cute:6");
-  t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity at img.cute:7");
-  for (uint32_t i = 0; i < p.total; i += 4)
-    t.storeGlobal<uint32_t>(p.out + i, t.loadShared<uint32_t>(base + i, "ld.shared at img.cute:8"),
-                            "st.global at img.cute:8");
-}
-const KernelDescriptor loadKernel{"tma_image", loadBody, sizeof(LoadParams), true, 8};
+constexpr uint32_t kAlign = test::kTmaRegionAlign;
 
 struct Box {
   TmaDataType type;
@@ -194,19 +168,6 @@ struct Box {
   TmaOobFill oob = TmaOobFill::None;
 };
 
-uint32_t elementBytesOf(TmaDataType type) {
-  switch (type) {
-  case TmaDataType::Uint8:
-    return 1;
-  case TmaDataType::Uint16:
-  case TmaDataType::Float16:
-  case TmaDataType::Bfloat16:
-    return 2;
-  default:
-    return 4;
-  }
-}
-
 struct Global {
   std::vector<uint8_t> bytes;
   uint64_t stride[5]; // bytes, per dimension
@@ -214,7 +175,7 @@ struct Global {
 
 Global makeGlobal(const Box &b) {
   Global g;
-  uint32_t e = elementBytesOf(b.type);
+  uint32_t e = tmaElementBytes(b.type);
   g.stride[0] = e;
   uint64_t pitch = (b.dim[0] * e + 15) / 16 * 16 + 32; // padded rows
   uint64_t size = pitch;
@@ -232,7 +193,7 @@ Global makeGlobal(const Box &b) {
 /// Bytes from one box row to the next in shared memory: the row itself
 /// without swizzle, the swizzle span with one (narrower rows are padded).
 uint32_t rowPitch(const Box &b) {
-  return b.swizzle == TmaSwizzle::None ? b.box[0] * elementBytesOf(b.type)
+  return b.swizzle == TmaSwizzle::None ? b.box[0] * tmaElementBytes(b.type)
                                        : 16u << uint32_t(b.swizzle);
 }
 
@@ -241,7 +202,7 @@ uint32_t rowPitch(const Box &b) {
 /// swizzle of the absolute address.
 std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total,
                                    uint32_t dstAddress) {
-  uint32_t e = elementBytesOf(b.type);
+  uint32_t e = tmaElementBytes(b.type);
   std::vector<uint8_t> image(total, 0xA5);
   uint32_t n[5];
   for (uint32_t d = 0; d < 5; ++d)
@@ -279,7 +240,7 @@ std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total
 }
 
 uint32_t boxBytes(const Box &b) {
-  uint32_t bytes = elementBytesOf(b.type);
+  uint32_t bytes = tmaElementBytes(b.type);
   for (uint32_t d = 0; d < b.rank; ++d)
     bytes *= d == 0 ? b.box[0] : (b.box[d] + b.estride[d] - 1) / b.estride[d];
   return bytes;
@@ -287,14 +248,14 @@ uint32_t boxBytes(const Box &b) {
 
 /// Bytes the box spans in shared memory: its rows at rowPitch.
 uint32_t sharedExtent(const Box &b) {
-  return boxBytes(b) / (b.box[0] * elementBytesOf(b.type)) * rowPitch(b);
+  return boxBytes(b) / (b.box[0] * tmaElementBytes(b.type)) * rowPitch(b);
 }
 
 /// Runs the load; returns the shared region (or empty with a test failure).
 std::vector<uint8_t> runLoad(const Box &b, Global &g, uint32_t dstOffset = 0,
                              std::string *error = nullptr, unsigned workers = 1,
                              uint32_t txBytes = 0) {
-  LoadParams p{};
+  test::TmaImageParams p{};
   std::string problem = encodeTensorMapTiled(p.tmap, b.type, b.rank, g.bytes.data(), b.dim,
                                              g.stride + 1, b.box, b.estride, TmaInterleave::None,
                                              b.swizzle, TmaL2Promotion::None, b.oob);
@@ -312,7 +273,7 @@ std::vector<uint8_t> runLoad(const Box &b, Global &g, uint32_t dstOffset = 0,
   addBuffer(map, out, "out");
   LaunchConfig c = config({1, 1, 1}, {1, 1, 1}, workers);
   c.dynamicSharedBytes = total + kAlign;
-  Status status = launch(loadKernel, c, &p, map);
+  Status status = launch(test::kTmaImageKernel, c, &p, map);
   if (error) {
     *error = status ? "" : status.error();
     return out;
@@ -358,7 +319,7 @@ TEST(TmaImage, EverySwizzleAndElementSizeAtEveryEdge) {
   for (TmaSwizzle s : {TmaSwizzle::None, TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128})
     for (TmaDataType type : {TmaDataType::Uint8, TmaDataType::Float16, TmaDataType::Float32})
       for (uint32_t rows : {8u, 19u}) {
-        uint32_t e = elementBytesOf(type);
+        uint32_t e = tmaElementBytes(type);
         uint32_t span = s == TmaSwizzle::None ? 64 : 16u << uint32_t(s);
         uint32_t inner = span / e;
         int32_t dim0 = int32_t(inner * 3 + 5);
@@ -445,7 +406,7 @@ TEST(TmaImage, ElementStridesSkipAndIgnoreDimension0) {
 
 TEST(TmaImage, NanFillForFloatTypes) {
   for (TmaDataType type : {TmaDataType::Float16, TmaDataType::Bfloat16, TmaDataType::Float32}) {
-    Box b = box2d(type, TmaSwizzle::None, 32 / elementBytesOf(type), 4, 16, 43);
+    Box b = box2d(type, TmaSwizzle::None, 32 / tmaElementBytes(type), 4, 16, 43);
     b.oob = TmaOobFill::NanRequestZeroFma;
     expectImage(b, "NaN fill");
   }
@@ -561,7 +522,7 @@ TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
   Global g = makeGlobal(b);
   Global unregistered = g;
   // Encode against a buffer the launch does not know.
-  LoadParams p{};
+  test::TmaImageParams p{};
   ASSERT_EQ(encodeTensorMapTiled(p.tmap, b.type, 2, unregistered.bytes.data(), b.dim,
                                  g.stride + 1, b.box, b.estride, TmaInterleave::None, b.swizzle,
                                  TmaL2Promotion::None, b.oob),
@@ -576,7 +537,7 @@ TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
   addBuffer(map, out, "out");
   LaunchConfig c = config({1, 1, 1}, {1, 1, 1});
   c.dynamicSharedBytes = 2048;
-  std::string error = launchError(loadKernel, c, &p, map);
+  std::string error = launchError(test::kTmaImageKernel, c, &p, map);
   EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box's in-bounds elements from "
                        "global coordinates (0,0)"),
             std::string::npos)

@@ -9,6 +9,7 @@
 #include "runtime/UmmaDescriptors.h"
 
 #include <cstring>
+#include <functional>
 
 namespace cutec::rt {
 namespace {
@@ -146,56 +147,39 @@ void expectContains(const std::string &text, const std::string &part) {
   EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
 }
 
-TEST(Tmem, Copy128x256bThenLoad) {
-  TmemRun run(Scenario::Roundtrip);
+/// Runs a copy-then-load round trip with `shape` and checks that columns 4
+/// to 4 + `columns` of each lane hold the bytes of source row
+/// `sourceRow(lane)`, and that the other columns were never written.
+void expectRoundtrip(Tcgen05CpShape shape, uint32_t columns,
+                     const std::function<uint32_t(uint32_t)> &sourceRow) {
+  TmemRun run(Scenario::Roundtrip, shape);
   Status s = run.launch();
   ASSERT_TRUE(bool(s)) << s.error();
-  // Columns 4..11 hold row `lane`'s 32 bytes; the rest were never written.
   for (uint32_t lane = 0; lane < 128; ++lane)
     for (uint32_t c = 0; c < 16; ++c) {
       uint32_t expected = TensorMemory::kUnwritten;
-      if (c >= 4 && c < 12) {
+      if (c >= 4 && c < 4 + columns) {
         uint8_t bytes[4];
         for (uint32_t b = 0; b < 4; ++b)
-          bytes[b] = sourceByte(lane, 4 * (c - 4) + b);
+          bytes[b] = sourceByte(sourceRow(lane), 4 * (c - 4) + b);
         std::memcpy(&expected, bytes, 4);
       }
       ASSERT_EQ(run.out[lane * 16 + c], expected) << "lane " << lane << " column " << c;
     }
+}
+
+// 128x256b: each lane gets its row's 32 bytes.
+TEST(Tmem, Copy128x256bThenLoad) {
+  expectRoundtrip(Tcgen05CpShape::S128x256b, 8, [](uint32_t lane) { return lane; });
 }
 
 TEST(Tmem, Copy128x128bThenLoad) {
-  TmemRun run(Scenario::Roundtrip, Tcgen05CpShape::S128x128b);
-  Status s = run.launch();
-  ASSERT_TRUE(bool(s)) << s.error();
-  for (uint32_t lane = 0; lane < 128; ++lane)
-    for (uint32_t c = 0; c < 16; ++c) {
-      uint32_t expected = TensorMemory::kUnwritten;
-      if (c >= 4 && c < 8) {
-        uint8_t bytes[4];
-        for (uint32_t b = 0; b < 4; ++b)
-          bytes[b] = sourceByte(lane, 4 * (c - 4) + b);
-        std::memcpy(&expected, bytes, 4);
-      }
-      ASSERT_EQ(run.out[lane * 16 + c], expected) << "lane " << lane << " column " << c;
-    }
+  expectRoundtrip(Tcgen05CpShape::S128x128b, 4, [](uint32_t lane) { return lane; });
 }
 
+// 32x128b.warpx4: the 32 rows land in every lane quarter.
 TEST(Tmem, Copy32x128bWarpx4DuplicatesToEveryQuarter) {
-  TmemRun run(Scenario::Roundtrip, Tcgen05CpShape::S32x128bWarpx4);
-  Status s = run.launch();
-  ASSERT_TRUE(bool(s)) << s.error();
-  for (uint32_t lane = 0; lane < 128; ++lane)
-    for (uint32_t c = 0; c < 16; ++c) {
-      uint32_t expected = TensorMemory::kUnwritten;
-      if (c >= 4 && c < 8) {
-        uint8_t bytes[4];
-        for (uint32_t b = 0; b < 4; ++b)
-          bytes[b] = sourceByte(lane % 32, 4 * (c - 4) + b);
-        std::memcpy(&expected, bytes, 4);
-      }
-      ASSERT_EQ(run.out[lane * 16 + c], expected) << "lane " << lane << " column " << c;
-    }
+  expectRoundtrip(Tcgen05CpShape::S32x128bWarpx4, 4, [](uint32_t lane) { return lane % 32; });
 }
 
 TEST(Tmem, LoadBeforeCommitIsReported) {
