@@ -58,5 +58,43 @@ TEST_P(TmaTileCopyLinked, WritesTheImageTmaMakes) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, TmaTileCopyLinked, ::testing::ValuesIn(allCases()));
 
+const test::TileCopyEntry &kernelNamed(std::string_view name) {
+  for (const test::TileCopyEntry &entry : test::tileCopyKernels())
+    if (name == entry.kernel.name)
+      return entry;
+  ADD_FAILURE() << "no kernel " << name;
+  return test::tileCopyKernels().front();
+}
+
+// The launch encodes the tensor maps as the host launcher does, and refuses
+// sizes a map cannot describe: TMA moves fp4 as bytes, so N must be even.
+TEST(TmaTileCopyLaunch, AnOddFp4ExtentIsRefused) {
+  const test::TileCopyEntry &fp4 = kernelNamed("tma_copy_fp4_sw128");
+  test::TileCopyProblem p = test::makeTileCopyProblem(fp4.kernel, 16, 255, 1, 1);
+  rt::Status status = fp4.emulate(p, 1);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().find("cannot launch kernel 'tma_copy_fp4_sw128': src_tmap: TMA moves "
+                                "4-bit data as bytes, so the contiguous extent and the strides "
+                                "must be even"),
+            std::string::npos)
+      << status.error();
+}
+
+// A launch must give the dynamic shared memory the kernel allocates.
+TEST(TmaTileCopyLaunch, TooLittleSharedMemoryIsRefused) {
+  test::TileCopyEntry entry = kernelNamed("tma_copy_f16_sw128");
+  uint32_t needed = entry.kernel.sharedBytes;
+  test::TileCopyKernel short_ = entry.kernel;
+  short_.sharedBytes = needed - 8;
+  test::TileCopyProblem p = test::makeTileCopyProblem(short_, 64, 64, 1, 1);
+  rt::Status status = entry.emulate(p, 1);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().find("uses " + std::to_string(needed) +
+                                " bytes of dynamic shared memory but the launch gives " +
+                                std::to_string(needed - 8)),
+            std::string::npos)
+      << status.error();
+}
+
 } // namespace
 } // namespace cutec
