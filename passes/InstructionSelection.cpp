@@ -382,9 +382,7 @@ private:
   };
 
   Value *immediate32(ir::Builder &b, llvm::SMLoc loc, int64_t value) {
-    Operation &mov = emitInst(b, loc, "mov.b32", {DataType::U32});
-    mov.setAttr("imm", value);
-    return mov.result();
+    return ptx::emitImmediate(b, loc, DataType::U32, value);
   }
 
   Value *binary32(ir::Builder &b, llvm::SMLoc loc, const char *opcode, Value *x, Value *y) {

@@ -34,9 +34,8 @@ static ir::Value *sharedAddress(ir::Builder &b, const ir::Operation &alloc) {
   int64_t offset = *alloc.attrAs<int64_t>("offset");
   if (offset == 0)
     return base.result();
-  ir::Operation &imm = emitInst(b, alloc.loc(), "mov.b32", {DataType::U32});
-  imm.setAttr("imm", offset);
-  return emitValue(b, alloc.loc(), "add.s32", DataType::U32, {base.result(), imm.result()});
+  return emitValue(b, alloc.loc(), "add.s32", DataType::U32,
+                   {base.result(), ptx::emitImmediate(b, alloc.loc(), DataType::U32, offset)});
 }
 
 ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,

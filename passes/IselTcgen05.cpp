@@ -28,24 +28,17 @@ using ir::DataType;
 using ptx::emitInst;
 using ptx::emitValue;
 
-static ir::Value *immediate(ir::Builder &b, llvm::SMLoc loc, const char *opcode, DataType type,
-                            int64_t value) {
-  ir::Operation &mov = emitInst(b, loc, opcode, {type});
-  mov.setAttr("imm", value);
-  return mov.result();
-}
-
 /// A shared-memory matrix descriptor: the constant fields with the start
 /// address (in 16-byte units, 14 bits) of the operand at `address`.
 static ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
                                    int64_t constantBits) {
   ir::Value *wide = emitValue(b, loc, "cvt.u64.u32", DataType::U64, {address});
   ir::Value *units = emitValue(b, loc, "shr.s64", DataType::U64,
-                               {wide, immediate(b, loc, "mov.b32", DataType::U32, 4)});
+                               {wide, ptx::emitImmediate(b, loc, DataType::U32, 4)});
   ir::Value *start = emitValue(b, loc, "and.b64", DataType::U64,
-                               {units, immediate(b, loc, "mov.b64", DataType::U64, 0x3FFF)});
+                               {units, ptx::emitImmediate(b, loc, DataType::U64, 0x3FFF)});
   return emitValue(b, loc, "or.b64", DataType::U64,
-                   {start, immediate(b, loc, "mov.b64", DataType::U64, constantBits)});
+                   {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
 }
 
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
@@ -57,7 +50,7 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     // tcgen05.mma [d], a-desc, b-desc, idesc, enable-input-d.
     ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
-    ir::Value *idesc = immediate(b, loc, "mov.b32", DataType::U32, *op.attrAs<int64_t>("idesc"));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
     emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind"), {},
              {in[0], a, bd, idesc, in[3]});
     return nullptr;

@@ -25,6 +25,16 @@ inline ir::Value *emitValue(ir::Builder &b, llvm::SMLoc loc, llvm::StringRef opc
   return emitInst(b, loc, opcode, {result}, operands).result();
 }
 
+/// A b32 or b64 register holding `value` (mov.b32 / mov.b64 with an
+/// immediate), for `type` u32 or u64.
+inline ir::Value *emitImmediate(ir::Builder &b, llvm::SMLoc loc, ir::DataType type,
+                                int64_t value) {
+  ir::Operation &mov =
+      emitInst(b, loc, type == ir::DataType::U64 ? "mov.b64" : "mov.b32", {type});
+  mov.setAttr("imm", value);
+  return mov.result();
+}
+
 } // namespace cutec::ptx
 
 #endif

@@ -3,13 +3,6 @@
 
 namespace cutec::ir {
 
-int64_t TensorMapSpec::boxBytes() const {
-  int64_t elements = 1;
-  for (int64_t b : box)
-    elements *= b;
-  return elements * bitWidth(element) / 8;
-}
-
 unsigned TensorMapSpec::cudaDataType() const {
   // CU_TENSOR_MAP_DATA_TYPE_{UINT8, UINT16, UINT32, INT32, UINT64, INT64,
   // FLOAT16, FLOAT32, FLOAT64, BFLOAT16, ...} = 0, 1, 2, ...

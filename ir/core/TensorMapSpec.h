@@ -38,8 +38,6 @@ struct TensorMapSpec {
   int swizzleBytes = 0;
 
   size_t rank() const { return box.size(); }
-  /// Bytes of one box in shared memory (the transaction count of a load).
-  int64_t boxBytes() const;
   /// Whether TMA moves the data as bytes holding two elements each.
   bool packsNibbles() const { return bitWidth(element) == 4; }
   /// CUtensorMapDataType of `element` (cuda.h numbering).
