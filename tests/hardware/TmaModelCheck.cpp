@@ -19,6 +19,7 @@
 // CUDA device it says so and exits 0 (CI has no GPU).
 #include "runtime/Emulation.h"
 #include "runtime/Tma.h"
+#include "CudaCheck.h"
 #include "TmaImageKernel.h"
 
 #include <cuda.h>
@@ -156,17 +157,6 @@ uint32_t boxBytes(const Case &c) {
   return bytes;
 }
 
-#define CHECK_CU(call)                                                                             \
-  do {                                                                                             \
-    CUresult rc = (call);                                                                          \
-    if (rc != CUDA_SUCCESS) {                                                                      \
-      const char *text = nullptr;                                                                  \
-      cuGetErrorString(rc, &text);                                                                 \
-      error = std::string(#call) + " failed: " + (text ? text : "?");                              \
-      return false;                                                                                \
-    }                                                                                              \
-  } while (0)
-
 /// Whether kernels read the tensor map from a global-memory copy rather
 /// than from their parameter (the fallback if the parameter's address fails).
 bool mapInGlobal = false;
@@ -174,14 +164,14 @@ bool mapInGlobal = false;
 bool runGpu(CUfunction f, const Case &c, const Tensor &t, uint32_t total,
             std::vector<uint8_t> &image, bool &timedOut, std::string &error) {
   CUdeviceptr in, out, status, mapCopy = 0;
-  CHECK_CU(cuMemAlloc(&in, t.host.size()));
-  CHECK_CU(cuMemAlloc(&out, total));
-  CHECK_CU(cuMemcpyHtoD(in, t.host.data(), t.host.size()));
-  CHECK_CU(cuMemsetD8(out, 0, total));
-  CHECK_CU(cuMemAlloc(&status, 4));
-  CHECK_CU(cuMemsetD8(status, 0xFF, 4));
+  CUTEC_CU(cuMemAlloc(&in, t.host.size()));
+  CUTEC_CU(cuMemAlloc(&out, total));
+  CUTEC_CU(cuMemcpyHtoD(in, t.host.data(), t.host.size()));
+  CUTEC_CU(cuMemsetD8(out, 0, total));
+  CUTEC_CU(cuMemAlloc(&status, 4));
+  CUTEC_CU(cuMemsetD8(status, 0xFF, 4));
   CUtensorMap map;
-  CHECK_CU(cuTensorMapEncodeTiled(&map, CUtensorMapDataType(c.type), c.rank,
+  CUTEC_CU(cuTensorMapEncodeTiled(&map, CUtensorMapDataType(c.type), c.rank,
                                   reinterpret_cast<void *>(in), c.dim, t.stride, c.box, c.estride,
                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CUtensorMapSwizzle(c.swizzle),
                                   CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -190,22 +180,22 @@ bool runGpu(CUfunction f, const Case &c, const Tensor &t, uint32_t total,
   int32_t coords[5];
   std::memcpy(coords, c.coord, sizeof coords);
   if (mapInGlobal) {
-    CHECK_CU(cuMemAlloc(&mapCopy, sizeof map));
-    CHECK_CU(cuMemcpyHtoD(mapCopy, &map, sizeof map));
+    CUTEC_CU(cuMemAlloc(&mapCopy, sizeof map));
+    CUTEC_CU(cuMemcpyHtoD(mapCopy, &map, sizeof map));
   }
   void *args[] = {&map, &out, &total, &dstOffset, &tx, coords, &mapCopy, &status};
-  CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, total + kRegionAlign, nullptr, args, nullptr));
-  CHECK_CU(cuCtxSynchronize());
+  CUTEC_CU(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, total + kRegionAlign, nullptr, args, nullptr));
+  CUTEC_CU(cuCtxSynchronize());
   image.resize(total);
-  CHECK_CU(cuMemcpyDtoH(image.data(), out, total));
+  CUTEC_CU(cuMemcpyDtoH(image.data(), out, total));
   uint32_t waitResult = 0;
-  CHECK_CU(cuMemcpyDtoH(&waitResult, status, 4));
+  CUTEC_CU(cuMemcpyDtoH(&waitResult, status, 4));
   timedOut = waitResult == 1;
-  CHECK_CU(cuMemFree(in));
-  CHECK_CU(cuMemFree(out));
-  CHECK_CU(cuMemFree(status));
+  CUTEC_CU(cuMemFree(in));
+  CUTEC_CU(cuMemFree(out));
+  CUTEC_CU(cuMemFree(status));
   if (mapCopy)
-    CHECK_CU(cuMemFree(mapCopy));
+    CUTEC_CU(cuMemFree(mapCopy));
   return true;
 }
 
