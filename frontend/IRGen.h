@@ -14,6 +14,7 @@
 //   IRGenTensor.cpp    local_tile, slicing, load, store, extract
 //   IRGenAsync.cpp     shared memory, mbarriers, TMA, fences, sync_threads
 //   IRGenTcgen05.cpp   tensor memory allocation
+//   IRGenBlockScaled.cpp scale factors in tensor memory, tmem_copy
 //   IRGenStmt.cpp      statements, loops, conditionals, helper calls
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
@@ -200,6 +201,12 @@ private:
   SemaValue tmemTensor(CallSite &site);
   SemaValue tmemLoad(CallSite &site);
   SemaValue gemm(CallSite &site);
+  // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
+  SemaValue tmemScaleFactorTensor(CallSite &site);
+  SemaValue tmemCopy(CallSite &site);
+  /// Appends gemm's sfa, sfb (and sfb_row) operands when the call has them;
+  /// false after an error.
+  bool blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

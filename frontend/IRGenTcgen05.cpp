@@ -17,7 +17,7 @@ static constexpr int64_t kTmemColumns = 512;
 bool IRGen::isTcgen05BuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("tmem_alloc", "tmem_dealloc", "tmem_relinquish_alloc_permit", "tmem_tensor",
-             "tmem_load", "gemm", "umma_commit", "make_umma_smem_layout", true)
+             "tmem_load", "gemm", "umma_commit", "make_umma_smem_layout", "tmem_copy", true)
       .Cases("tcgen05_fence_before_thread_sync", "tcgen05_fence_after_thread_sync", true)
       .Default(false);
 }
@@ -48,6 +48,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
     return tmemLoad(site);
   if (name == "gemm")
     return gemm(site);
+  if (name == "tmem_copy")
+    return tmemCopy(site);
   if (name == "umma_commit") {
     if (!checkArity(site, name, 1, 1))
       return SemaValue::poison();
@@ -160,6 +162,10 @@ SemaValue IRGen::ummaSmemLayout(CallSite &site) {
 SemaValue IRGen::tmemTensor(CallSite &site) {
   if (!checkArity(site, "tmem_tensor", 3, 3))
     return SemaValue::poison();
+  if (site.args[0].is(SemaValue::Kind::DType) &&
+      (site.args[0].dataType() == ir::DataType::UE4M3 ||
+       site.args[0].dataType() == ir::DataType::UE8M0))
+    return tmemScaleFactorTensor(site);
   if (!site.args[0].is(SemaValue::Kind::DType) || ir::bitWidth(site.args[0].dataType()) != 32)
     return error(site.argExpr(0), "tensor memory holds 32-bit cells: tmem_tensor needs f32, i32 "
                                   "or u32, not " + site.args[0].describe());
@@ -217,9 +223,10 @@ SemaValue IRGen::tmemLoad(CallSite &site) {
 
 // gemm(acc, a, b, accumulate): acc (M, N) in tensor memory += or = a (M, K)
 // times b (N, K) transposed, both in shared memory; lower-mma splits K into
-// instructions and builds their descriptors.
+// instructions and builds their descriptors. With sfa= and sfb= (scale
+// factors in tensor memory) it is block-scaled (IRGenBlockScaled.cpp).
 SemaValue IRGen::gemm(CallSite &site) {
-  if (!checkArity(site, "gemm", 4, 4))
+  if (!checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row"}))
     return SemaValue::poison();
   const SemaValue &acc = site.args[0], &a = site.args[1], &b = site.args[2];
   if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
@@ -244,7 +251,10 @@ SemaValue IRGen::gemm(CallSite &site) {
     return accumulate ? error(site.argExpr(3), "the accumulate flag of gemm is a bool, not " +
                                                    site.args[3].describe())
                       : SemaValue::poison();
-  builder->create(ir::OpKind::Gemm, site.loc(), {acc.irValue(), a.irValue(), b.irValue(), accumulate});
+  std::vector<ir::Value *> operands{acc.irValue(), a.irValue(), b.irValue(), accumulate};
+  if (!blockScaledGemmOperands(site, operands))
+    return SemaValue::poison();
+  builder->create(ir::OpKind::Gemm, site.loc(), operands);
   return SemaValue::none();
 }
 

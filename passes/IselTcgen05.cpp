@@ -14,6 +14,8 @@ bool isTcgen05Op(OpKind kind) {
   case OpKind::TmemRelinquish:
   case OpKind::TmemTensor:
   case OpKind::Umma:
+  case OpKind::UmmaBlockScaled:
+  case OpKind::Tcgen05Cp:
   case OpKind::UmmaCommit:
   case OpKind::TmemLoadWords:
   case OpKind::Tcgen05FenceBefore:
@@ -53,6 +55,21 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
     emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind"), {},
              {in[0], a, bd, idesc, in[3]});
+    return nullptr;
+  }
+  case OpKind::UmmaBlockScaled: {
+    // tcgen05.mma [d], a-desc, b-desc, idesc, [sfa], [sfb], enable-input-d.
+    ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
+    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind"), {},
+             {in[0], a, bd, idesc, in[4], in[5], in[3]});
+    return nullptr;
+  }
+  case OpKind::Tcgen05Cp: {
+    // tcgen05.cp [taddr], s-desc.
+    ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("desc"));
+    emitInst(b, loc, "tcgen05.cp." + *op.attrAs<std::string>("shape"), {}, {in[0], desc});
     return nullptr;
   }
   case OpKind::UmmaCommit:

@@ -94,6 +94,10 @@ private:
       return lowerAsync(op, 1, 2);
     case OpKind::Umma:
       return lowerAsync(op, 0, 3);
+    case OpKind::UmmaBlockScaled:
+      return lowerAsync(op, 0, 3) && lowerAsync(op, 4, 2);
+    case OpKind::Tcgen05Cp:
+      return lowerAsync(op, 0, 2);
     case OpKind::UmmaCommit:
       return lowerAsync(op, 0, 1);
     case OpKind::TmemLoad:
@@ -216,10 +220,14 @@ private:
   /// takes the unswizzled start of its box and swizzles itself).
   Value *address(ir::Builder &b, llvm::SMLoc loc, Operation &view, Value *offset, bool swizzled) {
     const Type &type = view.result()->type();
-    // Tensor memory addresses count 32-bit cells: lane << 16 | column.
-    if (type.memorySpace() == ir::MemorySpace::Tensor)
-      return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
-                    cast(b, loc, OpKind::Bitcast, offset, DataType::U32));
+    // Tensor memory addresses count 32-bit cells: lane << 16 | column. Byte
+    // offsets (scale factors) name the cell they are in.
+    if (type.memorySpace() == ir::MemorySpace::Tensor) {
+      Value *cells = cast(b, loc, OpKind::Bitcast, offset, DataType::U32);
+      if (ir::bitWidth(type.element()) == 8)
+        cells = binary(b, loc, OpKind::ShiftRight, cells, constant(b, loc, DataType::U32, 2));
+      return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)), cells);
+    }
     unsigned bits = ir::bitWidth(type.element());
     DataType word =
         type.memorySpace() == ir::MemorySpace::Shared ? DataType::U32 : DataType::I64;

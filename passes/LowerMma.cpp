@@ -7,10 +7,15 @@
 // the instruction descriptor and the constant part of both shared-memory
 // descriptors computed from the layouts (passes/UmmaDescriptors.h). The
 // first one accumulates if %accumulate says so, the others always. It runs
-// after `partition`, when the operands are views with static layouts.
+// after `partition`, when the operands are views with static layouts. With
+// scale factors (`cute.gemm ..., %sfa, %sfb[, %sfb_row]`) the instructions
+// are `nvgpu.umma_block_scaled`, each with its scale factors' TMEM views and
+// SF ids (passes/BlockScaledMma.h).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/core/Builder.h"
+#include "passes/BlockScaledMma.h"
+#include "passes/MaterializeOffset.h"
 #include "passes/Passes.h"
 #include "passes/UmmaDescriptors.h"
 
@@ -91,39 +96,39 @@ private:
     return d->constantBits();
   }
 
-  /// A view of `view`'s base at its offset plus `delta` elements.
-  Value *shifted(ir::Builder &b, llvm::SMLoc loc, Value *view, int64_t delta) {
-    if (delta == 0)
-      return view;
-    Operation *v = view->definingOp();
-    Value *offset = b.createValue(OpKind::Add, loc, Type::scalar(DataType::I32),
-                                  {v->operand(1), b.constantInt(loc, DataType::I32, delta)});
-    return b.createValue(OpKind::View, loc, view->type(), {v->operand(0), offset});
-  }
-
   bool lower(Operation &gemm) {
     Value *acc = gemm.operand(0), *a = gemm.operand(1), *b = gemm.operand(2);
-    for (Value *v : {acc, a, b})
-      if (!v->definingOp() || v->definingOp()->kind() != OpKind::View)
+    bool scaled = gemm.operands().size() > 4;
+    for (Value *v : gemm.operands())
+      if (v->type().isTensor() && (!v->definingOp() || v->definingOp()->kind() != OpKind::View))
         return fail(gemm, "internal error: the operands are not views; run 'partition' first");
     DataType ta = a->type().element(), tb = b->type().element();
     auto kind = kindFor(ta);
     auto kindB = kindFor(tb);
-    if (!kind || !kindB || kind->first != kindB->first)
+    if (!scaled && (!kind || !kindB || kind->first != kindB->first))
       return fail(gemm, "no tcgen05.mma kind multiplies " + ir::name(ta) + " by " + ir::name(tb));
     const Layout &la = a->type().tensorLayout(), &ld = acc->type().tensorLayout();
     std::optional<int64_t> k = size(la).getStatic(), m = ld.shape[0].leaf().getStatic(),
                            n = ld.shape[1].leaf().getStatic();
-    int64_t kBlock = 256 / ir::bitWidth(ta);
     if (!k || !m || !n)
       return fail(gemm, "the tiles must be static");
     int64_t kTotal = *k / *m;
+    std::optional<BlockScaledMma> plan;
+    if (scaled) {
+      llvm::Expected<BlockScaledMma> p = planBlockScaledMma(
+          ta, tb, gemm.operand(4)->type(), gemm.operand(5)->type(), *m, *n, kTotal);
+      if (!p)
+        return fail(gemm, llvm::toString(p.takeError()));
+      plan = std::move(*p);
+    }
+    int64_t kBlock = plan ? plan->kBlock : 256 / ir::bitWidth(ta);
     if (kTotal % kBlock != 0)
       return fail(gemm, "K = " + llvm::Twine(kTotal) + " is not a multiple of the " +
                             llvm::Twine(kBlock) + " " + ir::name(ta) +
                             " elements one tcgen05.mma takes");
     umma::InstrDescriptorSpec spec;
-    spec.kind = kind->first;
+    spec.kind = plan ? plan->kind : kind->first;
+    spec.scale = plan ? plan->scale : spec.scale;
     spec.a = ta;
     spec.b = tb;
     spec.d = acc->type().element();
@@ -133,8 +138,7 @@ private:
     std::optional<uint64_t> bDesc = operandDescriptor(gemm, b, kBlock, spec.bMajor);
     if (!aDesc || !bDesc)
       return false;
-    llvm::Expected<uint32_t> idesc = umma::instrDescriptor(spec);
-    if (!idesc)
+    if (llvm::Expected<uint32_t> idesc = umma::instrDescriptor(spec); !idesc)
       return fail(gemm, llvm::toString(idesc.takeError()));
     if (*m != 128)
       return fail(gemm, "only M = 128 (one CTA) is lowered so far, not " + llvm::Twine(*m));
@@ -143,6 +147,7 @@ private:
     builder.setInsertionPoint(gemm);
     llvm::SMLoc loc = gemm.loc();
     Value *always = nullptr;
+    Value *sfb = plan ? sfbBase(builder, gemm) : nullptr;
     const Layout &lb = b->type().tensorLayout();
     for (int64_t kb = 0; kb < kTotal / kBlock; ++kb) {
       IntTuple coord = IntTuple::tuple({IntTuple(0), IntTuple(kb * kBlock)});
@@ -163,16 +168,43 @@ private:
         }
         enable = always;
       }
-      Operation &mma = builder.create(OpKind::Umma, loc,
-                                      {acc, shifted(builder, loc, a, da->staticValue()),
-                                       shifted(builder, loc, b, db->staticValue()), enable});
-      mma.setAttr("kind", std::string(kind->second));
+      std::vector<Value *> operands{acc, shiftView(builder, loc, a, da->staticValue()),
+                                    shiftView(builder, loc, b, db->staticValue()), enable};
+      if (plan) {
+        const BlockScaledMma::Step &step = plan->steps[size_t(kb)];
+        spec.aSfId = step.sfaId;
+        spec.bSfId = step.sfbId;
+        operands.push_back(shiftView(builder, loc, gemm.operand(4), step.sfaOffset));
+        operands.push_back(shiftView(builder, loc, sfb, step.sfbOffset));
+      }
+      llvm::Expected<uint32_t> idesc = umma::instrDescriptor(spec);
+      if (!idesc)
+        return fail(gemm, llvm::toString(idesc.takeError()));
+      Operation &mma =
+          builder.create(plan ? OpKind::UmmaBlockScaled : OpKind::Umma, loc, operands);
+      mma.setAttr("kind", plan ? plan->ptxKind : std::string(kind->second));
       mma.setAttr("idesc", int64_t(*idesc));
       mma.setAttr("a_desc", int64_t(*aDesc));
       mma.setAttr("b_desc", int64_t(*bDesc));
     }
     ir::erase(gemm);
     return true;
+  }
+
+  /// The SFB view the instructions read: with sfb_row (a tile of N = 64 or
+  /// 192 whose rows start inside a 128-row scale-factor tile), shifted by
+  /// that many rows, one TMEM column (4 bytes) per 32.
+  Value *sfbBase(ir::Builder &b, Operation &gemm) {
+    Value *sfb = gemm.operand(5);
+    if (gemm.operands().size() < 7)
+      return sfb;
+    llvm::SMLoc loc = gemm.loc();
+    Type i32 = Type::scalar(DataType::I32);
+    Value *columns = b.createValue(OpKind::Div, loc, i32,
+                                   {gemm.operand(6), b.constantInt(loc, DataType::I32, 32)});
+    Value *bytes =
+        b.createValue(OpKind::Mul, loc, i32, {columns, b.constantInt(loc, DataType::I32, 4)});
+    return shiftView(b, loc, sfb, bytes);
   }
 
   Operation &kernel;

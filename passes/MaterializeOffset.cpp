@@ -33,4 +33,17 @@ ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, 
   return value;
 }
 
+ir::Value *shiftView(ir::Builder &builder, llvm::SMLoc loc, ir::Value *view, int64_t delta) {
+  if (delta == 0)
+    return view;
+  return shiftView(builder, loc, view, builder.constantInt(loc, ir::DataType::I32, delta));
+}
+
+ir::Value *shiftView(ir::Builder &builder, llvm::SMLoc loc, ir::Value *view, ir::Value *delta) {
+  ir::Operation *v = view->definingOp();
+  ir::Value *offset = builder.createValue(ir::OpKind::Add, loc, ir::Type::scalar(ir::DataType::I32),
+                                          {v->operand(1), delta});
+  return builder.createValue(ir::OpKind::View, loc, view->type(), {v->operand(0), offset});
+}
+
 } // namespace cutec

@@ -20,6 +20,11 @@ ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, 
                              const IntExpr &expr, llvm::ArrayRef<ir::Value *> slots,
                              PassContext &context);
 
+/// A view of `view`'s base at `view`'s offset plus `delta` (a static number
+/// of elements, or an i32 value); `view` itself when the delta is 0.
+ir::Value *shiftView(ir::Builder &builder, llvm::SMLoc loc, ir::Value *view, int64_t delta);
+ir::Value *shiftView(ir::Builder &builder, llvm::SMLoc loc, ir::Value *view, ir::Value *delta);
+
 } // namespace cutec
 
 #endif

@@ -54,7 +54,8 @@ public:
         wrapParameter(kernel, op, 2);
         break;
       case OpKind::Gemm:
-        for (unsigned i = 0; i < 3; ++i)
+      case OpKind::TmemCopy:
+        for (unsigned i = 0; i < op.operands().size(); ++i)
           wrapParameter(kernel, op, i);
         break;
       default:

@@ -21,6 +21,9 @@ std::unique_ptr<Pass> createTileToShapePass();
 std::unique_ptr<Pass> createLowerTmaPass();
 /// "partition": local_tile/slice chains → views of parameters (Partition.cpp).
 std::unique_ptr<Pass> createPartitionPass();
+/// "lower-s2t": tmem_copy of scale factors → one tcgen05.cp per 512-byte
+/// atom (LowerS2t.cpp).
+std::unique_ptr<Pass> createLowerS2tPass();
 /// "lower-mma": gemm → one nvgpu.umma per K block, with its descriptors
 /// (LowerMma.cpp).
 std::unique_ptr<Pass> createLowerMmaPass();

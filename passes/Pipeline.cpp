@@ -9,6 +9,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createTileToShapePass());
   pm.add(createLowerTmaPass());
   pm.add(createPartitionPass());
+  pm.add(createLowerS2tPass());
   pm.add(createLowerMmaPass());
   pm.add(createCanonicalizePass());
   pm.add(createLowerIndexingPass());

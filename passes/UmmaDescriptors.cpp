@@ -155,7 +155,10 @@ llvm::Expected<uint32_t> instrDescriptor(const InstrDescriptorSpec &s) {
       return fail("this block-scaled kind takes ue8m0 scale factors" +
                   llvm::Twine(s.kind == Kind::MxF4NvF4 ? " or ue4m3" : "") + ", not " +
                   ir::name(s.scale));
-    return desc | uint32_t(s.scale == DataType::UE8M0) << 23;
+    if (s.aSfId > 3 || s.bSfId > 3)
+      return fail("the SF ids are bytes 0 to 3 of a TMEM column");
+    // b_sf_id in bits 4-5, the scale format in bit 23, a_sf_id in bits 29-30.
+    return desc | s.bSfId << 4 | uint32_t(s.scale == DataType::UE8M0) << 23 | s.aSfId << 29;
   }
   uint32_t d;
   if (s.d == DataType::F16 && s.kind != Kind::I8 && s.kind != Kind::Tf32)

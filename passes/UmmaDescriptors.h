@@ -56,6 +56,9 @@ struct InstrDescriptorSpec {
   ir::DataType scale = ir::DataType::UE8M0;
   Major aMajor = Major::K, bMajor = Major::K;
   int64_t m = 128, n = 256;
+  /// Block-scaled kinds: the byte of the SFA / SFB TMEM columns where this
+  /// instruction's scale factors start (0 to 3).
+  uint32_t aSfId = 0, bSfId = 0;
 };
 
 /// The 32-bit instruction descriptor; an error for a combination the kind

@@ -28,6 +28,7 @@ enum class PtxSyntax {
   Operands,  // op a, b;
   Address,   // op [a];
   Mma,       // op [a0], a1, a2, a3, a4;
+  MmaBlockScaled, // op [a0], a1, a2, a3, [a4], [a5], a6;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   LoadVector, // op {r0, r1, ...}, [a+off];

@@ -222,6 +222,10 @@ private:
     case PtxSyntax::Mma:
       text = fmt::format("{} \t[{}], {}", m, a[0], llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
       break;
+    case PtxSyntax::MmaBlockScaled:
+      text = fmt::format("{} \t[{}], {}, {}, {}, [{}], [{}], {}", m, a[0], a[1], a[2], a[3], a[4],
+                         a[5], a[6]);
+      break;
     case PtxSyntax::WaitLoop: {
       std::string again = label("wait"), done = freshRegister(RegisterClass::Pred);
       body += again + ":\n";

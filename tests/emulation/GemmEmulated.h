@@ -7,9 +7,34 @@
 #include "runtime/Emulation.h"
 
 #include <cstdint>
-#include <tuple>
+#include <initializer_list>
 
 namespace cutec::test {
+
+/// A buffer the kernel may access, named as its parameter.
+struct EmulatedBuffer {
+  const void *data;
+  size_t size;
+  const char *name;
+};
+
+/// Launches `kernel` with `params` on the runtime, which lets it access
+/// `buffers`.
+template <typename Params>
+rt::Status launchEmulated(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt::Dim3 block,
+                          uint32_t sharedBytes, Params &params,
+                          std::initializer_list<EmulatedBuffer> buffers, unsigned workers) {
+  rt::MemoryMap memory;
+  for (const EmulatedBuffer &buffer : buffers)
+    if (rt::Status added = memory.add(buffer.data, buffer.size, buffer.name); !added)
+      return added;
+  rt::LaunchConfig config;
+  config.grid = grid;
+  config.block = block;
+  config.dynamicSharedBytes = sharedBytes;
+  config.workerThreads = workers;
+  return rt::launch(kernel, config, &params, memory);
+}
 
 /// Launches an emitted GEMM kernel whose parameters are mA, mB, mC and the
 /// sizes M, N, K, on buffers of the given bytes (every GEMM test kernel has
@@ -19,12 +44,6 @@ rt::Status runEmulatedGemm(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt
                            uint32_t sharedBytes, const void *a, size_t aBytes, const void *b,
                            size_t bBytes, void *c, size_t cBytes, uint32_t m, uint32_t n,
                            uint32_t k, unsigned workers = 0) {
-  rt::MemoryMap memory;
-  for (auto [data, size, name] : {std::tuple<const void *, size_t, const char *>{a, aBytes, "mA"},
-                                  {b, bBytes, "mB"},
-                                  {c, cBytes, "mC"}})
-    if (rt::Status added = memory.add(data, size, name); !added)
-      return added;
   Params params{};
   params.mA = reinterpret_cast<uintptr_t>(a);
   params.mB = reinterpret_cast<uintptr_t>(b);
@@ -32,12 +51,8 @@ rt::Status runEmulatedGemm(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt
   params.M = m;
   params.N = n;
   params.K = k;
-  rt::LaunchConfig config;
-  config.grid = grid;
-  config.block = block;
-  config.dynamicSharedBytes = sharedBytes;
-  config.workerThreads = workers;
-  return rt::launch(kernel, config, &params, memory);
+  return launchEmulated(kernel, grid, block, sharedBytes, params,
+                        {{a, aBytes, "mA"}, {b, bBytes, "mB"}, {c, cBytes, "mC"}}, workers);
 }
 
 } // namespace cutec::test

@@ -1,0 +1,102 @@
+// IRGen for block-scaled MMA (docs/language.md, "Block-scaled MMA"): scale
+// factors in tensor memory (`tmem_tensor(ue4m3, sf_tmem_layout(...), addr)`),
+// their SMEM->TMEM copy `tmem_copy`, and the sfa=/sfb=/sfb_row= operands of
+// `gemm`. The frontend checks what a call can be at all; which tcgen05.mma
+// kind, scale vector and SF ids the operands make is lower-mma's decision
+// (passes/BlockScaledMma.h), and where each scale-factor tile goes is
+// lower-s2t's.
+#include "frontend/IRGen.h"
+
+namespace cutec {
+
+static bool isScaleFactorType(ir::DataType t) {
+  return t == ir::DataType::UE4M3 || t == ir::DataType::UE8M0;
+}
+
+static bool isScaleFactorTensor(const SemaValue &v, ir::MemorySpace space) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         v.type().memorySpace() == space && isScaleFactorType(v.type().element());
+}
+
+// tmem_tensor(ue4m3 or ue8m0, layout, address): scale factors in tensor
+// memory, laid out by a static layout with byte strides (sf_tmem_layout): the
+// element at offset o is byte o % 4 of cell `address + o / 4`.
+SemaValue IRGen::tmemScaleFactorTensor(CallSite &site) {
+  std::optional<LayoutValue> lv = site.args[1].toLayoutValue();
+  const Layout *layout = lv ? lv->get<Layout>() : nullptr;
+  if (!layout || !layout->shape.isStatic() || !layout->stride.isStatic())
+    return error(site.argExpr(1), "scale factors in tensor memory need a static layout with byte "
+                                  "strides (sf_tmem_layout), not " + site.args[1].describe());
+  const SemaValue &address = site.args[2];
+  if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
+      !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
+    return error(site.argExpr(2), "tmem_tensor needs a 32-bit tensor-memory address, not " +
+                                      address.describe());
+  return SemaValue::runTime(builder->createValue(
+      ir::OpKind::TmemTensor, site.loc(),
+      ir::Type::tensor(site.args[0].dataType(), ir::MemorySpace::Tensor, *layout),
+      {address.irValue()}));
+}
+
+// tmem_copy(src, dst): scale-factor tiles from shared to tensor memory
+// (tcgen05.cp, by the thread that issues the MMAs, which reads them in order).
+SemaValue IRGen::tmemCopy(CallSite &site) {
+  if (!checkArity(site, "tmem_copy", 2, 2))
+    return SemaValue::poison();
+  const SemaValue &src = site.args[0], &dst = site.args[1];
+  if (!isScaleFactorTensor(src, ir::MemorySpace::Shared))
+    return error(site.argExpr(0), "tmem_copy copies ue4m3 or ue8m0 scale factors from a shared "
+                                  "tensor, not " + src.describe());
+  if (!isScaleFactorTensor(dst, ir::MemorySpace::Tensor))
+    return error(site.argExpr(1), "tmem_copy copies to scale factors in tensor memory "
+                                  "(tmem_tensor(ue4m3, sf_tmem_layout(...), address)), not " +
+                                      dst.describe());
+  if (src.type().element() != dst.type().element())
+    return error(site.argExpr(1), "tmem_copy copies " + ir::name(src.type().element()) +
+                                      " into scale factors of " + ir::name(dst.type().element()));
+  builder->create(ir::OpKind::TmemCopy, site.loc(), {src.irValue(), dst.irValue()});
+  return SemaValue::none();
+}
+
+bool IRGen::blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands) {
+  const CallSite::Keyword *sfa = site.keyword("sfa"), *sfb = site.keyword("sfb"),
+                          *row = site.keyword("sfb_row");
+  if (!sfa && !sfb) {
+    if (row)
+      error(*row->expr, "sfb_row= is for block-scaled gemm (with sfa= and sfb=)");
+    return !row;
+  }
+  if (!sfa || !sfb) {
+    error(site.loc(), "a block-scaled gemm takes both sfa= and sfb=", {site.range()});
+    return false;
+  }
+  for (const CallSite::Keyword *kw : {sfa, sfb})
+    if (!isScaleFactorTensor(kw->value, ir::MemorySpace::Tensor)) {
+      error(*kw->expr, "'" + kw->name + "' takes scale factors in tensor memory "
+                       "(tmem_tensor(ue4m3, sf_tmem_layout(...), address)), not " +
+                           kw->value.describe());
+      return false;
+    }
+  if (sfa->value.type().element() != sfb->value.type().element()) {
+    error(*sfb->expr, "the scale factors of A are " + ir::name(sfa->value.type().element()) +
+                          ", those of B " + ir::name(sfb->value.type().element()));
+    return false;
+  }
+  operands.push_back(sfa->value.irValue());
+  operands.push_back(sfb->value.irValue());
+  if (!row)
+    return true;
+  ir::Value *r = toIndex(row->value, *row->expr, "sfb_row");
+  if (!r)
+    return false;
+  if (row->value.is(SemaValue::Kind::Int) && row->value.intValue().isStatic() &&
+      row->value.intValue().staticValue() % 32 != 0) {
+    error(*row->expr, "sfb_row is a multiple of 32 (a TMEM column of scale factors), not " +
+                          llvm::Twine(row->value.intValue().staticValue()));
+    return false;
+  }
+  operands.push_back(r);
+  return true;
+}
+
+} // namespace cutec

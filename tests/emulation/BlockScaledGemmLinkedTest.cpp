@@ -1,0 +1,73 @@
+// The block-scaled GEMM examples' emitted C++ (generated at build time),
+// linked in and launched on the runtime: every f16 output equals the
+// independent reference of BlockScaledGemmReference.h (dequantise with the
+// scales, multiply exactly, add in K order in f32, round), bit for bit, for
+// the competition's shapes and others.
+#include "BlockScaledGemmReference.h"
+#include "nvfp4_gemm_emu.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+namespace cutec {
+namespace {
+
+/// An example kernel: its formats and how to launch it.
+struct Kernel {
+  const char *name;
+  const test::ScaledFormat *format;
+  std::function<rt::Status(const test::ScaledGemmProblem &, std::vector<uint16_t> &)> run;
+};
+
+// Each example's header declares its kernel, grid (sizes in order of
+// appearance: M, K, N), block and shared bytes under its name.
+#define CUTEC_SCALED_KERNEL(name, format)                                                          \
+  Kernel {                                                                                         \
+    #name, &test::format, [](const test::ScaledGemmProblem &p, std::vector<uint16_t> &c) {        \
+      return test::runEmulatedScaledGemm<name##_Params>(cutec_kernel_##name,                       \
+                                                        name##_grid(p.m, p.k, p.n), name##_block(), \
+                                                        name##_shared_bytes, p, c);                \
+    }                                                                                              \
+  }
+
+const Kernel kKernels[] = {
+    CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),
+};
+
+struct Case {
+  size_t kernel;
+  uint32_t m, n, k;
+};
+
+class BlockScaledGemmLinked : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BlockScaledGemmLinked, MatchesTheReferenceBitForBit) {
+  Case s = GetParam();
+  const Kernel &kernel = kKernels[s.kernel];
+  test::ScaledGemmProblem p =
+      test::makeScaledGemmProblem(s.m, s.n, s.k, *kernel.format, s.m * 31 + s.n * 7 + s.k);
+  std::vector<uint16_t> c(size_t(s.m) * s.n, 0xFFFF);
+  rt::Status status = kernel.run(p, c);
+  ASSERT_TRUE(status) << status.error();
+  std::vector<uint16_t> expected = test::referenceScaledGemm(p);
+  size_t mismatches = 0;
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c[i] != expected[i] && mismatches++ < 5)
+      ADD_FAILURE() << "C[" << i / s.n << ", " << i % s.n << "] = 0x" << std::hex << c[i]
+                    << ", expected 0x" << expected[i];
+  EXPECT_EQ(mismatches, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, BlockScaledGemmLinked,
+    ::testing::Values(Case{0, 128, 256, 256}, Case{0, 256, 7168, 256}, Case{0, 512, 512, 7168},
+                      Case{0, 384, 768, 512}, Case{0, 128, 1536, 1280}),
+    [](const auto &info) {
+      const Case &c = info.param;
+      return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +
+             std::to_string(c.n) + "_K" + std::to_string(c.k);
+    });
+
+} // namespace
+} // namespace cutec
