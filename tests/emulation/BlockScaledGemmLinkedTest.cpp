@@ -4,6 +4,7 @@
 // scales, multiply exactly, add in K order in f32, round), bit for bit, for
 // the competition's shapes and others.
 #include "BlockScaledGemmReference.h"
+#include "block_scaled_gemm_emu.h"
 #include "nvfp4_gemm_emu.h"
 
 #include <gtest/gtest.h>
@@ -32,13 +33,19 @@ struct Kernel {
   }
 
 const Kernel kKernels[] = {
-    CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),
+    CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),      CUTEC_SCALED_KERNEL(mxfp8_gemm, kMxfp8),
+    CUTEC_SCALED_KERNEL(mxfp4_gemm, kMxfp4),      CUTEC_SCALED_KERNEL(nvfp4_gemm_n64, kNvfp4),
+    CUTEC_SCALED_KERNEL(nvfp4_gemm_n192, kNvfp4),
 };
 
 struct Case {
   size_t kernel;
   uint32_t m, n, k;
 };
+
+void PrintTo(const Case &c, std::ostream *os) {
+  *os << kKernels[c.kernel].name << " M=" << c.m << " N=" << c.n << " K=" << c.k;
+}
 
 class BlockScaledGemmLinked : public ::testing::TestWithParam<Case> {};
 
@@ -61,8 +68,17 @@ TEST_P(BlockScaledGemmLinked, MatchesTheReferenceBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, BlockScaledGemmLinked,
-    ::testing::Values(Case{0, 128, 256, 256}, Case{0, 256, 7168, 256}, Case{0, 512, 512, 7168},
-                      Case{0, 384, 768, 512}, Case{0, 128, 1536, 1280}),
+    ::testing::Values(
+        // NVFP4, 128 x 256 tiles: the competition's shapes and others.
+        Case{0, 128, 256, 256}, Case{0, 256, 7168, 256}, Case{0, 512, 512, 7168},
+        Case{0, 384, 768, 512}, Case{0, 128, 1536, 1280},
+        // MXFP8 (K tiles of 128) and MXFP4 (scale_vec::2X).
+        Case{1, 128, 256, 128}, Case{1, 256, 7168, 256}, Case{1, 384, 512, 1152},
+        Case{2, 128, 256, 256}, Case{2, 256, 768, 1280},
+        // N = 64 and 192 tiles sharing SFB atoms; odd tile counts leave the
+        // last atom half used.
+        Case{3, 128, 64, 256}, Case{3, 256, 448, 512}, Case{4, 128, 192, 256},
+        Case{4, 256, 576, 512}, Case{4, 128, 960, 256}),
     [](const auto &info) {
       const Case &c = info.param;
       return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +

@@ -79,8 +79,10 @@ inline ScaledGemmProblem makeScaledGemmProblem(uint32_t m, uint32_t n, uint32_t 
   };
   p.a = operand(size_t(m) * k);
   p.b = operand(size_t(n) * k);
-  p.sfa = scales(size_t(m) * k / format.vec);
-  p.sfb = scales(size_t(n) * k / format.vec);
+  // The factors come in whole 128-row atoms (the rows past M or N unused).
+  auto atomRows = [](uint32_t rows) { return size_t(rows + 127) / 128 * 128; };
+  p.sfa = scales(atomRows(m) * k / format.vec);
+  p.sfb = scales(atomRows(n) * k / format.vec);
   return p;
 }
 
