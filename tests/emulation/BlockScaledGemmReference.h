@@ -86,27 +86,31 @@ inline ScaledGemmProblem makeScaledGemmProblem(uint32_t m, uint32_t n, uint32_t 
   return p;
 }
 
-/// C (M, N) row-major as f16 bits.
-inline std::vector<uint16_t> referenceScaledGemm(const ScaledGemmProblem &p) {
+/// Operand A (`b` false, M x K) or B (N x K), row-major, each element times
+/// its scale factor (exact in f32 for the formats drawn here).
+inline std::vector<float> dequantise(const ScaledGemmProblem &p, bool b) {
   using rt::test::refValue;
   const ScaledFormat &f = *p.format;
-  std::vector<double> a(size_t(p.m) * p.k), b(size_t(p.n) * p.k);
-  for (uint32_t row = 0; row < p.m; ++row)
+  uint32_t rows = b ? p.n : p.m;
+  const std::vector<uint8_t> &codes = b ? p.b : p.a, &scales = b ? p.sfb : p.sfa;
+  std::vector<float> values(size_t(rows) * p.k);
+  for (uint32_t row = 0; row < rows; ++row)
     for (uint32_t k = 0; k < p.k; ++k)
-      a[size_t(row) * p.k + k] =
-          refValue(f.element, elementCode(p, p.a, size_t(row) * p.k + k)) *
-          refValue(f.scale, p.sfa[sfOffset(row, k, p.k, f.vec)]);
-  for (uint32_t row = 0; row < p.n; ++row)
-    for (uint32_t k = 0; k < p.k; ++k)
-      b[size_t(row) * p.k + k] =
-          refValue(f.element, elementCode(p, p.b, size_t(row) * p.k + k)) *
-          refValue(f.scale, p.sfb[sfOffset(row, k, p.k, f.vec)]);
+      values[size_t(row) * p.k + k] =
+          float(refValue(f.element, elementCode(p, codes, size_t(row) * p.k + k)) *
+                refValue(f.scale, scales[sfOffset(row, k, p.k, f.vec)]));
+  return values;
+}
+
+/// C (M, N) row-major as f16 bits.
+inline std::vector<uint16_t> referenceScaledGemm(const ScaledGemmProblem &p) {
+  std::vector<float> a = dequantise(p, false), b = dequantise(p, true);
   std::vector<uint16_t> c(size_t(p.m) * p.n);
   for (uint32_t i = 0; i < p.m; ++i)
     for (uint32_t j = 0; j < p.n; ++j) {
       float acc = 0;
-      for (uint32_t k = 0; k < p.k; ++k)
-        acc += float(a[size_t(i) * p.k + k] * b[size_t(j) * p.k + k]); // exact products
+      for (uint32_t k = 0; k < p.k; ++k) // exact products, f32 sums in K order
+        acc += float(double(a[size_t(i) * p.k + k]) * double(b[size_t(j) * p.k + k]));
       _Float16 h = static_cast<_Float16>(acc);
       std::memcpy(&c[size_t(i) * p.n + j], &h, 2);
     }

@@ -177,6 +177,16 @@ TEST(UmmaInstrDescriptor, BlockScaledKinds) {
   ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
   EXPECT_EQ(bitsOf(*d, 23, 1), 1u);
   EXPECT_EQ(bitsOf(*d, 7, 3), 0u);
+  // The bytes of the SF columns an instruction starts at.
+  s.aSfId = 3;
+  s.bSfId = 2;
+  d = umma::instrDescriptor(s);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_EQ(bitsOf(*d, 29, 2), 3u);
+  EXPECT_EQ(bitsOf(*d, 4, 2), 2u);
+  s.aSfId = 4;
+  EXPECT_FALSE(bool(umma::instrDescriptor(s)));
+  llvm::consumeError(umma::instrDescriptor(s).takeError());
 }
 
 TEST(UmmaInstrDescriptor, RejectsInvalidCombinations) {
