@@ -92,7 +92,7 @@ llvm::Expected<int64_t> ScaleFactorTmem::offset(int64_t row, int64_t quarter,
 
 llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const ir::Type &sfaType,
                                                   const ir::Type &sfbType, int64_t m, int64_t n,
-                                                  int64_t k) {
+                                                  int64_t k, int64_t sfbRow) {
   llvm::Expected<ScaleFactorTmem> sfa = ScaleFactorTmem::of(sfaType, "A");
   if (!sfa)
     return sfa.takeError();
@@ -144,6 +144,9 @@ llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const 
                 llvm::Twine(sfb->rows) + " of B; M = " + llvm::Twine(m) + " and N = " +
                 llvm::Twine(n) + " need " + llvm::Twine(m) + " and " + llvm::Twine(nRows) +
                 " (N rounded up to whole 128-row tiles)");
+  if (sfbRow + n > sfb->rows)
+    return fail("sfb_row = " + llvm::Twine(sfbRow) + " puts the tile's " + llvm::Twine(n) +
+                " rows of B past the " + llvm::Twine(sfb->rows) + " rows of its scale factors");
   if (sfa->k != k || sfb->k != k)
     return fail("the scale factors cover K = " + llvm::Twine(sfa->k) + " (A) and " +
                 llvm::Twine(sfb->k) + " (B); the tiles have K = " + llvm::Twine(k));

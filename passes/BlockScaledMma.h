@@ -65,10 +65,13 @@ struct BlockScaledMma {
 };
 
 /// The plan of a gemm of A (M, K) `a` by B (N, K) `b` with scale factors
-/// `sfa` and `sfb` (tensor-memory tensors); an error says which rule fails.
+/// `sfa` and `sfb` (tensor-memory tensors), B's rows starting at row
+/// `sfbRow` of `sfb` when that is known at compile time; an error says which
+/// rule fails.
 llvm::Expected<BlockScaledMma> planBlockScaledMma(ir::DataType a, ir::DataType b,
                                                   const ir::Type &sfa, const ir::Type &sfb,
-                                                  int64_t m, int64_t n, int64_t k);
+                                                  int64_t m, int64_t n, int64_t k,
+                                                  int64_t sfbRow = 0);
 
 } // namespace cutec
 

@@ -115,8 +115,14 @@ private:
     int64_t kTotal = *k / *m;
     std::optional<BlockScaledMma> plan;
     if (scaled) {
-      llvm::Expected<BlockScaledMma> p = planBlockScaledMma(
-          ta, tb, gemm.operand(4)->type(), gemm.operand(5)->type(), *m, *n, kTotal);
+      // A run-time sfb_row is trusted to keep B's rows inside SFB.
+      const int64_t *sfbRow = nullptr;
+      if (Operation *row = gemm.operands().size() > 6 ? gemm.operand(6)->definingOp() : nullptr;
+          row && row->kind() == OpKind::Constant)
+        sfbRow = row->attrAs<int64_t>("value");
+      llvm::Expected<BlockScaledMma> p =
+          planBlockScaledMma(ta, tb, gemm.operand(4)->type(), gemm.operand(5)->type(), *m, *n,
+                             kTotal, sfbRow ? *sfbRow : 0);
       if (!p)
         return fail(gemm, llvm::toString(p.takeError()));
       plan = std::move(*p);
