@@ -15,17 +15,7 @@ import sys
 
 import numpy as np
 
-E2M1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6],
-                dtype=np.float32)
-
-
-def ue4m3(byte):
-    byte = byte.astype(np.int64) & 0x7F
-    e, m = byte >> 3, byte & 7
-    normal = (1 + m / 8.0) * np.exp2(e - 7.0)
-    subnormal = (m / 8.0) * 2.0 ** -6
-    return np.where(e == 0, subnormal, normal).astype(np.float32)
-
+from nvfp4_gemv_data import E2M1, ue4m3  # the GEMV reference's decoding tables
 
 def sf_offset(rows, ks, n_k):
     k_atoms = n_k // 64
