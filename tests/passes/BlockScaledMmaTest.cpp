@@ -64,6 +64,13 @@ TEST(BlockScaledMma, Nvfp4TakesAColumnGroupPerKBlock) {
   EXPECT_EQ(plan->ptxKind, "mxf4nvf4.block_scale.block16");
   EXPECT_EQ(plan->scale, DataType::UE4M3);
   expectSteps(*plan, {{0, 0, 0, 0}, {16, 32, 0, 0}, {32, 64, 0, 0}, {48, 96, 0, 0}});
+  // block16 also takes ue8m0 factors.
+  plan = planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1,
+                            sfTensor(DataType::UE8M0, 128, 256, 16, 64),
+                            sfTensor(DataType::UE8M0, 256, 256, 16, 64), 128, 256, 256);
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->kind, umma::Kind::MxF4NvF4);
+  EXPECT_EQ(plan->scale, DataType::UE8M0);
 }
 
 TEST(BlockScaledMma, RefusesWhatNoInstructionReads) {
