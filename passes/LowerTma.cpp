@@ -159,13 +159,14 @@ private:
     return std::nullopt;
   }
 
-  /// Whether `smem` holds element r of the box `extents` (colexicographic
-  /// over the tile modes) at offset `base` + r' where r' is r's offset in
-  /// the packed box in TMA order; the box starts at element `origin` of the
-  /// tile's mode `order[0]`.
+  /// Whether `smem` (a tensor of the tile's `tileExtents`, indexed
+  /// colexicographically) holds element r of the box `extents` at offset
+  /// `base` + r', r' being r's offset in the packed box in TMA order; the
+  /// box starts at element `origin` of the tile's mode `order[0]`.
   bool checkSharedImage(const Operation &load, const Layout &smem,
+                        const std::vector<int64_t> &tileExtents,
                         const std::vector<int64_t> &extents, const std::vector<size_t> &order,
-                        int64_t origin, const IntExpr &base) {
+                        int64_t origin, const IntExpr &base, const std::string &what) {
     std::vector<IntTuple> boxStrides(order.size());
     int64_t stride = 1;
     for (size_t i : order) {
@@ -177,20 +178,22 @@ private:
       shape.push_back(IntTuple(t));
     Layout box(IntTuple::tuple(shape), IntTuple::tuple(boxStrides));
     for (int64_t r = 0; r < stride; ++r) {
-      // r's coordinate in the box, moved to where the box lies in the tile.
-      std::vector<IntTuple> coord;
-      for (size_t i = 0, rest = r; i < extents.size(); rest /= extents[i++])
-        coord.push_back(IntTuple(int64_t(rest % extents[i]) + (i == order[0] ? origin : 0)));
+      // r's coordinate in the box, moved to where the box lies in the tile,
+      // as the tile's colexicographic index.
+      int64_t index = 0;
+      for (size_t i = 0, rest = r, scale = 1; i < extents.size();
+           rest /= extents[i], scale *= tileExtents[i], ++i)
+        index += (int64_t(rest % extents[i]) + (i == order[0] ? origin : 0)) * scale;
       llvm::Expected<IntExpr> want = crd2idx(IntTuple(r), box);
-      llvm::Expected<IntExpr> have = crd2idx(IntTuple::tuple(coord), smem);
+      llvm::Expected<IntExpr> have = crd2idx(IntTuple(index), smem);
       if (!want || !have) {
         llvm::consumeError(want.takeError());
         llvm::consumeError(have.takeError());
         return fail(load, "internal error: cannot index the box");
       }
       if (base + *want != *have)
-        return fail(load, "the shared tensor " + smem.str() + " is not the image of the box: "
-                          "TMA writes element " + llvm::Twine(r) + " of the tile at offset " +
+        return fail(load, "the shared tensor " + smem.str() + " is not the image of " + what +
+                          ": TMA writes element " + llvm::Twine(index) + " of the tile at offset " +
                           (base + *want).str() + ", the layout puts it at " + have->str() +
                           " (the box in TMA order is " + box.str() + ")");
     }
@@ -304,7 +307,11 @@ private:
         base = view->offset;
         dst = boxView(b, load, smem, boxTiler, boxCoord, *view);
       }
-      if (!checkSharedImage(load, smemLayout, extents, order, piece * extents[order[0]], base))
+      std::string which = pieces == 1 ? std::string("the box")
+                                      : "box " + std::to_string(piece) + " of the " +
+                                            std::to_string(pieces) + " boxes one swizzle span wide";
+      if (!checkSharedImage(load, smemLayout, tile.tiler, extents, order,
+                            piece * extents[order[0]], base, which))
         return false;
       operands[1] = dst;
       operands.insert(operands.end(), origin.begin(), origin.end());
