@@ -25,36 +25,31 @@ llvm::Expected<ComposedLayout> makeUmmaSmemLayout(ir::DataType element, bool mnM
   unsigned bits = ir::bitWidth(element);
   std::string tile =
       ("(" + llvm::Twine(mn) + ", " + llvm::Twine(k) + ") " + ir::name(element)).str();
-  int swizzleBits;
-  IntTuple mode0(mn), stride0(k), strideK(1);
-  if (!mnMajor) {
-    int64_t rowBytes = k * bits / 8;
-    swizzleBits = rowBytes == 128 ? 3 : rowBytes == 64 ? 2 : rowBytes == 32 ? 1 : 0;
-    if (!swizzleBits || mn % 8 != 0)
-      return fail("make_umma_smem_layout lays out K-major rows of 32, 64 or 128 bytes (one "
-                  "swizzle span) and MN a multiple of 8; " + tile + " rows are " +
-                  llvm::Twine(rowBytes) + " bytes");
-  } else {
-    if (bits < 8)
-      return fail("4- and 6-bit operands must be K-major; " + tile + " cannot be MN-major");
-    int64_t columnBytes = mn * bits / 8;
-    swizzleBits = swizzleBitsFor(columnBytes);
-    if (!swizzleBits || k % 8 != 0)
-      return fail("make_umma_smem_layout lays out MN-major columns of a multiple of 32 bytes "
-                  "(whole swizzle spans) and K a multiple of 8; " + tile + " columns are " +
-                  llvm::Twine(columnBytes) + " bytes");
-    int64_t atom = (int64_t(16) << swizzleBits) * 8 / bits;
-    if (mn != atom) {
-      mode0 = IntTuple::tuple({IntTuple(atom), IntTuple(mn / atom)});
-      stride0 = IntTuple::tuple({IntTuple(1), IntTuple(atom * k)});
-    } else {
-      stride0 = IntTuple(1);
-    }
-    strideK = IntTuple(atom);
+  // The contiguous mode (K for K-major, MN for MN-major) and the other one.
+  int64_t contiguous = mnMajor ? mn : k, other = mnMajor ? k : mn;
+  int64_t bytes = contiguous * bits / 8;
+  int swizzleBits = swizzleBitsFor(bytes);
+  if (mnMajor && bits < 8)
+    return fail("4- and 6-bit operands must be K-major; " + tile + " cannot be MN-major");
+  if (!swizzleBits || other % 8 != 0)
+    return fail("make_umma_smem_layout lays out " + llvm::Twine(mnMajor ? "MN" : "K") +
+                "-major " + (mnMajor ? "columns" : "rows") +
+                " of a multiple of 32 bytes (whole swizzle spans) and " +
+                (mnMajor ? "K" : "MN") + " a multiple of 8; " + tile + " " +
+                (mnMajor ? "columns" : "rows") + " are " + llvm::Twine(bytes) + " bytes");
+  // Atoms of `atom` contiguous elements by all `other` rows, one after the
+  // other along the contiguous mode.
+  int64_t atom = (int64_t(16) << swizzleBits) * 8 / bits;
+  IntTuple shapeC(contiguous), strideC(1), strideO(atom);
+  if (contiguous != atom) {
+    shapeC = IntTuple::tuple({IntTuple(atom), IntTuple(contiguous / atom)});
+    strideC = IntTuple::tuple({IntTuple(1), IntTuple(atom * other)});
   }
+  IntTuple shapeMn = mnMajor ? shapeC : IntTuple(mn), strideMn = mnMajor ? strideC : strideO;
+  IntTuple shapeK = mnMajor ? IntTuple(k) : shapeC, strideK = mnMajor ? strideO : strideC;
   llvm::Expected<Layout> layout =
-      makeLayout(IntTuple::tuple({mode0, IntTuple(k), IntTuple(stages)}),
-                 IntTuple::tuple({stride0, strideK, IntTuple(mn * k)}));
+      makeLayout(IntTuple::tuple({shapeMn, shapeK, IntTuple(stages)}),
+                 IntTuple::tuple({strideMn, strideK, IntTuple(mn * k)}));
   if (!layout)
     return layout.takeError();
   return ComposedLayout{Swizzle{swizzleBits, 4, 3}, IntExpr(0), *layout};

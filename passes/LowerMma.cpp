@@ -89,9 +89,13 @@ private:
       return std::nullopt;
     }
     major = *m;
-    Layout block(IntTuple::tuple({tile.shape[0], IntTuple(kBlock)}), tile.stride);
+    llvm::Expected<Layout> block = umma::firstKBlock(tile, kBlock);
+    if (!block) {
+      fail(gemm, llvm::toString(block.takeError()));
+      return std::nullopt;
+    }
     llvm::Expected<umma::SmemDescriptor> d =
-        umma::smemDescriptor(block, type.tensorSwizzle(), type.element(), major);
+        umma::smemDescriptor(*block, type.tensorSwizzle(), type.element(), major);
     if (!d) {
       fail(gemm, llvm::toString(d.takeError()));
       return std::nullopt;

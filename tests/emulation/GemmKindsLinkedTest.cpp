@@ -110,6 +110,7 @@ struct Kind {
   std::function<rt::Status(Problem &)> run;
   bool integer;
   bool aMnMajor = false, bMnMajor = false;
+  bool splitBoxes = false; // K-major tiles of several swizzle atoms
 };
 
 class GemmKindsLinked : public ::testing::TestWithParam<int> {};
@@ -169,16 +170,22 @@ std::vector<Kind> kinds() {
                                                gemm_e4m3_b_mn_shared_bytes);
        },
        false, false, true},
+      {"bf16_wide_k", 2, eighths(2),
+       [](Problem &p) {
+         return emulate<gemm_bf16_wide_k_Params>(p, cutec_kernel_gemm_bf16_wide_k,
+                                                 gemm_bf16_wide_k_shared_bytes);
+       },
+       false, false, false, true},
   };
 }
 
 TEST_P(GemmKindsLinked, MatchesTheReference) {
   Kind kind = kinds()[GetParam()];
   SCOPED_TRACE(kind.name);
-  // K-major kernels on one size; MN-major ones on several, with several K
-  // tiles and non-square shapes.
+  // K-major kernels on one size; MN-major and wide-K ones on several, with
+  // several K tiles and non-square shapes.
   std::vector<std::array<uint32_t, 3>> sizes{{256, 128, 256}};
-  if (kind.aMnMajor || kind.bMnMajor)
+  if (kind.aMnMajor || kind.bMnMajor || kind.splitBoxes)
     sizes = {{256, 128, 256}, {128, 384, 384}, {384, 256, 128}};
   for (auto [m, n, k] : sizes) {
     SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
@@ -211,7 +218,7 @@ TEST_P(GemmKindsLinked, MatchesTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, GemmKindsLinked, ::testing::Range(0, 10),
+INSTANTIATE_TEST_SUITE_P(Kinds, GemmKindsLinked, ::testing::Range(0, 11),
                          [](const ::testing::TestParamInfo<int> &info) {
                            return std::string(kinds()[info.param].name);
                          });

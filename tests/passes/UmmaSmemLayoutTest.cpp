@@ -1,4 +1,5 @@
-// make_umma_smem_layout's layouts for both major modes, run through what
+// make_umma_smem_layout's layouts for both major modes (one swizzle atom or
+// several along the contiguous mode), run through what
 // lower-mma does with them (one shared-memory descriptor per 32 bytes of K)
 // and through the emulator's decoding of those descriptors: every element
 // of every K block must be where the layout (with its swizzle) puts it.
@@ -59,8 +60,9 @@ void expectEmulatorReadsTheLayout(const Case &c) {
   umma::Major major = c.mnMajor ? umma::Major::MN : umma::Major::K;
   const uint32_t base = 0x2000;
   for (int64_t kb = 0; kb < c.k / kBlock; ++kb) {
-    Layout block(IntTuple::tuple({t.layout.shape[0], IntTuple(kBlock)}), t.layout.stride);
-    llvm::Expected<umma::SmemDescriptor> d = umma::smemDescriptor(block, t.swizzle, c.element, major);
+    llvm::Expected<Layout> block = umma::firstKBlock(t.layout, kBlock);
+    ASSERT_TRUE(bool(block)) << llvm::toString(block.takeError());
+    llvm::Expected<umma::SmemDescriptor> d = umma::smemDescriptor(*block, t.swizzle, c.element, major);
     ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
     uint32_t start = base + uint32_t((t.stageOffset + offsetOf(t.layout, 0, kb * kBlock)) * bits / 8);
     rt::SmemMatrixDescriptor decoded =
@@ -94,6 +96,9 @@ TEST(UmmaSmemLayout, TheEmulatorReadsEveryElementWhereTheLayoutPutsIt) {
            {DataType::F8E4M3, true, 128, 64},
            {DataType::I8, true, 256, 64},
            {DataType::U8, false, 128, 128},
+           {DataType::F16, false, 128, 128}, // two 128-byte atoms along K
+           {DataType::BF16, false, 64, 96},  // three 64-byte atoms
+           {DataType::TF32, false, 128, 64},
        })
     expectEmulatorReadsTheLayout(c);
 }
@@ -106,9 +111,12 @@ uint64_t bitsOf(uint64_t word, unsigned low, unsigned count) {
 uint64_t descriptorOf(const Case &c) {
   Tile t = stageTile(c);
   int64_t kBlock = 256 / ir::bitWidth(c.element);
-  Layout block(IntTuple::tuple({t.layout.shape[0], IntTuple(kBlock)}), t.layout.stride);
+  llvm::Expected<Layout> block = umma::firstKBlock(t.layout, kBlock);
+  EXPECT_TRUE(bool(block)) << (block ? "" : llvm::toString(block.takeError()));
+  if (!block)
+    return 0;
   llvm::Expected<umma::SmemDescriptor> d = umma::smemDescriptor(
-      block, t.swizzle, c.element, c.mnMajor ? umma::Major::MN : umma::Major::K);
+      *block, t.swizzle, c.element, c.mnMajor ? umma::Major::MN : umma::Major::K);
   EXPECT_TRUE(bool(d)) << (d ? "" : llvm::toString(d.takeError()));
   return d ? d->constantBits() : 0;
 }
@@ -154,7 +162,11 @@ TEST(UmmaSmemLayout, ShapesAndErrors) {
   EXPECT_NE(text(DataType::F4E2M1, true, 128, 64).find("must be K-major"), std::string::npos);
   EXPECT_NE(text(DataType::F16, true, 8, 16).find("columns are 16 bytes"), std::string::npos);
   EXPECT_NE(text(DataType::F16, true, 64, 12).find("K a multiple of 8"), std::string::npos);
-  EXPECT_NE(text(DataType::F16, false, 128, 128).find("rows are 256 bytes"), std::string::npos);
+  EXPECT_EQ(text(DataType::F16, false, 128, 128),
+            "S<3,4,3> o 0 o (128,(64,2),3):(64,(1,8192),16384)");
+  EXPECT_EQ(text(DataType::F16, false, 64, 48), "S<1,4,3> o 0 o (64,(16,3),3):(16,(1,1024),3072)");
+  EXPECT_NE(text(DataType::F16, false, 128, 24).find("rows are 48 bytes"), std::string::npos);
+  EXPECT_NE(text(DataType::F16, false, 12, 64).find("MN a multiple of 8"), std::string::npos);
 }
 
 } // namespace
