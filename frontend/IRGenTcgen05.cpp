@@ -43,8 +43,9 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
   if (name == "make_umma_smem_layout")
     return ummaSmemLayout(site);
   if (name == "OperandMajorMode")
-    return error(site.loc(), "OperandMajorMode is not a function: its values are "
-                             "OperandMajorMode.K and OperandMajorMode.MN",
+    return error(site.loc(),
+                 "OperandMajorMode is not a function: its values are "
+                 "OperandMajorMode.K and OperandMajorMode.MN",
                  {site.range()});
   if (!requireBuilder(site.loc(), name + "()"))
     return SemaValue::poison();
@@ -222,7 +223,8 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
   const SemaValue &acc = site.args[first], &a = site.args[first + 1], &b = site.args[first + 2];
   if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
       acc.type().memorySpace() != ir::MemorySpace::Tensor)
-    return error(site.argExpr(first), "the accumulator of gemm is a tmem_tensor, not " + acc.describe());
+    return error(site.argExpr(first),
+                 "the accumulator of gemm is a tmem_tensor, not " + acc.describe());
   for (size_t i : {first + 1, first + 2})
     if (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
         site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
@@ -243,8 +245,8 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
   const SemaValue &flag = site.args[first + 3];
   ir::Value *accumulate = toRunTime(flag, site.argExpr(first + 3), ir::DataType::Bool);
   if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
-    return accumulate ? error(site.argExpr(first + 3), "the accumulate flag of gemm is a bool, not " +
-                                                           flag.describe())
+    return accumulate ? error(site.argExpr(first + 3),
+                              "the accumulate flag of gemm is a bool, not " + flag.describe())
                       : SemaValue::poison();
   builder->create(ir::OpKind::Gemm, site.loc(), {acc.irValue(), a.irValue(), b.irValue(), accumulate});
   return SemaValue::none();

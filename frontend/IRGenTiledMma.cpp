@@ -53,8 +53,8 @@ bool isFp8f6f4(ir::DataType t) {
 /// What an op constructor takes before the instruction shape: its element
 /// types, and which of them they set.
 struct OpSignature {
-  size_t types;   // leading dtype arguments
-  bool ab, acc;   // (ab, acc) / (a, b, acc) / (ab) / ()
+  size_t types; // leading dtype arguments
+  bool ab, acc; // (ab, acc) / (a, b, acc) / (ab) / ()
 };
 
 OpSignature signatureOf(llvm::StringRef op) {
@@ -99,8 +99,8 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
     return SemaValue::poison();
   for (size_t i = 0; i < sig.types; ++i)
     if (!site.args[i].is(SemaValue::Kind::DType))
-      return error(site.argExpr(i), op + " needs an element type here, not " +
-                                        site.args[i].describe());
+      return error(site.argExpr(i),
+                   op + " needs an element type here, not " + site.args[i].describe());
   TiledMma mma;
   mma.op = op.str();
   if (op == "MmaTF32Op") {
@@ -128,9 +128,11 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
   if (mnk.size() != 3 || (mnk[0] != 64 && mnk[0] != 128) || mnk[1] < 8 || mnk[1] > 256 ||
       mnk[1] % (mnk[0] == 64 ? 8 : 16) != 0 || mnk[2] != kWant)
     return error(site.argExpr(sig.types),
-                 "the instruction shape of " + op + " is a static (M, N, K): M 64 or 128, N a "
-                 "multiple of 8 (M = 64) or 16 (M = 128) up to 256, K " + llvm::Twine(kWant) +
-                     " (32 bytes of " + ir::name(mma.a) + "), not " + shape.describe());
+                 "the instruction shape of " + op +
+                     " is a static (M, N, K): M 64 or 128, N a "
+                     "multiple of 8 (M = 64) or 16 (M = 128) up to 256, K " +
+                     llvm::Twine(kWant) + " (32 bytes of " + ir::name(mma.a) + "), not " +
+                     shape.describe());
   mma.m = mnk[0];
   mma.n = mnk[1];
   mma.k = mnk[2];
@@ -141,8 +143,8 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
     (i == sig.types + 1 ? mma.aMnMajor : mma.bMnMajor) = *mn;
     ir::DataType t = i == sig.types + 1 ? mma.a : mma.b;
     if (*mn && ir::bitWidth(t) < 8)
-      return error(site.argExpr(i), "4- and 6-bit operands must be K-major; " +
-                                        ir::name(t) + " cannot be MN-major");
+      return error(site.argExpr(i),
+                   "4- and 6-bit operands must be K-major; " + ir::name(t) + " cannot be MN-major");
   }
   return SemaValue::tiledMma(std::move(mma));
 }
@@ -157,13 +159,15 @@ SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
     const SemaValue &op = site.args[0];
     if (!op.is(SemaValue::Kind::TiledMma) || op.tiledMma().isSlice)
       return error(site.argExpr(0), "make_tiled_mma takes an MMA op such as MmaF16BF16Op(...), "
-                                    "not " + op.describe());
+                                    "not " +
+                                        op.describe());
     if (site.args.size() == 2) {
       std::optional<LayoutValue> atoms = site.args[1].toLayoutValue();
       const IntTuple *t = atoms ? atoms->get<IntTuple>() : nullptr;
       if (!t || size(makeLayout(*t)) != IntExpr(1))
         return error(site.argExpr(1), "only a trivial tiled MMA (atom layout (1, 1, 1)) is "
-                                      "supported so far, not " + site.args[1].describe());
+                                      "supported so far, not " +
+                                          site.args[1].describe());
     }
     return op;
   }
@@ -192,9 +196,9 @@ SemaValue IRGen::smemLayoutForMma(MmaOperand operand, CallSite &site) {
     return error(site.argExpr(2), name + " needs an element type, not " + site.args[2].describe());
   ir::DataType want = operand == MmaOperand::A ? mma.a : mma.b;
   if (site.args[2].dataType() != want)
-    return error(site.argExpr(2), "the tiled MMA's " +
-                                      llvm::Twine(operand == MmaOperand::A ? "A" : "B") + " is " +
-                                      ir::name(want) + ", not " + ir::name(site.args[2].dataType()));
+    return error(site.argExpr(2),
+                 "the tiled MMA's " + llvm::Twine(operand == MmaOperand::A ? "A" : "B") + " is " +
+                     ir::name(want) + ", not " + ir::name(site.args[2].dataType()));
   const SemaValue &stages = site.args[3];
   if (!stages.is(SemaValue::Kind::Int) || !stages.intValue().isStatic() ||
       stages.intValue().staticValue() <= 0)
@@ -244,9 +248,10 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                                              : MmaOperand::C;
   bool onSlice = name.starts_with("partition_") && !name.starts_with("partition_shape");
   if (onSlice != mma.isSlice)
-    return error(site.loc(), "'" + name + "' is a method of " +
-                                 (onSlice ? "a slice of a tiled MMA (tiled_mma.get_slice(0))"
-                                          : "a tiled MMA, not of its slice"),
+    return error(site.loc(),
+                 "'" + name + "' is a method of " +
+                     (onSlice ? "a slice of a tiled MMA (tiled_mma.get_slice(0))"
+                              : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
   if (name.starts_with("partition_shape")) {
@@ -291,25 +296,27 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
         size(makeLayout(l.shape[1])) != mma.n)
       return error(site.argExpr(1), "the accumulator of " + mma.str() + " is a (" +
                                         llvm::Twine(mma.m) + ", " + llvm::Twine(mma.n) + ") " +
-                                        ir::name(mma.acc) + " tmem_tensor (one instruction tile "
-                                        "per CTA tile so far), not " + acc.describe());
+                                        ir::name(mma.acc) +
+                                        " tmem_tensor (one instruction tile "
+                                        "per CTA tile so far), not " +
+                                        acc.describe());
   }
   for (size_t i : {size_t(2), size_t(3)}) {
     const SemaValue &v = site.args[i];
     ir::DataType want = i == 2 ? mma.a : mma.b;
     if (v.is(SemaValue::Kind::RunTime) && v.type().isTensor() && v.type().element() != want)
-      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() +
-                                        " is " + ir::name(want) + ", not " + v.describe());
+      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
+                                        ir::name(want) + ", not " + v.describe());
     if (!v.is(SemaValue::Kind::RunTime) || !v.type().isTensor())
       continue; // the plain gemm reports it
     const Layout &l = v.type().tensorLayout();
     if (l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
       // ((instMN, instK), MMA_MN, MMA_K) -> ((instMN, MMA_MN), (instK, MMA_K)),
       // each mode coalesced: the tile the plain gemm takes.
-      Layout mn = coalesce(makeLayout(
-          {Layout(l.shape[0][0], l.stride[0][0]), Layout(l.shape[1], l.stride[1])}));
-      Layout k = coalesce(makeLayout(
-          {Layout(l.shape[0][1], l.stride[0][1]), Layout(l.shape[2], l.stride[2])}));
+      Layout mn = coalesce(
+          makeLayout({Layout(l.shape[0][0], l.stride[0][0]), Layout(l.shape[1], l.stride[1])}));
+      Layout k = coalesce(
+          makeLayout({Layout(l.shape[0][1], l.stride[0][1]), Layout(l.shape[2], l.stride[2])}));
       if (!requireBuilder(site.loc(), "gemm()"))
         return SemaValue::poison();
       site.args[i] = relayout(v, makeLayout({mn, k}), site.argExpr(i).getLoc());
@@ -317,8 +324,8 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
     const Layout &tile = site.args[i].type().tensorLayout();
     bool mnMajor = i == 2 ? mma.aMnMajor : mma.bMnMajor;
     if (tile.rank() == 2 && !unitStride(tile.stride[mnMajor ? 0 : 1]))
-      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() +
-                                        " is " + (mnMajor ? "MN" : "K") +
+      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
+                                        (mnMajor ? "MN" : "K") +
                                         "-major: its tile needs that mode contiguous, not " +
                                         tile.str());
   }

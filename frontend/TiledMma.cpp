@@ -15,8 +15,8 @@ std::string TiledMma::str() const {
 }
 
 bool TiledMma::operator==(const TiledMma &o) const {
-  return op == o.op && a == o.a && b == o.b && acc == o.acc && m == o.m && n == o.n &&
-         k == o.k && aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && isSlice == o.isSlice;
+  return op == o.op && a == o.a && b == o.b && acc == o.acc && m == o.m && n == o.n && k == o.k &&
+         aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && isSlice == o.isSlice;
 }
 
 std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand operand) {

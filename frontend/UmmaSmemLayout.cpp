@@ -32,11 +32,11 @@ llvm::Expected<ComposedLayout> makeUmmaSmemLayout(ir::DataType element, bool mnM
   if (mnMajor && bits < 8)
     return fail("4- and 6-bit operands must be K-major; " + tile + " cannot be MN-major");
   if (!swizzleBits || other % 8 != 0)
-    return fail("make_umma_smem_layout lays out " + llvm::Twine(mnMajor ? "MN" : "K") +
-                "-major " + (mnMajor ? "columns" : "rows") +
-                " of a multiple of 32 bytes (whole swizzle spans) and " +
-                (mnMajor ? "K" : "MN") + " a multiple of 8; " + tile + " " +
-                (mnMajor ? "columns" : "rows") + " are " + llvm::Twine(bytes) + " bytes");
+    return fail("make_umma_smem_layout lays out " + llvm::Twine(mnMajor ? "MN" : "K") + "-major " +
+                (mnMajor ? "columns" : "rows") +
+                " of a multiple of 32 bytes (whole swizzle spans) and " + (mnMajor ? "K" : "MN") +
+                " a multiple of 8; " + tile + " " + (mnMajor ? "columns" : "rows") + " are " +
+                llvm::Twine(bytes) + " bytes");
   // Atoms of `atom` contiguous elements by all `other` rows, one after the
   // other along the contiguous mode.
   int64_t atom = (int64_t(16) << swizzleBits) * 8 / bits;

@@ -15,7 +15,11 @@
 // and the origin in mode j is rest_coord_j * tiler_j. TMA's dimension 0 is
 // the tensor's stride-1 mode; the other modes follow in order. The shared
 // tensor must be the box's image: element r of the tile (colexicographic)
-// at offset r of the packed box, with the swizzle TMA applies.
+// at offset r of the packed box, with the swizzle TMA applies. A swizzled
+// tile wider than the swizzle span along dimension 0 is copied as several
+// span-wide boxes (one per swizzle atom of an MMA operand), each into a
+// `cute.local_tile` of the shared tensor that must be that box's image; all
+// complete on the same mbarrier.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/MaterializeOffset.h"
@@ -193,9 +197,10 @@ private:
       }
       if (base + *want != *have)
         return fail(load, "the shared tensor " + smem.str() + " is not the image of " + what +
-                          ": TMA writes element " + llvm::Twine(index) + " of the tile at offset " +
-                          (base + *want).str() + ", the layout puts it at " + have->str() +
-                          " (the box in TMA order is " + box.str() + ")");
+                              ": TMA writes element " + llvm::Twine(index) +
+                              " of the tile at offset " + (base + *want).str() +
+                              ", the layout puts it at " + have->str() +
+                              " (the box in TMA order is " + box.str() + ")");
     }
     return true;
   }
@@ -205,9 +210,9 @@ private:
   Value *boxView(ir::Builder &b, const Operation &load, Value *smem, const IntTuple &tiler,
                  const IntTuple &coord, const TileView &view) {
     const Type &type = smem->type();
-    Operation &op = b.create(OpKind::LocalTile, load.loc(), {smem},
-                             {Type::tensor(type.element(), type.memorySpace(), view.layout,
-                                           type.tensorSwizzle())});
+    Operation &op = b.create(
+        OpKind::LocalTile, load.loc(), {smem},
+        {Type::tensor(type.element(), type.memorySpace(), view.layout, type.tensorSwizzle())});
     op.setAttr("tiler", tiler);
     op.setAttr("coord", coord);
     return op.result();
@@ -248,11 +253,16 @@ private:
     if ((spec.box[0] * bits) % 128)
       return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
                             " bytes; TMA needs a multiple of 16");
+    // The tile is at most 256 elements per mode, like a box, even when it is
+    // copied in several.
+    for (int64_t b : spec.box)
+      if (b > 256)
+        return fail(load, "a TMA box has at most 256 elements per mode, not " + llvm::Twine(b));
     // The hardware lays a swizzled box out in rows of the swizzle span; a
     // narrower box would leave gaps that the shared layout does not have. A
-    // wider tile is copied as several boxes one span wide (an MN-major MMA
-    // operand wider than its swizzle atom), each to where the layout puts
-    // its part of the tile.
+    // wider tile is copied as several boxes one span wide (an MMA operand
+    // wider than its swizzle atom), each to where the layout puts its part
+    // of the tile.
     int64_t pieces = 1;
     if (*swizzle && boxBytes0 > *swizzle && boxBytes0 % *swizzle == 0) {
       pieces = boxBytes0 / *swizzle;
@@ -263,14 +273,12 @@ private:
                             " bytes; with the " + llvm::Twine(*swizzle) +
                             "-byte swizzle it must be " + llvm::Twine(*swizzle) +
                             " or a multiple of it");
-    for (int64_t b : spec.box)
-      if (b > 256)
-        return fail(load, "a TMA box has at most 256 elements per mode, not " + llvm::Twine(b));
     std::vector<int64_t> extents = tile.tiler;
     extents[order[0]] = spec.box[0];
     if (pieces > 1 && (smemLayout.shape.isLeaf() || smemLayout.rank() != extents.size()))
       return fail(load, "a tile copied as several boxes needs a shared tensor with one mode per "
-                        "mode of the tensor, not " + smemLayout.str());
+                        "mode of the tensor, not " +
+                            smemLayout.str());
 
     ir::Builder b;
     b.setInsertionPoint(load);
@@ -283,11 +291,10 @@ private:
     for (size_t k = 0; k < order.size(); ++k) {
       const RestCoord &c = tile.restCoords[order[k]];
       int64_t scale = tile.tiler[order[k]] / (k == 0 ? unit0 : 1);
-      origin.push_back(c.operand ? b.createValue(OpKind::Mul, load.loc(),
-                                                 Type::scalar(DataType::I32),
-                                                 {c.operand, b.constantInt(load.loc(),
-                                                                           DataType::I32, scale)})
-                                 : b.constantInt(load.loc(), DataType::I32, c.value * scale));
+      origin.push_back(
+          c.operand ? b.createValue(OpKind::Mul, load.loc(), Type::scalar(DataType::I32),
+                                    {c.operand, b.constantInt(load.loc(), DataType::I32, scale)})
+                    : b.constantInt(load.loc(), DataType::I32, c.value * scale));
     }
     for (int64_t piece = 0; piece < pieces; ++piece) {
       IntExpr base(0);
@@ -310,8 +317,8 @@ private:
       std::string which = pieces == 1 ? std::string("the box")
                                       : "box " + std::to_string(piece) + " of the " +
                                             std::to_string(pieces) + " boxes one swizzle span wide";
-      if (!checkSharedImage(load, smemLayout, tile.tiler, extents, order,
-                            piece * extents[order[0]], base, which))
+      if (!checkSharedImage(load, smemLayout, tile.tiler, extents, order, piece * extents[order[0]],
+                            base, which))
         return false;
       operands[1] = dst;
       operands.insert(operands.end(), origin.begin(), origin.end());

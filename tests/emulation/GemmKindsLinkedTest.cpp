@@ -211,8 +211,8 @@ TEST_P(GemmKindsLinked, MatchesTheReference) {
         }
         uint32_t got = p.c[size_t(i) * p.n + j];
         if (got != want && mismatches++ < 5)
-          ADD_FAILURE() << "C[" << i << ", " << j << "] = 0x" << std::hex << got
-                        << ", expected 0x" << want;
+          ADD_FAILURE() << "C[" << i << ", " << j << "] = 0x" << std::hex << got << ", expected 0x"
+                        << want;
       }
     EXPECT_EQ(mismatches, 0u);
   }

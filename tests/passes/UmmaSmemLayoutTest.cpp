@@ -25,8 +25,8 @@ struct Case {
 };
 
 std::string name(const Case &c) {
-  return (ir::name(c.element) + (c.mnMajor ? " MN-major (" : " K-major (") +
-          llvm::Twine(c.mn) + ", " + llvm::Twine(c.k) + ")")
+  return (ir::name(c.element) + (c.mnMajor ? " MN-major (" : " K-major (") + llvm::Twine(c.mn) +
+          ", " + llvm::Twine(c.k) + ")")
       .str();
 }
 
@@ -62,9 +62,11 @@ void expectEmulatorReadsTheLayout(const Case &c) {
   for (int64_t kb = 0; kb < c.k / kBlock; ++kb) {
     llvm::Expected<Layout> block = umma::firstKBlock(t.layout, kBlock);
     ASSERT_TRUE(bool(block)) << llvm::toString(block.takeError());
-    llvm::Expected<umma::SmemDescriptor> d = umma::smemDescriptor(*block, t.swizzle, c.element, major);
+    llvm::Expected<umma::SmemDescriptor> d =
+        umma::smemDescriptor(*block, t.swizzle, c.element, major);
     ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
-    uint32_t start = base + uint32_t((t.stageOffset + offsetOf(t.layout, 0, kb * kBlock)) * bits / 8);
+    uint32_t start =
+        base + uint32_t((t.stageOffset + offsetOf(t.layout, 0, kb * kBlock)) * bits / 8);
     rt::SmemMatrixDescriptor decoded =
         rt::decodeSmemDescriptor(d->constantBits() | ((start >> 4) & 0x3FFF));
     ASSERT_EQ(rt::checkSmemDescriptor(decoded), "");
@@ -88,9 +90,9 @@ TEST(UmmaSmemLayout, TheEmulatorReadsEveryElementWhereTheLayoutPutsIt) {
            {DataType::F16, false, 256, 32},
            {DataType::F16, true, 128, 64},
            {DataType::F16, true, 256, 32},
-           {DataType::F16, true, 32, 16},   // 64-byte columns
-           {DataType::BF16, true, 16, 16},  // 32-byte columns
-           {DataType::F16, true, 96, 16},   // 3 atoms of 32 f16 (64-byte swizzle)
+           {DataType::F16, true, 32, 16},  // 64-byte columns
+           {DataType::BF16, true, 16, 16}, // 32-byte columns
+           {DataType::F16, true, 96, 16},  // 3 atoms of 32 f16 (64-byte swizzle)
            {DataType::TF32, true, 128, 32},
            {DataType::TF32, false, 128, 32},
            {DataType::F8E4M3, true, 128, 64},
@@ -127,10 +129,10 @@ TEST(UmmaSmemLayout, MnMajorDescriptorFields) {
   uint64_t d = descriptorOf({DataType::F16, true, 128, 64});
   EXPECT_EQ(bitsOf(d, 16, 14), 8192u / 16);
   EXPECT_EQ(bitsOf(d, 32, 14), 1024u / 16);
-  EXPECT_EQ(bitsOf(d, 46, 3), 1u);  // version
-  EXPECT_EQ(bitsOf(d, 49, 3), 0u);  // base offset
-  EXPECT_EQ(bitsOf(d, 52, 1), 0u);  // relative LBO
-  EXPECT_EQ(bitsOf(d, 61, 3), 2u);  // 128-byte swizzle
+  EXPECT_EQ(bitsOf(d, 46, 3), 1u); // version
+  EXPECT_EQ(bitsOf(d, 49, 3), 0u); // base offset
+  EXPECT_EQ(bitsOf(d, 52, 1), 0u); // relative LBO
+  EXPECT_EQ(bitsOf(d, 61, 3), 2u); // 128-byte swizzle
   // f16 (96, 16): 64-byte atoms of 32 elements by 16 rows: LBO 1024, SBO 512.
   d = descriptorOf({DataType::F16, true, 96, 16});
   EXPECT_EQ(bitsOf(d, 16, 14), 1024u / 16);
