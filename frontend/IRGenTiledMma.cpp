@@ -36,6 +36,20 @@ std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::S
 
 namespace {
 
+/// `v` as a shape: a static integer or a tuple of them, no `_`.
+std::optional<IntTuple> staticShape(const SemaValue &v) {
+  std::optional<LayoutValue> l = v.toLayoutValue();
+  const IntTuple *t = l ? l->get<IntTuple>() : nullptr;
+  if (!t)
+    return std::nullopt;
+  std::vector<IntTuple> leaves;
+  flattenInto(*t, leaves);
+  for (const IntTuple &leaf : leaves)
+    if (leaf.isUnderscore() || !leaf.leaf().isStatic() || leaf.leaf().staticValue() <= 0)
+      return std::nullopt;
+  return *t;
+}
+
 /// Whether the first element of a (possibly nested) mode has stride 1.
 bool unitStride(const IntTuple &stride) {
   const IntTuple *first = &stride;
@@ -162,9 +176,8 @@ SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
                                     "not " +
                                         op.describe());
     if (site.args.size() == 2) {
-      std::optional<LayoutValue> atoms = site.args[1].toLayoutValue();
-      const IntTuple *t = atoms ? atoms->get<IntTuple>() : nullptr;
-      if (!t || size(makeLayout(*t)) != IntExpr(1))
+      std::optional<IntTuple> atoms = staticShape(site.args[1]);
+      if (!atoms || size(makeLayout(*atoms)) != IntExpr(1))
         return error(site.argExpr(1), "only a trivial tiled MMA (atom layout (1, 1, 1)) is "
                                       "supported so far, not " +
                                           site.args[1].describe());
@@ -255,11 +268,10 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                  {site.range()});
   const SemaValue &arg = site.args[0];
   if (name.starts_with("partition_shape")) {
-    std::optional<LayoutValue> shape = arg.toLayoutValue();
-    const IntTuple *t = shape ? shape->get<IntTuple>() : nullptr;
-    if (!t || !t->isStatic())
+    std::optional<IntTuple> shape = staticShape(arg);
+    if (!shape)
       return error(site.argExpr(0), "'" + name + "' takes a static shape, not " + arg.describe());
-    llvm::Expected<Layout> l = partitionLayout(mma, operand, makeLayout(*t));
+    llvm::Expected<Layout> l = partitionLayout(mma, operand, makeLayout(*shape));
     if (!l)
       return error(site.argExpr(0), llvm::toString(l.takeError()));
     return SemaValue::fromIntTuple(l->shape);
