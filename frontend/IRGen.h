@@ -198,15 +198,31 @@ private:
   SemaValue callTcgen05Builtin(llvm::StringRef name, CallSite &site);
   std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
   SemaValue ummaSmemLayout(CallSite &site);
+  // --- OperandMajorMode.K/.MN (IRGenOperandMajor.cpp) -------------------------
+  std::optional<SemaValue> operandMajorModeAttribute(const SemaValue &base, llvm::StringRef name);
+  /// Whether `v` is OperandMajorMode.MN (false for .K); an error otherwise.
+  std::optional<bool> mnMajorArgument(const SemaValue &v, const ast::Expr &expr);
+  /// The `major=` keyword of `site`, K-major when absent.
+  std::optional<bool> majorKeyword(CallSite &site);
   SemaValue tmemTensor(CallSite &site);
   SemaValue tmemLoad(CallSite &site);
-  SemaValue gemm(CallSite &site);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
   SemaValue tmemScaleFactorTensor(CallSite &site);
   SemaValue tmemCopy(CallSite &site);
   /// Appends gemm's sfa, sfb (and sfb_row) operands when the call has them;
   /// false after an error.
   bool blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands);
+  /// gemm(acc, a, b, accumulate) at arguments `first`... (1 after a tiled MMA).
+  SemaValue gemm(CallSite &site, size_t first = 0);
+  // --- Tiled MMA vocabulary (IRGenTiledMma.cpp) --------------------------------
+  static bool isTiledMmaBuiltinName(llvm::StringRef name);
+  SemaValue callTiledMmaBuiltin(llvm::StringRef name, CallSite &site);
+  SemaValue mmaOp(llvm::StringRef op, CallSite &site);
+  SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
+  std::optional<SemaValue> tiledMmaAttribute(const SemaValue &base, llvm::StringRef name);
+  SemaValue callTiledMmaMethod(const SemaValue &method, CallSite &site);
+  SemaValue tiledMmaGemm(CallSite &site);
+  SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

@@ -13,7 +13,8 @@ bool IRGen::isBuiltinName(llvm::StringRef name) {
              .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
              .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
              .Default(false) ||
-         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isLayoutFunction(name);
+         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isTiledMmaBuiltinName(name) ||
+         isLayoutFunction(name);
 }
 
 bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -65,6 +66,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callAsyncBuiltin(name, site);
   if (isTcgen05BuiltinName(name))
     return callTcgen05Builtin(name, site);
+  if (isTiledMmaBuiltinName(name))
+    return callTiledMmaBuiltin(name, site);
   return callLayoutBuiltin(name, site);
 }
 
@@ -201,6 +204,8 @@ SemaValue IRGen::callDType(ir::DataType type, CallSite &site) {
 SemaValue IRGen::callMethod(const SemaValue &method, CallSite &site) {
   const SemaValue &self = method.receiver();
   llvm::StringRef name = method.name();
+  if (self.is(SemaValue::Kind::TiledMma))
+    return callTiledMmaMethod(method, site);
   if (name == "load") {
     if (!checkArity(site, "load", 0, 0))
       return SemaValue::poison();

@@ -488,6 +488,10 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }
+  if (std::optional<SemaValue> major = operandMajorModeAttribute(base, name))
+    return *major;
+  if (std::optional<SemaValue> method = tiledMmaAttribute(base, name))
+    return *method;
   return error(attribute.getNameRange().Start, base.describe() + " has no attribute '" + name + "'",
                {attribute.getNameRange()});
 }

@@ -5,6 +5,7 @@
 // counted at compile time: a kernel whose allocations exceed the 512 columns
 // of a CTA's tensor memory is an error at the allocation that does.
 #include "frontend/IRGen.h"
+#include "frontend/UmmaSmemLayout.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -18,6 +19,7 @@ bool IRGen::isTcgen05BuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("tmem_alloc", "tmem_dealloc", "tmem_relinquish_alloc_permit", "tmem_tensor",
              "tmem_load", "gemm", "umma_commit", "make_umma_smem_layout", "tmem_copy", true)
+      .Case("OperandMajorMode", true)
       .Cases("tcgen05_fence_before_thread_sync", "tcgen05_fence_after_thread_sync", true)
       .Default(false);
 }
@@ -40,6 +42,11 @@ std::optional<int64_t> IRGen::tmemColumnsArgument(CallSite &site, size_t i) {
 SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
   if (name == "make_umma_smem_layout")
     return ummaSmemLayout(site);
+  if (name == "OperandMajorMode")
+    return error(site.loc(),
+                 "OperandMajorMode is not a function: its values are "
+                 "OperandMajorMode.K and OperandMajorMode.MN",
+                 {site.range()});
   if (!requireBuilder(site.loc(), name + "()"))
     return SemaValue::poison();
   if (name == "tmem_tensor")
@@ -115,12 +122,11 @@ static std::optional<int64_t> staticInt(IRGen &, const SemaValue &v) {
   return std::nullopt;
 }
 
-// make_umma_smem_layout(dtype, (mn, k), stages): the K-major shared layout of
-// `stages` operand tiles that TMA fills and tcgen05.mma reads: rows of k
-// elements, swizzled by the widest swizzle whose span the row fills
-// (S<3,4,3> for 128-byte rows, S<2,4,3> for 64, S<1,4,3> for 32).
+// make_umma_smem_layout(dtype, (mn, k), stages, major=OperandMajorMode.K):
+// the shared layout of `stages` operand tiles that TMA fills and
+// tcgen05.mma reads (frontend/UmmaSmemLayout.h).
 SemaValue IRGen::ummaSmemLayout(CallSite &site) {
-  if (!checkArity(site, "make_umma_smem_layout", 3, 3))
+  if (!checkArity(site, "make_umma_smem_layout", 3, 3, {"major"}))
     return SemaValue::poison();
   if (!site.args[0].is(SemaValue::Kind::DType))
     return error(site.argExpr(0), "make_umma_smem_layout needs an element type, not " +
@@ -137,23 +143,14 @@ SemaValue IRGen::ummaSmemLayout(CallSite &site) {
   if (!stages || *stages <= 0)
     return error(site.argExpr(2), "the number of stages must be a positive static integer, not " +
                                       site.args[2].describe());
-  unsigned bits = ir::bitWidth(site.args[0].dataType());
-  int64_t rowBytes = *k * bits / 8;
-  int swizzleBits = rowBytes == 128 ? 3 : rowBytes == 64 ? 2 : rowBytes == 32 ? 1 : 0;
-  if (!swizzleBits || *mn % 8 != 0)
-    return error(site.loc(),
-                 "make_umma_smem_layout lays out K-major rows of 32, 64 or 128 bytes (one swizzle "
-                 "span) and MN a multiple of 8; (" + llvm::Twine(*mn) + ", " + llvm::Twine(*k) +
-                     ") " + ir::name(site.args[0].dataType()) + " rows are " +
-                     llvm::Twine(rowBytes) + " bytes",
-                 {site.range()});
-  llvm::Expected<Layout> layout =
-      makeLayout(IntTuple::tuple({IntTuple(*mn), IntTuple(*k), IntTuple(*stages)}),
-                 IntTuple::tuple({IntTuple(*k), IntTuple(1), IntTuple(*mn * *k)}));
+  std::optional<bool> mnMajor = majorKeyword(site);
+  if (!mnMajor)
+    return SemaValue::poison();
+  llvm::Expected<ComposedLayout> layout =
+      makeUmmaSmemLayout(site.args[0].dataType(), *mnMajor, *mn, *k, *stages);
   if (!layout)
     return error(site.loc(), llvm::toString(layout.takeError()), {site.range()});
-  return SemaValue::fromLayoutValue(
-      LayoutValue(ComposedLayout{Swizzle{swizzleBits, 4, 3}, IntExpr(0), *layout}));
+  return SemaValue::fromLayoutValue(LayoutValue(*layout));
 }
 
 // tmem_tensor(dtype, (rows, columns), address): the tensor memory at
@@ -225,31 +222,38 @@ SemaValue IRGen::tmemLoad(CallSite &site) {
 // times b (N, K) transposed, both in shared memory; lower-mma splits K into
 // instructions and builds their descriptors. With sfa= and sfb= (scale
 // factors in tensor memory) it is block-scaled (IRGenBlockScaled.cpp).
-SemaValue IRGen::gemm(CallSite &site) {
-  if (!checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row"}))
+SemaValue IRGen::gemm(CallSite &site, size_t first) {
+  if (site.args.size() && site.args[0].is(SemaValue::Kind::TiledMma) && !first)
+    return tiledMmaGemm(site);
+  if (!first && !checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row"}))
     return SemaValue::poison();
-  const SemaValue &acc = site.args[0], &a = site.args[1], &b = site.args[2];
+  const SemaValue &acc = site.args[first], &a = site.args[first + 1], &b = site.args[first + 2];
   if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
       acc.type().memorySpace() != ir::MemorySpace::Tensor)
-    return error(site.argExpr(0), "the accumulator of gemm is a tmem_tensor, not " + acc.describe());
-  for (size_t i : {size_t(1), size_t(2)})
+    return error(site.argExpr(first),
+                 "the accumulator of gemm is a tmem_tensor, not " + acc.describe());
+  for (size_t i : {first + 1, first + 2})
     if (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
         site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
         site.args[i].type().tensorLayout().rank() != 2)
-      return error(site.argExpr(i), llvm::Twine(i == 1 ? "A" : "B") +
+      return error(site.argExpr(i), llvm::Twine(i == first + 1 ? "A" : "B") +
                                         " of gemm is an (MN, K) tile of a shared tensor, not " +
                                         site.args[i].describe());
   const Layout &la = a.type().tensorLayout(), &lb = b.type().tensorLayout(),
                &ld = acc.type().tensorLayout();
-  if (la.shape[0] != ld.shape[0] || lb.shape[0] != ld.shape[1] || la.shape[1] != lb.shape[1])
+  // Sizes per mode: an MN-major operand's MN mode is (atom, atoms).
+  auto extent = [](const Layout &l, size_t i) { return size(makeLayout(l.shape[i])); };
+  if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) ||
+      extent(la, 1) != extent(lb, 1))
     return error(site.loc(), "gemm multiplies (M, K) by (N, K) into (M, N): the shapes " +
                                  la.shape.str() + ", " + lb.shape.str() + " and " +
                                  ld.shape.str() + " do not agree",
                  {site.range()});
-  ir::Value *accumulate = toRunTime(site.args[3], site.argExpr(3), ir::DataType::Bool);
+  const SemaValue &flag = site.args[first + 3];
+  ir::Value *accumulate = toRunTime(flag, site.argExpr(first + 3), ir::DataType::Bool);
   if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
-    return accumulate ? error(site.argExpr(3), "the accumulate flag of gemm is a bool, not " +
-                                                   site.args[3].describe())
+    return accumulate ? error(site.argExpr(first + 3),
+                              "the accumulate flag of gemm is a bool, not " + flag.describe())
                       : SemaValue::poison();
   std::vector<ir::Value *> operands{acc.irValue(), a.irValue(), b.irValue(), accumulate};
   if (!blockScaledGemmOperands(site, operands))

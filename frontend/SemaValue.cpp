@@ -79,6 +79,12 @@ SemaValue SemaValue::method(SemaValue receiver, llvm::StringRef name) {
   return s;
 }
 
+SemaValue SemaValue::tiledMma(TiledMma mma) {
+  SemaValue s(Kind::TiledMma);
+  s.mmaValue = std::make_shared<const TiledMma>(std::move(mma));
+  return s;
+}
+
 SemaValue SemaValue::runTime(ir::Value *v) {
   SemaValue s(Kind::RunTime);
   s.value = v;
@@ -149,6 +155,8 @@ bool SemaValue::sameAs(const SemaValue &other) const {
     return label == other.label && receiver().sameAs(other.receiver());
   case Kind::RunTime:
     return value == other.value;
+  case Kind::TiledMma:
+    return *mmaValue == *other.mmaValue;
   }
   return false;
 }
@@ -184,6 +192,8 @@ std::string SemaValue::describe() const {
   case Kind::RunTime:
     return value->type().isScalar() ? "a value of type " + value->type().str()
                                     : "a " + value->type().str();
+  case Kind::TiledMma:
+    return (mmaValue->isSlice ? "the MMA slice " : "the tiled MMA ") + mmaValue->str();
   }
   return "a value";
 }

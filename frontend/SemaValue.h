@@ -13,6 +13,7 @@
 #define CUTEC_FRONTEND_SEMAVALUE_H
 
 #include "frontend/AST.h"
+#include "frontend/TiledMma.h"
 #include "ir/core/IR.h"
 #include "ir/layout/LayoutValue.h"
 
@@ -40,6 +41,7 @@ public:
     Builtin,    // a built-in function, by name
     Method,     // `receiver.name`, waiting for its call
     RunTime,    // an IR value: scalar or tensor
+    TiledMma,   // make_tiled_mma's value, or its get_slice (frontend/TiledMma.h)
   };
 
   SemaValue() = default;
@@ -60,6 +62,7 @@ public:
   static SemaValue builtin(llvm::StringRef name);
   static SemaValue method(SemaValue receiver, llvm::StringRef name);
   static SemaValue runTime(ir::Value *v);
+  static SemaValue tiledMma(TiledMma mma);
 
   Kind kind() const { return valueKind; }
   bool is(Kind k) const { return valueKind == k; }
@@ -76,6 +79,7 @@ public:
   llvm::StringRef name() const { return label; }
   const SemaValue &receiver() const { return children->front(); }
   ir::Value *irValue() const { return value; }
+  const TiledMma &tiledMma() const { return *mmaValue; }
   /// The type of a run-time value.
   const ir::Type &type() const { return value->type(); }
 
@@ -102,6 +106,7 @@ private:
   ir::DataType elementType = ir::DataType::I32;
   std::shared_ptr<const std::vector<SemaValue>> children;
   std::shared_ptr<const LayoutValue> layoutValue;
+  std::shared_ptr<const TiledMma> mmaValue;
   const ast::FunctionDef *def = nullptr;
   llvm::StringRef label; // static builtin names or AST storage
   ir::Value *value = nullptr;

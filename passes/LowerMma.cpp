@@ -66,11 +66,19 @@ private:
     return false;
   }
 
-  /// The major mode of an operand tile: K when K is contiguous.
+  /// The major mode of an operand tile: K when K is contiguous. A mode may
+  /// be nested (an MN-major operand's MN is (atom, atoms)): its first
+  /// element is the contiguous one.
   std::optional<umma::Major> majorOf(const Layout &tile) {
-    if (tile.stride[1].leaf().isConstant(1))
+    auto unitStride = [](const IntTuple &s) {
+      const IntTuple *first = &s;
+      while (first->isTuple() && first->rank() > 0)
+        first = &(*first)[0];
+      return first->isLeaf() && first->leaf().isConstant(1);
+    };
+    if (unitStride(tile.stride[1]))
       return umma::Major::K;
-    if (tile.stride[0].leaf().isConstant(1))
+    if (unitStride(tile.stride[0]))
       return umma::Major::MN;
     return std::nullopt;
   }
@@ -86,9 +94,13 @@ private:
       return std::nullopt;
     }
     major = *m;
-    Layout block(IntTuple::tuple({tile.shape[0], IntTuple(kBlock)}), tile.stride);
+    llvm::Expected<Layout> block = umma::firstKBlock(tile, kBlock);
+    if (!block) {
+      fail(gemm, llvm::toString(block.takeError()));
+      return std::nullopt;
+    }
     llvm::Expected<umma::SmemDescriptor> d =
-        umma::smemDescriptor(block, type.tensorSwizzle(), type.element(), major);
+        umma::smemDescriptor(*block, type.tensorSwizzle(), type.element(), major);
     if (!d) {
       fail(gemm, llvm::toString(d.takeError()));
       return std::nullopt;

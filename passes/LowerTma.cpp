@@ -15,7 +15,11 @@
 // and the origin in mode j is rest_coord_j * tiler_j. TMA's dimension 0 is
 // the tensor's stride-1 mode; the other modes follow in order. The shared
 // tensor must be the box's image: element r of the tile (colexicographic)
-// at offset r of the packed box, with the swizzle TMA applies.
+// at offset r of the packed box, with the swizzle TMA applies. A swizzled
+// tile wider than the swizzle span along dimension 0 is copied as several
+// span-wide boxes (one per swizzle atom of an MMA operand), each into a
+// `cute.local_tile` of the shared tensor that must be that box's image; all
+// complete on the same mbarrier.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/MaterializeOffset.h"
@@ -159,35 +163,59 @@ private:
     return std::nullopt;
   }
 
-  /// Whether `smem` holds element r of the tile at offset r of the packed
-  /// box (in TMA order), for every r.
-  bool checkSharedImage(const Operation &load, const Layout &smem, const Tile &tile,
-                        const std::vector<size_t> &order) {
+  /// Whether `smem` (a tensor of the tile's `tileExtents`, indexed
+  /// colexicographically) holds element r of the box `extents` at offset
+  /// `base` + r', r' being r's offset in the packed box in TMA order; the
+  /// box starts at element `origin` of the tile's mode `order[0]`.
+  bool checkSharedImage(const Operation &load, const Layout &smem,
+                        const std::vector<int64_t> &tileExtents,
+                        const std::vector<int64_t> &extents, const std::vector<size_t> &order,
+                        int64_t origin, const IntExpr &base, const std::string &what) {
     std::vector<IntTuple> boxStrides(order.size());
     int64_t stride = 1;
     for (size_t i : order) {
       boxStrides[i] = IntTuple(stride);
-      stride *= tile.tiler[i];
+      stride *= extents[i];
     }
-    std::vector<IntTuple> extents;
-    for (int64_t t : tile.tiler)
-      extents.push_back(IntTuple(t));
-    Layout box(IntTuple::tuple(extents), IntTuple::tuple(boxStrides));
+    std::vector<IntTuple> shape;
+    for (int64_t t : extents)
+      shape.push_back(IntTuple(t));
+    Layout box(IntTuple::tuple(shape), IntTuple::tuple(boxStrides));
     for (int64_t r = 0; r < stride; ++r) {
+      // r's coordinate in the box, moved to where the box lies in the tile,
+      // as the tile's colexicographic index.
+      int64_t index = 0;
+      for (size_t i = 0, rest = r, scale = 1; i < extents.size();
+           rest /= extents[i], scale *= tileExtents[i], ++i)
+        index += (int64_t(rest % extents[i]) + (i == order[0] ? origin : 0)) * scale;
       llvm::Expected<IntExpr> want = crd2idx(IntTuple(r), box);
-      llvm::Expected<IntExpr> have = crd2idx(IntTuple(r), smem);
+      llvm::Expected<IntExpr> have = crd2idx(IntTuple(index), smem);
       if (!want || !have) {
         llvm::consumeError(want.takeError());
         llvm::consumeError(have.takeError());
         return fail(load, "internal error: cannot index the box");
       }
-      if (*want != *have)
-        return fail(load, "the shared tensor " + smem.str() + " is not the image of the box: "
-                          "TMA writes element " + llvm::Twine(r) + " of the tile at offset " +
-                          want->str() + ", the layout puts it at " + have->str() +
-                          " (the box in TMA order is " + box.str() + ")");
+      if (base + *want != *have)
+        return fail(load, "the shared tensor " + smem.str() + " is not the image of " + what +
+                              ": TMA writes element " + llvm::Twine(index) +
+                              " of the tile at offset " + (base + *want).str() +
+                              ", the layout puts it at " + have->str() +
+                              " (the box in TMA order is " + box.str() + ")");
     }
     return true;
+  }
+
+  /// `local_tile(smem, tiler, coord)` as an op that partition turns into a
+  /// view at the box's offset; `view` is what the layout algebra made of it.
+  Value *boxView(ir::Builder &b, const Operation &load, Value *smem, const IntTuple &tiler,
+                 const IntTuple &coord, const TileView &view) {
+    const Type &type = smem->type();
+    Operation &op = b.create(
+        OpKind::LocalTile, load.loc(), {smem},
+        {Type::tensor(type.element(), type.memorySpace(), view.layout, type.tensorSwizzle())});
+    op.setAttr("tiler", tiler);
+    op.setAttr("coord", coord);
+    return op.result();
   }
 
   bool lower(Operation &load) {
@@ -195,12 +223,13 @@ private:
     if (!analyseTile(load, load.operand(0), tile))
       return false;
     const Type &srcType = tile.param->type();
-    const Type &dstType = load.operand(1)->type();
+    Value *smem = load.operand(1);
+    const Layout &smemLayout = smem->type().tensorLayout();
     std::vector<size_t> order;
     if (!dimensionOrder(load, srcType.tensorLayout(), order))
       return false;
-    std::optional<int> swizzle = tmaSwizzleBytes(load, dstType.tensorSwizzle());
-    if (!swizzle || !checkSharedImage(load, dstType.tensorLayout(), tile, order))
+    std::optional<int> swizzle = tmaSwizzleBytes(load, smem->type().tensorSwizzle());
+    if (!swizzle)
       return false;
 
     ir::TensorMapSpec spec;
@@ -216,38 +245,90 @@ private:
         spec.globalStride.push_back(stride[order[k]].leaf());
       spec.box.push_back(tile.tiler[order[k]]);
     }
-    int64_t boxBytes0 = spec.box[0] * ir::bitWidth(spec.element) / 8;
+    unsigned bits = ir::bitWidth(spec.element);
+    int64_t boxBytes0 = spec.box[0] * bits / 8;
     if (spec.packsNibbles() && spec.box[0] % 2)
       return fail(load, "a box of 4-bit elements needs an even extent in its contiguous mode, not " +
                             llvm::Twine(spec.box[0]));
-    if ((spec.box[0] * ir::bitWidth(spec.element)) % 128)
+    if ((spec.box[0] * bits) % 128)
       return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
                             " bytes; TMA needs a multiple of 16");
-    // The hardware lays a swizzled box out in rows of the swizzle span; a
-    // narrower box would leave gaps that the shared layout does not have.
-    if (*swizzle && boxBytes0 != *swizzle)
-      return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
-                            " bytes; with the " + llvm::Twine(*swizzle) +
-                            "-byte swizzle it must be exactly " + llvm::Twine(*swizzle));
+    // The tile is at most 256 elements per mode, like a box, even when it is
+    // copied in several.
     for (int64_t b : spec.box)
       if (b > 256)
         return fail(load, "a TMA box has at most 256 elements per mode, not " + llvm::Twine(b));
+    // The hardware lays a swizzled box out in rows of the swizzle span; a
+    // narrower box would leave gaps that the shared layout does not have. A
+    // wider tile is copied as several boxes one span wide (an MMA operand
+    // wider than its swizzle atom), each to where the layout puts its part
+    // of the tile.
+    int64_t pieces = 1;
+    if (*swizzle && boxBytes0 > *swizzle && boxBytes0 % *swizzle == 0) {
+      pieces = boxBytes0 / *swizzle;
+      spec.box[0] = int64_t(*swizzle) * 8 / bits;
+    }
+    if (*swizzle && spec.box[0] * bits / 8 != *swizzle)
+      return fail(load, "the box's contiguous extent is " + llvm::Twine(boxBytes0) +
+                            " bytes; with the " + llvm::Twine(*swizzle) +
+                            "-byte swizzle it must be " + llvm::Twine(*swizzle) +
+                            " or a multiple of it");
+    std::vector<int64_t> extents = tile.tiler;
+    extents[order[0]] = spec.box[0];
+    if (pieces > 1 && (smemLayout.shape.isLeaf() || smemLayout.rank() != extents.size()))
+      return fail(load, "a tile copied as several boxes needs a shared tensor with one mode per "
+                        "mode of the tensor, not " +
+                            smemLayout.str());
 
     ir::Builder b;
     b.setInsertionPoint(load);
-    std::vector<Value *> operands{mapArgument(std::move(spec)), load.operand(1), load.operand(2)};
-    const ir::TensorMapSpec &map = operands[0]->type().tensorMapSpec();
+    Value *map = mapArgument(std::move(spec));
+    const ir::TensorMapSpec &mapSpec = map->type().tensorMapSpec();
+    // The tile's origin per TMA dimension, in TMA units (bytes in dimension
+    // 0 when it packs nibbles).
+    int64_t unit0 = mapSpec.packsNibbles() ? 2 : 1;
+    std::vector<Value *> origin;
     for (size_t k = 0; k < order.size(); ++k) {
       const RestCoord &c = tile.restCoords[order[k]];
-      // TMA units: bytes in dimension 0 when it packs nibbles.
-      int64_t scale = map.box[k] / (k == 0 && map.packsNibbles() ? 2 : 1);
-      Value *scaleValue = b.constantInt(load.loc(), DataType::I32, scale);
-      operands.push_back(c.operand ? b.createValue(OpKind::Mul, load.loc(),
-                                                   Type::scalar(DataType::I32),
-                                                   {c.operand, scaleValue})
-                                   : b.constantInt(load.loc(), DataType::I32, c.value * scale));
+      int64_t scale = tile.tiler[order[k]] / (k == 0 ? unit0 : 1);
+      origin.push_back(
+          c.operand ? b.createValue(OpKind::Mul, load.loc(), Type::scalar(DataType::I32),
+                                    {c.operand, b.constantInt(load.loc(), DataType::I32, scale)})
+                    : b.constantInt(load.loc(), DataType::I32, c.value * scale));
     }
-    b.create(OpKind::TmaLoadTile, load.loc(), operands);
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      IntExpr base(0);
+      Value *dst = smem;
+      std::vector<Value *> operands{map, nullptr, load.operand(2)};
+      if (pieces > 1) {
+        std::vector<IntTuple> tiler, coord;
+        for (size_t i = 0; i < extents.size(); ++i) {
+          tiler.push_back(IntTuple(extents[i]));
+          coord.push_back(IntTuple(i == order[0] ? piece : 0));
+        }
+        IntTuple boxTiler = IntTuple::tuple(tiler), boxCoord = IntTuple::tuple(coord);
+        llvm::Expected<TileView> view = localTile(smemLayout, Tiler::fromShape(boxTiler), boxCoord);
+        if (!view)
+          return fail(load, "the boxes do not tile the shared tensor " + smemLayout.str() + ": " +
+                                llvm::toString(view.takeError()));
+        base = view->offset;
+        dst = boxView(b, load, smem, boxTiler, boxCoord, *view);
+      }
+      std::string which = pieces == 1 ? std::string("the box")
+                                      : "box " + std::to_string(piece) + " of the " +
+                                            std::to_string(pieces) + " boxes one swizzle span wide";
+      if (!checkSharedImage(load, smemLayout, tile.tiler, extents, order, piece * extents[order[0]],
+                            base, which))
+        return false;
+      operands[1] = dst;
+      operands.insert(operands.end(), origin.begin(), origin.end());
+      // Box p starts p box widths further along dimension 0.
+      if (piece > 0)
+        operands[3] = b.createValue(
+            OpKind::Add, load.loc(), Type::scalar(DataType::I32),
+            {origin[0], b.constantInt(load.loc(), DataType::I32, piece * mapSpec.box[0] / unit0)});
+      b.create(OpKind::TmaLoadTile, load.loc(), operands);
+    }
     ir::erase(load);
     return true;
   }

@@ -32,6 +32,7 @@ public:
       switch (op.kind()) {
       case OpKind::LocalTile:
       case OpKind::Slice:
+      case OpKind::MakeTensor:
         tiles.push_back(&op);
         break;
       case OpKind::Load:
@@ -85,6 +86,9 @@ public:
 private:
   /// The symbolic offset that `op` adds to its operand's view.
   static llvm::Expected<IntExpr> tileOffset(const Operation &op) {
+    // cute.make_tensor: the operand's memory under another layout.
+    if (op.kind() == OpKind::MakeTensor)
+      return IntExpr(0);
     const Layout &layout = op.operand(0)->type().tensorLayout();
     const IntTuple *coord = op.attrAs<IntTuple>("coord");
     if (!coord)

@@ -87,6 +87,16 @@ llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle 
   return d;
 }
 
+llvm::Expected<Layout> firstKBlock(const Layout &tile, int64_t kBlock) {
+  if (tile.rank() != 2)
+    return fail("an MMA operand tile is an (MN, K) layout, not " + tile.str());
+  llvm::Expected<Layout> k =
+      composition(Layout(tile.shape[1], tile.stride[1]), makeLayout(IntTuple(kBlock)));
+  if (!k)
+    return k.takeError();
+  return makeLayout({Layout(tile.shape[0], tile.stride[0]), *k});
+}
+
 namespace {
 
 /// A and B format codes per kind (PTX "Instruction descriptor" table).

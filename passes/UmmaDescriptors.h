@@ -46,6 +46,11 @@ struct SmemDescriptor {
 llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle &swizzle,
                                               ir::DataType element, Major major);
 
+/// The first `kBlock` columns of an (MN, K) operand tile: what one
+/// instruction reads, the later K blocks being the same layout further on.
+/// K may be nested (a K-major tile of several swizzle atoms).
+llvm::Expected<Layout> firstKBlock(const Layout &tile, int64_t kBlock);
+
 /// What the instruction descriptor encodes.
 struct InstrDescriptorSpec {
   Kind kind = Kind::F16;

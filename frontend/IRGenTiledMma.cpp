@@ -1,0 +1,347 @@
+// IRGen for CuTe DSL's tiled-MMA vocabulary (docs/language.md, "Tiled
+// MMA"): the MMA op constructors, make_tiled_mma, make_smem_layout_a/b, the
+// methods of a tiled MMA and of its slice (partition_shape_*, partition_*,
+// make_fragment_*), and gemm(tiled_mma, ...). A tiled MMA is a compile-time
+// value; its partitions of run-time tensors are `cute.make_tensor` views of
+// the same memory under the partitioned layout, and gemm(tiled_mma, ...)
+// regroups MMA-partitioned operands back into the (MN, K) tiles of the plain
+// gemm, so both spellings lower to the same instructions.
+#include "frontend/IRGen.h"
+#include "frontend/UmmaSmemLayout.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+namespace cutec {
+
+bool IRGen::isTiledMmaBuiltinName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("MmaF16BF16Op", "MmaTF32Op", "MmaI8Op", "MmaF8F6F4Op", true)
+      .Cases("make_tiled_mma", "make_smem_layout_a", "make_smem_layout_b", true)
+      .Default(false);
+}
+
+static bool isMethodName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C", true)
+      .Cases("make_fragment_A", "make_fragment_B", "partition_A", "partition_B", "partition_C",
+             true)
+      .Default(false);
+}
+
+std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::StringRef name) {
+  if (base.is(SemaValue::Kind::TiledMma) && isMethodName(name))
+    return SemaValue::method(base, name);
+  return std::nullopt;
+}
+
+namespace {
+
+/// `v` as a shape: a static integer or a tuple of them, no `_`.
+std::optional<IntTuple> staticShape(const SemaValue &v) {
+  std::optional<LayoutValue> l = v.toLayoutValue();
+  const IntTuple *t = l ? l->get<IntTuple>() : nullptr;
+  if (!t)
+    return std::nullopt;
+  std::vector<IntTuple> leaves;
+  flattenInto(*t, leaves);
+  for (const IntTuple &leaf : leaves)
+    if (leaf.isUnderscore() || !leaf.leaf().isStatic() || leaf.leaf().staticValue() <= 0)
+      return std::nullopt;
+  return *t;
+}
+
+/// Whether the first element of a (possibly nested) mode has stride 1.
+bool unitStride(const IntTuple &stride) {
+  const IntTuple *first = &stride;
+  while (first->isTuple() && first->rank() > 0)
+    first = &(*first)[0];
+  return first->isLeaf() && first->leaf().isConstant(1);
+}
+
+bool isFp8f6f4(ir::DataType t) {
+  using ir::DataType;
+  return t == DataType::F8E4M3 || t == DataType::F8E5M2 || t == DataType::F6E2M3 ||
+         t == DataType::F6E3M2 || t == DataType::F4E2M1;
+}
+
+/// What an op constructor takes before the instruction shape: its element
+/// types, and which of them they set.
+struct OpSignature {
+  size_t types; // leading dtype arguments
+  bool ab, acc; // (ab, acc) / (a, b, acc) / (ab) / ()
+};
+
+OpSignature signatureOf(llvm::StringRef op) {
+  if (op == "MmaF16BF16Op")
+    return {2, true, true};
+  if (op == "MmaI8Op")
+    return {1, true, false};
+  if (op == "MmaF8F6F4Op")
+    return {3, false, true};
+  return {0, false, false}; // MmaTF32Op
+}
+
+/// Why `mma`'s types do not make the op, or "".
+std::string typeProblem(const TiledMma &mma) {
+  using ir::DataType;
+  bool ok;
+  if (mma.op == "MmaF16BF16Op")
+    ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) &&
+         (mma.acc == DataType::F16 || mma.acc == DataType::F32);
+  else if (mma.op == "MmaI8Op")
+    ok = mma.a == DataType::I8 || mma.a == DataType::U8;
+  else if (mma.op == "MmaF8F6F4Op")
+    ok = isFp8f6f4(mma.a) && isFp8f6f4(mma.b) &&
+         (mma.acc == DataType::F16 || mma.acc == DataType::F32);
+  else
+    ok = true;
+  if (ok)
+    return "";
+  return mma.op + " does not multiply " + ir::name(mma.a).str() + " x " + ir::name(mma.b).str() +
+         " into " + ir::name(mma.acc).str();
+}
+
+} // namespace
+
+// MmaF16BF16Op(ab_dtype, acc_dtype, (M, N, K), a_major, b_major),
+// MmaTF32Op((M, N, K), ...), MmaI8Op(ab_dtype, (M, N, K), ...),
+// MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, (M, N, K), ...): the majors are
+// optional (K-major). One CTA, A from shared memory.
+SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
+  OpSignature sig = signatureOf(op);
+  if (!checkArity(site, op, sig.types + 1, sig.types + 3))
+    return SemaValue::poison();
+  for (size_t i = 0; i < sig.types; ++i)
+    if (!site.args[i].is(SemaValue::Kind::DType))
+      return error(site.argExpr(i),
+                   op + " needs an element type here, not " + site.args[i].describe());
+  TiledMma mma;
+  mma.op = op.str();
+  if (op == "MmaTF32Op") {
+    mma.a = mma.b = ir::DataType::TF32;
+  } else if (op == "MmaI8Op") {
+    mma.a = mma.b = site.args[0].dataType();
+    mma.acc = ir::DataType::I32;
+  } else if (sig.ab) {
+    mma.a = mma.b = site.args[0].dataType();
+    mma.acc = site.args[1].dataType();
+  } else {
+    mma.a = site.args[0].dataType();
+    mma.b = site.args[1].dataType();
+    mma.acc = site.args[2].dataType();
+  }
+  if (std::string problem = typeProblem(mma); !problem.empty())
+    return error(site.loc(), problem, {site.range()});
+  const SemaValue &shape = site.args[sig.types];
+  std::vector<int64_t> mnk;
+  if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 3)
+    for (const SemaValue &e : shape.elements())
+      if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
+        mnk.push_back(e.intValue().staticValue());
+  int64_t kWant = 256 / ir::bitWidth(mma.a);
+  if (mnk.size() != 3 || (mnk[0] != 64 && mnk[0] != 128) || mnk[1] < 8 || mnk[1] > 256 ||
+      mnk[1] % (mnk[0] == 64 ? 8 : 16) != 0 || mnk[2] != kWant)
+    return error(site.argExpr(sig.types),
+                 "the instruction shape of " + op +
+                     " is a static (M, N, K): M 64 or 128, N a "
+                     "multiple of 8 (M = 64) or 16 (M = 128) up to 256, K " +
+                     llvm::Twine(kWant) + " (32 bytes of " + ir::name(mma.a) + "), not " +
+                     shape.describe());
+  mma.m = mnk[0];
+  mma.n = mnk[1];
+  mma.k = mnk[2];
+  for (size_t i = sig.types + 1; i < site.args.size(); ++i) {
+    std::optional<bool> mn = mnMajorArgument(site.args[i], site.argExpr(i));
+    if (!mn)
+      return SemaValue::poison();
+    (i == sig.types + 1 ? mma.aMnMajor : mma.bMnMajor) = *mn;
+    ir::DataType t = i == sig.types + 1 ? mma.a : mma.b;
+    if (*mn && ir::bitWidth(t) < 8)
+      return error(site.argExpr(i),
+                   "4- and 6-bit operands must be K-major; " + ir::name(t) + " cannot be MN-major");
+  }
+  return SemaValue::tiledMma(std::move(mma));
+}
+
+SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
+  if (name.starts_with("Mma"))
+    return mmaOp(name, site);
+  if (name == "make_tiled_mma") {
+    // make_tiled_mma(op, atom_layout_mnk=(1, 1, 1)): one atom per CTA.
+    if (!checkArity(site, name, 1, 2))
+      return SemaValue::poison();
+    const SemaValue &op = site.args[0];
+    if (!op.is(SemaValue::Kind::TiledMma) || op.tiledMma().isSlice)
+      return error(site.argExpr(0), "make_tiled_mma takes an MMA op such as MmaF16BF16Op(...), "
+                                    "not " +
+                                        op.describe());
+    if (site.args.size() == 2) {
+      std::optional<IntTuple> atoms = staticShape(site.args[1]);
+      if (!atoms || size(makeLayout(*atoms)) != IntExpr(1))
+        return error(site.argExpr(1), "only a trivial tiled MMA (atom layout (1, 1, 1)) is "
+                                      "supported so far, not " +
+                                          site.args[1].describe());
+    }
+    return op;
+  }
+  return smemLayoutForMma(name == "make_smem_layout_a" ? MmaOperand::A : MmaOperand::B, site);
+}
+
+// make_smem_layout_a/b(tiled_mma, mma_tiler_mnk, dtype, stages): the
+// operand's make_umma_smem_layout for its (MN, K) part of the tiler in the
+// tiled MMA's major mode.
+SemaValue IRGen::smemLayoutForMma(MmaOperand operand, CallSite &site) {
+  llvm::StringRef name = operand == MmaOperand::A ? "make_smem_layout_a" : "make_smem_layout_b";
+  if (!checkArity(site, name, 4, 4))
+    return SemaValue::poison();
+  if (!site.args[0].is(SemaValue::Kind::TiledMma))
+    return error(site.argExpr(0), name + " needs a tiled MMA, not " + site.args[0].describe());
+  const TiledMma &mma = site.args[0].tiledMma();
+  const SemaValue &tiler = site.args[1];
+  std::vector<int64_t> mnk;
+  if (tiler.is(SemaValue::Kind::Tuple) && tiler.elements().size() == 3)
+    for (const SemaValue &e : tiler.elements())
+      if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
+        mnk.push_back(e.intValue().staticValue());
+  if (mnk.size() != 3)
+    return error(site.argExpr(1), "the MMA tiler is a static (M, N, K), not " + tiler.describe());
+  if (!site.args[2].is(SemaValue::Kind::DType))
+    return error(site.argExpr(2), name + " needs an element type, not " + site.args[2].describe());
+  ir::DataType want = operand == MmaOperand::A ? mma.a : mma.b;
+  if (site.args[2].dataType() != want)
+    return error(site.argExpr(2),
+                 "the tiled MMA's " + llvm::Twine(operand == MmaOperand::A ? "A" : "B") + " is " +
+                     ir::name(want) + ", not " + ir::name(site.args[2].dataType()));
+  const SemaValue &stages = site.args[3];
+  if (!stages.is(SemaValue::Kind::Int) || !stages.intValue().isStatic() ||
+      stages.intValue().staticValue() <= 0)
+    return error(site.argExpr(3), "the number of stages must be a positive static integer, not " +
+                                      stages.describe());
+  int64_t mn = operand == MmaOperand::A ? mnk[0] : mnk[1];
+  auto [instMn, instK] = instructionTile(mma, operand);
+  if (mn % instMn != 0 || mnk[2] % instK != 0)
+    return error(site.argExpr(1), "the instruction tile " + llvm::Twine(instMn) + "x" +
+                                      llvm::Twine(instK) + " does not divide the (" +
+                                      llvm::Twine(mn) + ", " + llvm::Twine(mnk[2]) + ") tile");
+  bool mnMajor = operand == MmaOperand::A ? mma.aMnMajor : mma.bMnMajor;
+  llvm::Expected<ComposedLayout> layout =
+      makeUmmaSmemLayout(want, mnMajor, mn, mnk[2], stages.intValue().staticValue());
+  if (!layout)
+    return error(site.loc(), llvm::toString(layout.takeError()), {site.range()});
+  return SemaValue::fromLayoutValue(LayoutValue(*layout));
+}
+
+/// `tensor` under `layout`: the same memory, indexed anew.
+SemaValue IRGen::relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc) {
+  const ir::Type &type = tensor.type();
+  return SemaValue::runTime(builder->createValue(
+      ir::OpKind::MakeTensor, loc,
+      ir::Type::tensor(type.element(), type.memorySpace(), layout, type.tensorSwizzle()),
+      {tensor.irValue()}));
+}
+
+SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
+  const TiledMma &mma = method.receiver().tiledMma();
+  llvm::StringRef name = method.name();
+  if (name == "get_slice") {
+    if (!checkArity(site, name, 1, 1))
+      return SemaValue::poison();
+    const SemaValue &v = site.args[0];
+    if (mma.isSlice || !v.is(SemaValue::Kind::Int) || !v.intValue().isConstant(0))
+      return error(site.loc(), "a tiled MMA of one CTA has the one slice get_slice(0)",
+                   {site.range()});
+    TiledMma slice = mma;
+    slice.isSlice = true;
+    return SemaValue::tiledMma(std::move(slice));
+  }
+  if (!checkArity(site, name, 1, 1))
+    return SemaValue::poison();
+  MmaOperand operand = name.ends_with("A")   ? MmaOperand::A
+                       : name.ends_with("B") ? MmaOperand::B
+                                             : MmaOperand::C;
+  bool onSlice = name.starts_with("partition_") && !name.starts_with("partition_shape");
+  if (onSlice != mma.isSlice)
+    return error(site.loc(),
+                 "'" + name + "' is a method of " +
+                     (onSlice ? "a slice of a tiled MMA (tiled_mma.get_slice(0))"
+                              : "a tiled MMA, not of its slice"),
+                 {site.range()});
+  const SemaValue &arg = site.args[0];
+  if (name.starts_with("partition_shape")) {
+    std::optional<IntTuple> shape = staticShape(arg);
+    if (!shape)
+      return error(site.argExpr(0), "'" + name + "' takes a static shape, not " + arg.describe());
+    llvm::Expected<Layout> l = partitionLayout(mma, operand, makeLayout(*shape));
+    if (!l)
+      return error(site.argExpr(0), llvm::toString(l.takeError()));
+    return SemaValue::fromIntTuple(l->shape);
+  }
+  // partition_A/B/C(gX) and make_fragment_A/B(sX): the tensor under its
+  // MMA-partitioned layout.
+  bool fragment = name.starts_with("make_fragment");
+  if (!arg.is(SemaValue::Kind::RunTime) || !arg.type().isTensor() ||
+      (fragment ? arg.type().memorySpace() != ir::MemorySpace::Shared
+                : arg.type().memorySpace() == ir::MemorySpace::Register))
+    return error(site.argExpr(0), "'" + name + "' takes " +
+                                      (fragment ? "a shared tensor" : "a tensor in memory") +
+                                      ", not " + arg.describe());
+  if (!requireBuilder(site.loc(), name + "()"))
+    return SemaValue::poison();
+  llvm::Expected<Layout> l = partitionLayout(mma, operand, arg.type().tensorLayout());
+  if (!l)
+    return error(site.argExpr(0), llvm::toString(l.takeError()));
+  return relayout(arg, *l, site.loc());
+}
+
+// gemm(tiled_mma, acc, a, b, accumulate): the plain gemm, after checking
+// the operands against the tiled MMA; a and b may be MMA-partitioned
+// ((instMN, instK), MMA_MN, MMA_K), which becomes their (MN, K) tile again.
+SemaValue IRGen::tiledMmaGemm(CallSite &site) {
+  if (!checkArity(site, "gemm", 5, 5))
+    return SemaValue::poison();
+  const TiledMma &mma = site.args[0].tiledMma();
+  const SemaValue &acc = site.args[1];
+  if (acc.is(SemaValue::Kind::RunTime) && acc.type().isTensor() &&
+      acc.type().memorySpace() == ir::MemorySpace::Tensor) {
+    const Layout &l = acc.type().tensorLayout();
+    if (acc.type().element() != mma.acc || l.rank() != 2 || size(makeLayout(l.shape[0])) != mma.m ||
+        size(makeLayout(l.shape[1])) != mma.n)
+      return error(site.argExpr(1), "the accumulator of " + mma.str() + " is a (" +
+                                        llvm::Twine(mma.m) + ", " + llvm::Twine(mma.n) + ") " +
+                                        ir::name(mma.acc) +
+                                        " tmem_tensor (one instruction tile "
+                                        "per CTA tile so far), not " +
+                                        acc.describe());
+  }
+  for (size_t i : {size_t(2), size_t(3)}) {
+    const SemaValue &v = site.args[i];
+    ir::DataType want = i == 2 ? mma.a : mma.b;
+    if (v.is(SemaValue::Kind::RunTime) && v.type().isTensor() && v.type().element() != want)
+      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
+                                        ir::name(want) + ", not " + v.describe());
+    if (!v.is(SemaValue::Kind::RunTime) || !v.type().isTensor())
+      continue; // the plain gemm reports it
+    const Layout &l = v.type().tensorLayout();
+    if (l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
+      // ((instMN, instK), MMA_MN, MMA_K) -> ((instMN, MMA_MN), (instK, MMA_K)),
+      // each mode coalesced: the tile the plain gemm takes.
+      Layout mn = coalesce(
+          makeLayout({Layout(l.shape[0][0], l.stride[0][0]), Layout(l.shape[1], l.stride[1])}));
+      Layout k = coalesce(
+          makeLayout({Layout(l.shape[0][1], l.stride[0][1]), Layout(l.shape[2], l.stride[2])}));
+      if (!requireBuilder(site.loc(), "gemm()"))
+        return SemaValue::poison();
+      site.args[i] = relayout(v, makeLayout({mn, k}), site.argExpr(i).getLoc());
+    }
+    const Layout &tile = site.args[i].type().tensorLayout();
+    bool mnMajor = i == 2 ? mma.aMnMajor : mma.bMnMajor;
+    if (tile.rank() == 2 && !unitStride(tile.stride[mnMajor ? 0 : 1]))
+      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
+                                        (mnMajor ? "MN" : "K") +
+                                        "-major: its tile needs that mode contiguous, not " +
+                                        tile.str());
+  }
+  return gemm(site, 1);
+}
+
+} // namespace cutec
