@@ -198,7 +198,8 @@ private:
   std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
   SemaValue ummaSmemLayout(CallSite &site);
   SemaValue tmemTensor(CallSite &site);
-  SemaValue tmemLoad(CallSite &site);
+  /// tmem_load (store false) and tmem_store (IRGenTmemCopy.cpp).
+  SemaValue tmemCopy(CallSite &site, bool store);
   SemaValue gemm(CallSite &site);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------

@@ -28,10 +28,13 @@ enum class PtxSyntax {
   Operands,  // op a, b;
   Address,   // op [a];
   Mma,       // op [a0], a1, a2, a3, a4;
+  MmaTmemA,  // op [a0], [a1], a2, a3, a4;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   LoadVector, // op {r0, r1, ...}, [a+off];
   StoreVector, // op [a0+off], {a1, a2, ...};
+  LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;
+  StoreVectorImm, // op [a0], imm, {a1, a2, ...};
 };
 
 struct PtxInstruction {

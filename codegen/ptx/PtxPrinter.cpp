@@ -198,6 +198,14 @@ private:
     case PtxSyntax::LoadVector:
       text = fmt::format("{} \t{{{}}}, [{}{}]", m, llvm::join(r, ", "), a[0], offset);
       break;
+    case PtxSyntax::LoadVectorImm:
+      text = fmt::format("{} \t{{{}}}, [{}], {}", m, llvm::join(r, ", "), a[0],
+                         immediate(op, RegisterClass::B32));
+      break;
+    case PtxSyntax::StoreVectorImm:
+      text = fmt::format("{} \t[{}], {}, {{{}}}", m, a[0], immediate(op, RegisterClass::B32),
+                         llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
+      break;
     case PtxSyntax::Unpack2:
       text = fmt::format("{} \t{{{}, {}}}, {}", m, r[0], r[1], a[0]);
       break;
@@ -221,6 +229,10 @@ private:
       break;
     case PtxSyntax::Mma:
       text = fmt::format("{} \t[{}], {}", m, a[0], llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
+      break;
+    case PtxSyntax::MmaTmemA:
+      text = fmt::format("{} \t[{}], [{}], {}", m, a[0], a[1],
+                         llvm::join(llvm::ArrayRef(a).drop_front(2), ", "));
       break;
     case PtxSyntax::WaitLoop: {
       std::string again = label("wait"), done = freshRegister(RegisterClass::Pred);
