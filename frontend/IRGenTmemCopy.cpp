@@ -100,12 +100,9 @@ SemaValue IRGen::tmemCopy(CallSite &site, bool store) {
                                         site.args[2].describe());
     n = *count;
   }
-  // 16-bit elements sit one per cell, in its low half: tcgen05.ld packs two
-  // into a register (.pack::16b).
+  // 16-bit elements sit one per cell, in its low half: two share a register
+  // (.pack::16b, .unpack::16b).
   bool pack = ir::bitWidth(element) == 16;
-  if (pack && store)
-    return error(site.argExpr(2), "tmem_store of 16-bit elements (.unpack::16b) is not "
-                                  "supported yet; store 32-bit cells");
   int64_t perRepetition = shape->registers * (pack ? 2 : 1);
   int64_t num = n / perRepetition;
   int64_t span = num * shape->columns * (pack ? 2 : 1);

@@ -80,14 +80,16 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
     bool pack = *op.attrAs<bool>("pack");
-    ir::Operation &ld = emitInst(b, loc, tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : ""),
-                                 words, in);
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
+    ir::Operation &ld = emitInst(b, loc, opcode, words, in);
     setHalfSplitOffset(op, ld, pack);
     emitInst(b, loc, "tcgen05.wait::ld", {});
     return ld.result(0);
   }
   case OpKind::TmemStoreWords: {
-    setHalfSplitOffset(op, emitInst(b, loc, tmemCopyOpcode(op, "tcgen05.st.", ""), {}, in), false);
+    bool unpack = *op.attrAs<bool>("pack");
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
+    setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
     emitInst(b, loc, "tcgen05.wait::st", {});
     return nullptr;
   }

@@ -504,9 +504,8 @@ private:
     Operation &tid = b.create(OpKind::ThreadIdx, loc, {}, {Type::scalar(DataType::I32)});
     tid.setAttr("dim", int64_t(0));
     // ((tid / 32) % 4) * 32 << 16, and the first lane and column.
-    Value *quarter = binary(b, loc, OpKind::Rem,
-                            binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32)),
-                            constant(b, loc, DataType::I32, 4));
+    Value *warp = binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32));
+    Value *quarter = binary(b, loc, OpKind::Rem, warp, constant(b, loc, DataType::I32, 4));
     Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
     Value *offset = constant(b, loc, DataType::I32,
                              (*op.attrAs<int64_t>("lane") << 16) + *op.attrAs<int64_t>("column"));
@@ -554,19 +553,33 @@ private:
     return true;
   }
 
-  /// tcgen05.st of a fragment of 32-bit elements, as u32 words.
+  /// tcgen05.st of a fragment as u32 words; 16-bit elements two to a word
+  /// (.unpack::16b), the even one in the low half.
   bool lowerTmemStore(Operation &op) {
     const Registers *regs = fragment(op, op.operand(1));
     ir::Builder b;
     Value *address = regs ? tmemCopyAddress(b, op) : nullptr;
     if (!address)
       return false;
+    llvm::SMLoc loc = op.loc();
+    bool pack = ir::bitWidth(op.operand(1)->type().element()) == 16;
+    auto word = [&](Value *r) {
+      if (!pack && r->type().element() == DataType::U32)
+        return r;
+      if (!pack)
+        return cast(b, loc, OpKind::Bitcast, r, DataType::U32);
+      return cast(b, loc, OpKind::Convert, cast(b, loc, OpKind::Bitcast, r, DataType::U16),
+                  DataType::U32);
+    };
     llvm::SmallVector<Value *, 129> operands{address};
-    for (Value *r : *regs)
-      operands.push_back(r->type().element() == DataType::U32
-                             ? r
-                             : cast(b, op.loc(), OpKind::Bitcast, r, DataType::U32));
-    copyForm(op, b.create(OpKind::TmemStoreWords, op.loc(), operands, {}));
+    for (size_t i = 0; i < regs->size(); i += pack ? 2 : 1)
+      operands.push_back(!pack ? word((*regs)[i])
+                               : binary(b, loc, OpKind::Add, word((*regs)[i]),
+                                        binary(b, loc, OpKind::Mul, word((*regs)[i + 1]),
+                                               constant(b, loc, DataType::U32, 1 << 16))));
+    Operation &store = b.create(OpKind::TmemStoreWords, loc, operands, {});
+    copyForm(op, store);
+    store.setAttr("pack", pack);
     dead.push_back(&op);
     return true;
   }

@@ -2,11 +2,12 @@
 //
 // `cute.gemm %acc, %a, %b, %accumulate` multiplies shared (M, K) and (N, K)
 // tiles into an (M, N) tensor-memory accumulator; A may instead be in tensor
-// memory, as (M, K * bits / 32) u32 cells (the `[a-tmem]` form). One tcgen05.mma covers 32
-// bytes of K (16 f16, 8 tf32, 32 8-bit or 64 4-bit elements), so this pass
-// emits K / that many `nvgpu.umma`, each on the views of its K block, with
-// the instruction descriptor and the constant part of both shared-memory
-// descriptors computed from the layouts (passes/UmmaDescriptors.h). The
+// memory, as (M, K * bits / 32) u32 cells (the `[a-tmem]` form). One
+// tcgen05.mma covers 32 bytes of K (16 f16, 8 tf32, 32 8-bit or 64 4-bit
+// elements), so this pass emits K / that many `nvgpu.umma`, each on the views
+// of its K block, with the instruction descriptor and the constant part of
+// the shared-memory descriptors computed from the layouts
+// (passes/UmmaDescriptors.h). The
 // first one accumulates if %accumulate says so, the others always. It runs
 // after `partition`, when the operands are views with static layouts.
 //

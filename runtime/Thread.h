@@ -148,7 +148,7 @@ public:
   // Tensor memory and tcgen05 (runtime/Tmem.h, runtime/Tcgen05Mma.h,
   // docs/emulator.md "Tensor memory and tcgen05"). Shared addresses are
   // .shared::cta window addresses; TMEM addresses are lane << 16 | column.
-  // The warp-collective ones (alloc, dealloc, relinquish, ld) go through
+  // The warp-collective ones (alloc, dealloc, relinquish, ld, st) go through
   // warpSync: every lane of the warp calls them with the same operands, and
   // the emitted code calls them through the warpSyncTcgen05* wrappers of
   // runtime/Tcgen05Collectives.h so that KernelDescriptor::usesBarriers is set.

@@ -68,12 +68,12 @@ std::pair<uint32_t, uint32_t> cellOf(Shape s, uint32_t n, uint32_t l, uint32_t r
 }
 
 /// Runs one of the copy kernels (mIn, mOut; one CTA of 128 threads).
-template <typename Params>
+template <typename Params, typename T>
 rt::Status runCopyKernel(const rt::KernelDescriptor &kernel, uint32_t sharedBytes,
-                         std::vector<uint32_t> &in, std::vector<uint32_t> &out) {
+                         std::vector<T> &in, std::vector<T> &out) {
   rt::MemoryMap memory;
   for (auto *buffer : {&in, &out})
-    if (rt::Status added = memory.add(buffer->data(), buffer->size() * 4,
+    if (rt::Status added = memory.add(buffer->data(), buffer->size() * sizeof(T),
                                       buffer == &in ? "mIn" : "mOut");
         !added)
       return added;
@@ -136,6 +136,28 @@ TEST(Tcgen05FormsLinked, StoresOfEveryShapeWriteTheirFragments) {
       }
   for (uint32_t i = 0; i < want.size(); ++i)
     ASSERT_EQ(out[i], want[i]) << "TMEM lane " << i / 32 << " column " << i % 32;
+}
+
+// f16 elements one per cell: the packed store writes element 2r of its
+// register r's cell pair to the first cell's low half, 2r + 1 to the second's;
+// the packed load gives the low halves back; the high halves stay out.
+TEST(Tcgen05FormsLinked, F16ElementsStoreAndLoadTwoToARegister) {
+  std::vector<uint16_t> in(128 * 32), out(128 * 64, 0);
+  for (uint32_t i = 0; i < in.size(); ++i)
+    in[i] = uint16_t(0x3C00 + i); // distinct finite f16 codes
+  rt::Status status = runCopyKernel<tmem_f16_round_trip_Params>(
+      cutec_kernel_tmem_f16_round_trip, tmem_f16_round_trip_shared_bytes, in, out);
+  ASSERT_TRUE(status) << status.error();
+  std::vector<uint16_t> want(128 * 64, 0xFFFF); // unwritten cells: 0xFFFFFFFF
+  for (uint32_t tid = 0; tid < 128; ++tid)
+    for (uint32_t r = 0; r < 16; ++r) {
+      auto [row, column] = cellOf(Shape::S16x128b, 8, tid % 32, r);
+      uint32_t lane = 32 * (tid / 32) + row;
+      want[lane * 64 + 2 * column] = in[tid * 32 + 2 * r];
+      want[lane * 64 + 2 * column + 1] = in[tid * 32 + 2 * r + 1];
+    }
+  for (uint32_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(out[i], want[i]) << "TMEM lane " << i / 64 << " column " << i % 64;
 }
 
 /// The f16 code nearest `v` (round to nearest even).

@@ -72,9 +72,9 @@ struct Fixture {
     bDesc = encodeSmemDescriptor(d);
   }
 
-  Tcgen05Problem run(uint32_t aTmem, uint32_t instr) {
+  Tcgen05Problem run(uint32_t aTmem, uint32_t instr, Tcgen05Kind kind = Tcgen05Kind::F16) {
     MmaOperands op;
-    op.kind = Tcgen05Kind::F16;
+    op.kind = kind;
     op.dTmem = kDColumn;
     op.aFromTmem = true;
     op.aTmem = aTmem;
@@ -126,6 +126,19 @@ TEST(Tcgen05MmaTmemA, AMustLieInAnAllocation) {
                         "allocation"),
             std::string::npos)
       << p.text;
+}
+
+TEST(Tcgen05MmaTmemA, OnlyM128AndByteOrWiderElementsAreModelled) {
+  Fixture f;
+  uint32_t m64 = (idesc() & ~(0x1Fu << 24)) | (64 >> 4) << 24;
+  EXPECT_NE(f.run(kAColumn, m64).text.find("A from tensor memory is modelled for M=128 only"),
+            std::string::npos);
+  // kind::f8f6f4 with e2m3 A and B (format 3): 6-bit codes in byte containers.
+  uint32_t e2m3 = idesc() | 3u << 7 | 3u << 10;
+  EXPECT_NE(f.run(kAColumn, e2m3, Tcgen05Kind::F8f6f4)
+                .text.find("A from tensor memory with e2m3 elements (in padded byte containers) "
+                           "is not modelled"),
+            std::string::npos);
 }
 
 } // namespace
