@@ -86,7 +86,8 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   const Thread &issuer = threads[p.issuer];
   std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by thread " +
                      dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
-                     std::to_string(issuer.laneid) + "; writes TMEM " + p.lanes.text() +
+                     std::to_string(issuer.laneid) + (p.readOnly ? "; reads" : "; writes") +
+                     " TMEM " + p.lanes.text() +
                      " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
@@ -166,15 +167,18 @@ void CtaRunner::tcgen05LdStWarp(Thread &t, const WarpCollective &w, bool store,
                            : instruction + " at TMEM address " + tmemAddressText(op->address) +
                                  ": " + problem);
   }
+  // A load races with pending writes; a store with pending reads too (an
+  // MMA's A operand).
   if (const TensorMemory::PendingWrite *p =
-          tmem.pendingWrite(TmemLanes::range(lane, lanes), column, span))
+          tmem.pendingWrite(TmemLanes::range(lane, lanes), column, span, /*orRead=*/store))
     fail(t, what, [&] {
       return "warp " + std::to_string(w.warpid) + (store ? " writes" : " reads") +
              " TMEM lanes [" + std::to_string(lane) + "," + std::to_string(lane + lanes) +
              ") columns [" + std::to_string(column) + "," + std::to_string(column + span) +
              ") at address " + tmemAddressText(op->address) + ", which the asynchronous " +
              tcgen05WriteText(*p) +
-             " may still be writing: commit it (tcgen05.commit), wait on that mbarrier phase "
+             (p->readOnly ? " may still be reading" : " may still be writing") +
+             ": commit it (tcgen05.commit), wait on that mbarrier phase "
              "and fence (tcgen05.fence::after_thread_sync) before " +
              (store ? "tcgen05.st" : "tcgen05.ld");
     });
@@ -231,6 +235,11 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
     return executeTcgen05Mma(op, view, tmem, written);
   });
+  // An A in TMEM (M = 128, 8 columns) must not be overwritten before the
+  // MMA is seen complete.
+  if (op.aFromTmem)
+    tmem.addPendingWrite(TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, what, t.index,
+                         /*readOnly=*/true);
 }
 
 void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
