@@ -225,8 +225,8 @@ SemaValue IRGen::gemm(CallSite &site) {
   if (aInTmem) {
     // K in B's elements is K * bits / 32 cells of A.
     int64_t bits = ir::bitWidth(b.type().element());
-    std::optional<int64_t> cells = la.shape[1].leaf().getStatic(),
-                           kb = lb.shape[1].leaf().getStatic();
+    std::optional<int64_t> cells = product(la.shape[1]).getStatic(),
+                           kb = product(lb.shape[1]).getStatic();
     if (la.shape[0] != ld.shape[0] || lb.shape[0] != ld.shape[1] || !cells || !kb ||
         *cells * 32 != *kb * bits)
       return error(site.loc(),

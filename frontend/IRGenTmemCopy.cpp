@@ -46,7 +46,7 @@ SemaValue IRGen::tmemCopy(CallSite &site, bool store) {
     return error(site.argExpr(0), name + (store ? " writes" : " reads") + " a tmem_tensor, not " +
                                       t.describe());
   const Layout &layout = t.type().tensorLayout();
-  int64_t columns = size(layout).staticValue() / layout.shape[0].leaf().staticValue();
+  int64_t columns = size(layout).staticValue() / product(layout.shape[0]).staticValue();
   std::optional<int64_t> column = staticInteger(site.args[1]);
   if (!column || *column < 0)
     return error(site.argExpr(1), "the first column must be a static integer, not " +
