@@ -51,7 +51,7 @@ uint32_t divergentLane(const WarpCollective &w, uint32_t &first) {
       continue;
     }
     auto *ref = static_cast<TmemLaneOperands *>(w.laneData[first]);
-    if (lane->address != ref->address || lane->count != ref->count)
+    if (lane->address != ref->address || lane->count != ref->count || lane->form != ref->form)
       return l;
   }
   return 32;

@@ -40,6 +40,7 @@ struct TmemFragmentForm {
   std::string check() const;
   /// "16x256b.x2.pack::16b", the instruction's qualifiers.
   std::string name(bool store) const;
+  bool operator==(const TmemFragmentForm &) const = default;
 };
 
 /// A cell relative to the instruction's address.
