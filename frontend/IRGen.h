@@ -205,7 +205,8 @@ private:
   /// The `major=` keyword of `site`, K-major when absent.
   std::optional<bool> majorKeyword(CallSite &site);
   SemaValue tmemTensor(CallSite &site);
-  SemaValue tmemLoad(CallSite &site);
+  /// tmem_load (store false) and tmem_store (IRGenTmemLoadStore.cpp).
+  SemaValue tmemLoadStore(CallSite &site, bool store);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
   SemaValue tmemScaleFactorTensor(CallSite &site);
   SemaValue tmemCopy(CallSite &site);

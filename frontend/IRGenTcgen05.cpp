@@ -1,5 +1,5 @@
 // IRGen for Blackwell's tensor memory and MMA: tmem_alloc, tmem_dealloc,
-// tmem_relinquish_alloc_permit, tmem_tensor, tmem_load, gemm, umma_commit
+// tmem_relinquish_alloc_permit, tmem_tensor, gemm, umma_commit
 // and make_umma_smem_layout (docs/language.md, "Tensor memory and MMA").
 // These are sm_100a instructions; isel refuses them for sm_90a. Columns are
 // counted at compile time: a kernel whose allocations exceed the 512 columns
@@ -18,7 +18,8 @@ static constexpr int64_t kTmemColumns = 512;
 bool IRGen::isTcgen05BuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("tmem_alloc", "tmem_dealloc", "tmem_relinquish_alloc_permit", "tmem_tensor",
-             "tmem_load", "gemm", "umma_commit", "make_umma_smem_layout", "tmem_copy", true)
+             "tmem_load", "tmem_store", "gemm", "umma_commit", "make_umma_smem_layout",
+             "tmem_copy", true)
       .Case("OperandMajorMode", true)
       .Cases("tcgen05_fence_before_thread_sync", "tcgen05_fence_after_thread_sync", true)
       .Default(false);
@@ -51,8 +52,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
     return SemaValue::poison();
   if (name == "tmem_tensor")
     return tmemTensor(site);
-  if (name == "tmem_load")
-    return tmemLoad(site);
+  if (name == "tmem_load" || name == "tmem_store")
+    return tmemLoadStore(site, name == "tmem_store");
   if (name == "gemm")
     return gemm(site);
   if (name == "tmem_copy")
@@ -155,7 +156,8 @@ SemaValue IRGen::ummaSmemLayout(CallSite &site) {
 
 // tmem_tensor(dtype, (rows, columns), address): the tensor memory at
 // `address` (what tmem_alloc wrote) as a tensor: row r in lane r, column c
-// in column c, so element (r, c) is at address + (r << 16) + c.
+// in column c, so element (r, c) is at address + (r << 16) + c, one element
+// per cell whatever its width (as tcgen05.mma keeps an f16 accumulator).
 SemaValue IRGen::tmemTensor(CallSite &site) {
   if (!checkArity(site, "tmem_tensor", 3, 3))
     return SemaValue::poison();
@@ -163,9 +165,14 @@ SemaValue IRGen::tmemTensor(CallSite &site) {
       (site.args[0].dataType() == ir::DataType::UE4M3 ||
        site.args[0].dataType() == ir::DataType::UE8M0))
     return tmemScaleFactorTensor(site);
-  if (!site.args[0].is(SemaValue::Kind::DType) || ir::bitWidth(site.args[0].dataType()) != 32)
-    return error(site.argExpr(0), "tensor memory holds 32-bit cells: tmem_tensor needs f32, i32 "
-                                  "or u32, not " + site.args[0].describe());
+  // One element per 32-bit cell; a 16-bit element (an f16 accumulator)
+  // in the cell's low half.
+  if (!site.args[0].is(SemaValue::Kind::DType) ||
+      (ir::bitWidth(site.args[0].dataType()) != 32 &&
+       !(ir::bitWidth(site.args[0].dataType()) == 16 && ir::isFloat(site.args[0].dataType()))))
+    return error(site.argExpr(0), "tensor memory holds one element per 32-bit cell: tmem_tensor "
+                                  "needs f32, i32, u32, or f16/bf16 (in the low half), not " +
+                                      site.args[0].describe());
   const SemaValue &shape = site.args[1];
   std::optional<int64_t> rows, columns;
   if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 2) {
@@ -191,37 +198,12 @@ SemaValue IRGen::tmemTensor(CallSite &site) {
       {address.irValue()}));
 }
 
-// tmem_load(acc, column, n): tcgen05.ld.32x32b: lane l of warp w gets row
-// 32*(w % 4) + l of `acc`, columns [column, column + n), as a fragment.
-SemaValue IRGen::tmemLoad(CallSite &site) {
-  if (!checkArity(site, "tmem_load", 3, 3))
-    return SemaValue::poison();
-  const SemaValue &acc = site.args[0];
-  if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
-      acc.type().memorySpace() != ir::MemorySpace::Tensor)
-    return error(site.argExpr(0), "tmem_load reads a tmem_tensor, not " + acc.describe());
-  std::optional<int64_t> column = staticInt(*this, site.args[1]), n = staticInt(*this, site.args[2]);
-  int64_t columns = size(acc.type().tensorLayout()).staticValue() / 
-                    acc.type().tensorLayout().shape[0].leaf().staticValue();
-  if (!column || *column < 0)
-    return error(site.argExpr(1), "the first column must be a static integer, not " +
-                                      site.args[1].describe());
-  if (!n || *n < 1 || *n > 128 || !llvm::isPowerOf2_64(uint64_t(*n)) || *column + *n > columns)
-    return error(site.argExpr(2), "tmem_load reads a power of two of 1 to 128 columns inside the "
-                                  "tensor's " + llvm::Twine(columns) + ", not " +
-                                      site.args[2].describe() + " from column " +
-                                      llvm::Twine(column.value_or(0)));
-  ir::Operation &op = builder->create(
-      ir::OpKind::TmemLoad, site.loc(), {acc.irValue()},
-      {ir::Type::tensor(acc.type().element(), ir::MemorySpace::Register, makeLayout(IntTuple(*n)))});
-  op.setAttr("column", *column);
-  return SemaValue::runTime(op.result());
-}
-
 // gemm(acc, a, b, accumulate): acc (M, N) in tensor memory += or = a (M, K)
-// times b (N, K) transposed, both in shared memory; lower-mma splits K into
-// instructions and builds their descriptors. With sfa= and sfb= (scale
-// factors in tensor memory) it is block-scaled (IRGenBlockScaled.cpp).
+// times b (N, K) transposed, both in shared memory, or A in tensor memory
+// as (M, K * bits / 32) u32 cells of B's type packed (K-major, low bits
+// first); lower-mma splits K into instructions and builds their descriptors.
+// With sfa= and sfb= (scale factors in tensor memory) it is block-scaled
+// (IRGenBlockScaled.cpp).
 SemaValue IRGen::gemm(CallSite &site, size_t first) {
   if (site.args.size() && site.args[0].is(SemaValue::Kind::TiledMma) && !first)
     return tiledMmaGemm(site);
@@ -232,19 +214,40 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
       acc.type().memorySpace() != ir::MemorySpace::Tensor)
     return error(site.argExpr(first),
                  "the accumulator of gemm is a tmem_tensor, not " + acc.describe());
+  // A may be in tensor memory: u32 cells holding B's element type packed.
+  bool aInTmem = a.is(SemaValue::Kind::RunTime) && a.type().isTensor() &&
+                 a.type().memorySpace() == ir::MemorySpace::Tensor;
+  if (aInTmem && a.type().element() != ir::DataType::U32)
+    return error(site.argExpr(first + 1), "A of gemm in tensor memory is a u32 tmem_tensor of "
+                                          "packed cells, (M, K * bits / 32), not " +
+                                              a.describe());
   for (size_t i : {first + 1, first + 2})
-    if (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
-        site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
-        site.args[i].type().tensorLayout().rank() != 2)
+    if (!(i == first + 1 && aInTmem) &&
+        (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
+         site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
+         site.args[i].type().tensorLayout().rank() != 2))
       return error(site.argExpr(i), llvm::Twine(i == first + 1 ? "A" : "B") +
-                                        " of gemm is an (MN, K) tile of a shared tensor, not " +
+                                        " of gemm is an (MN, K) tile of a shared tensor" +
+                                        (i == first + 1 ? " or a tmem_tensor" : "") + ", not " +
                                         site.args[i].describe());
   const Layout &la = a.type().tensorLayout(), &lb = b.type().tensorLayout(),
                &ld = acc.type().tensorLayout();
   // Sizes per mode: an MN-major operand's MN mode is (atom, atoms).
   auto extent = [](const Layout &l, size_t i) { return size(makeLayout(l.shape[i])); };
-  if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) ||
-      extent(la, 1) != extent(lb, 1))
+  if (aInTmem) {
+    // K in B's elements is K * bits / 32 cells of A.
+    int64_t bits = ir::bitWidth(b.type().element());
+    std::optional<int64_t> cells = product(la.shape[1]).getStatic(),
+                           kb = product(lb.shape[1]).getStatic();
+    if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) || !cells || !kb ||
+        *cells * 32 != *kb * bits)
+      return error(site.loc(),
+                   "gemm with A in tensor memory multiplies (M, K * bits / 32) cells by (N, K) "
+                   "into (M, N): the shapes " + la.shape.str() + ", " + lb.shape.str() + " and " +
+                       ld.shape.str() + " do not agree for " + ir::name(b.type().element()),
+                   {site.range()});
+  } else if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) ||
+             extent(la, 1) != extent(lb, 1))
     return error(site.loc(), "gemm multiplies (M, K) by (N, K) into (M, N): the shapes " +
                                  la.shape.str() + ", " + lb.shape.str() + " and " +
                                  ld.shape.str() + " do not agree",

@@ -18,6 +18,7 @@ bool isTcgen05Op(OpKind kind) {
   case OpKind::Tcgen05Cp:
   case OpKind::UmmaCommit:
   case OpKind::TmemLoadWords:
+  case OpKind::TmemStoreWords:
   case OpKind::Tcgen05FenceBefore:
   case OpKind::Tcgen05FenceAfter:
     return true;
@@ -43,18 +44,36 @@ static ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *a
                    {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
 }
 
+/// "tcgen05.ld.16x256b.x2.pack::16b": the opcode of a tcgen05.ld/st form.
+static std::string tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
+                                  llvm::StringRef packing) {
+  return (prefix + *op.attrAs<std::string>("shape") + ".x" +
+          llvm::Twine(*op.attrAs<int64_t>("num")) + packing)
+      .str();
+}
+
+/// 16x32bx2 puts the upper half-warp's cells immHalfSplitoff columns on:
+/// cutec places the halves side by side, one half's columns apart.
+static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, bool pack) {
+  if (*op.attrAs<std::string>("shape") == "16x32bx2")
+    inst.setAttr("imm", *op.attrAs<int64_t>("num") * (pack ? 2 : 1));
+}
+
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
   llvm::SMLoc loc = op.loc();
   switch (op.kind()) {
   case OpKind::TmemTensor:
     return in[0];
   case OpKind::Umma: {
-    // tcgen05.mma [d], a-desc, b-desc, idesc, enable-input-d.
-    ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
+    // tcgen05.mma [d], a-desc, b-desc, idesc, enable-input-d; or [a-tmem]
+    // in place of a-desc when A is in tensor memory.
+    const bool *tmemA = op.attrAs<bool>("a_tmem");
+    bool aInTmem = tmemA && *tmemA;
+    ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
-    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind"), {},
-             {in[0], a, bd, idesc, in[3]});
+    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind") + (aInTmem ? ".tmem_a" : ""),
+             {}, {in[0], a, bd, idesc, in[3]});
     return nullptr;
   }
   case OpKind::UmmaBlockScaled: {
@@ -77,10 +96,19 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
-    ir::Operation &ld =
-        emitInst(b, loc, "tcgen05.ld.32x32b.x" + std::to_string(words.size()), words, in);
+    bool pack = *op.attrAs<bool>("pack");
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
+    ir::Operation &ld = emitInst(b, loc, opcode, words, in);
+    setHalfSplitOffset(op, ld, pack);
     emitInst(b, loc, "tcgen05.wait::ld", {});
     return ld.result(0);
+  }
+  case OpKind::TmemStoreWords: {
+    bool unpack = *op.attrAs<bool>("pack");
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
+    setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
+    emitInst(b, loc, "tcgen05.wait::st", {});
+    return nullptr;
   }
   case OpKind::Tcgen05FenceBefore:
     emitInst(b, loc, "tcgen05.fence::before_thread_sync", {});

@@ -102,6 +102,8 @@ private:
       return lowerAsync(op, 0, 1);
     case OpKind::TmemLoad:
       return lowerTmemLoad(op);
+    case OpKind::TmemStore:
+      return lowerTmemStore(op);
     case OpKind::TmemTensor:
       return true;
     case OpKind::SmemAlloc:
@@ -487,43 +489,105 @@ private:
     return true;
   }
 
-  /// tcgen05.ld.32x32b: the warp reads its lane quarter, 32 * (warp % 4)
-  /// rows on from the tensor's first, each lane its row; the registers come
-  /// as u32 words (bitcast to the tensor's type).
-  bool lowerTmemLoad(Operation &op) {
+  /// The tensor-memory address a warp's tcgen05.ld/st of `op` starts at:
+  /// its lane quarter, 32 * (warp % 4) lanes on from the tensor's first,
+  /// plus the op's "lane" (0 or 16) and "column"; computed before `op`, where
+  /// `b` then inserts.
+  Value *tmemCopyAddress(ir::Builder &b, Operation &op) {
+    b.setInsertionPoint(op);
     const IntTuple *block = kernel.attrAs<IntTuple>("block");
     std::vector<IntTuple> dims;
     if (block)
       flattenInto(*block, dims);
     for (size_t i = 1; i < dims.size(); ++i)
-      if (!dims[i].leaf().isConstant(1))
-        return fail(op, "tmem_load needs a one-dimensional block (warps numbered by thread_idx().x)");
-    ir::Builder b;
-    b.setInsertionPoint(op);
+      if (!dims[i].leaf().isConstant(1)) {
+        fail(op, "tmem_load and tmem_store need a one-dimensional block (warps numbered by "
+                 "thread_idx().x)");
+        return nullptr;
+      }
     llvm::SMLoc loc = op.loc();
     Value *start = startAddress(b, op, op.operand(0), /*swizzled=*/false);
     if (!start)
-      return false;
+      return nullptr;
     Operation &tid = b.create(OpKind::ThreadIdx, loc, {}, {Type::scalar(DataType::I32)});
     tid.setAttr("dim", int64_t(0));
-    // ((tid / 32) % 4) * 32 << 16, and the first column.
-    Value *quarter = binary(b, loc, OpKind::Rem,
-                            binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32)),
-                            constant(b, loc, DataType::I32, 4));
+    // ((tid / 32) % 4) * 32 << 16, and the first lane and column.
+    Value *warp = binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32));
+    Value *quarter = binary(b, loc, OpKind::Rem, warp, constant(b, loc, DataType::I32, 4));
     Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
-    Value *column = constant(b, loc, DataType::I32, *op.attrAs<int64_t>("column"));
-    Value *address = binary(b, loc, OpKind::Add, start,
-                            cast(b, loc, OpKind::Bitcast,
-                                 binary(b, loc, OpKind::Add, lanes, column), DataType::U32));
-    int64_t n = size(op.result()->type().tensorLayout()).staticValue();
-    std::vector<Type> words(n, Type::scalar(DataType::U32));
-    Operation &load = b.create(OpKind::TmemLoadWords, loc, {address}, words);
+    Value *offset = constant(b, loc, DataType::I32,
+                             (*op.attrAs<int64_t>("lane") << 16) + *op.attrAs<int64_t>("column"));
+    return binary(b, loc, OpKind::Add, start,
+                  cast(b, loc, OpKind::Bitcast, binary(b, loc, OpKind::Add, lanes, offset),
+                       DataType::U32));
+  }
+
+  /// Copies the form attributes of a tmem_load/tmem_store to its words op.
+  static void copyForm(const Operation &from, Operation &to) {
+    for (const char *key : {"shape", "num"})
+      to.setAttr(key, from.attributes().at(key));
+  }
+
+  /// tcgen05.ld: the registers come as u32 words, bitcast to the tensor's
+  /// type; 16-bit elements come two to a word (.pack::16b), the even one in
+  /// the low half.
+  bool lowerTmemLoad(Operation &op) {
+    ir::Builder b;
+    Value *address = tmemCopyAddress(b, op);
+    if (!address)
+      return false;
+    llvm::SMLoc loc = op.loc();
     DataType element = op.result()->type().element();
+    bool pack = ir::bitWidth(element) == 16;
+    int64_t n = size(op.result()->type().tensorLayout()).staticValue();
+    std::vector<Type> words(pack ? n / 2 : n, Type::scalar(DataType::U32));
+    Operation &load = b.create(OpKind::TmemLoadWords, loc, {address}, words);
+    copyForm(op, load);
+    load.setAttr("pack", pack);
     Registers regs;
-    for (const auto &word : load.results())
+    for (const auto &word : load.results()) {
+      if (pack) {
+        regs.push_back(cast(b, loc, OpKind::Bitcast, word.get(), element));
+        Value *high = binary(b, loc, OpKind::ShiftRight, word.get(),
+                             constant(b, loc, DataType::U32, 16));
+        regs.push_back(cast(b, loc, OpKind::Bitcast, high, element));
+        continue;
+      }
       regs.push_back(element == DataType::U32 ? word.get()
                                               : cast(b, loc, OpKind::Bitcast, word.get(), element));
+    }
     fragments[op.result()] = std::move(regs);
+    dead.push_back(&op);
+    return true;
+  }
+
+  /// tcgen05.st of a fragment as u32 words; 16-bit elements two to a word
+  /// (.unpack::16b), the even one in the low half.
+  bool lowerTmemStore(Operation &op) {
+    const Registers *regs = fragment(op, op.operand(1));
+    ir::Builder b;
+    Value *address = regs ? tmemCopyAddress(b, op) : nullptr;
+    if (!address)
+      return false;
+    llvm::SMLoc loc = op.loc();
+    bool pack = ir::bitWidth(op.operand(1)->type().element()) == 16;
+    auto word = [&](Value *r) {
+      if (!pack && r->type().element() == DataType::U32)
+        return r;
+      if (!pack)
+        return cast(b, loc, OpKind::Bitcast, r, DataType::U32);
+      return cast(b, loc, OpKind::Convert, cast(b, loc, OpKind::Bitcast, r, DataType::U16),
+                  DataType::U32);
+    };
+    llvm::SmallVector<Value *, 129> operands{address};
+    for (size_t i = 0; i < regs->size(); i += pack ? 2 : 1)
+      operands.push_back(!pack ? word((*regs)[i])
+                               : binary(b, loc, OpKind::Add, word((*regs)[i]),
+                                        binary(b, loc, OpKind::Mul, word((*regs)[i + 1]),
+                                               constant(b, loc, DataType::U32, 1 << 16))));
+    Operation &store = b.create(OpKind::TmemStoreWords, loc, operands, {});
+    copyForm(op, store);
+    store.setAttr("pack", pack);
     dead.push_back(&op);
     return true;
   }

@@ -1,11 +1,13 @@
 //===- LowerMma.cpp - gemm to one tcgen05.mma per K block -----------------===//
 //
 // `cute.gemm %acc, %a, %b, %accumulate` multiplies shared (M, K) and (N, K)
-// tiles into an (M, N) tensor-memory accumulator. One tcgen05.mma covers 32
-// bytes of K (16 f16, 8 tf32, 32 8-bit or 64 4-bit elements), so this pass
-// emits K / that many `nvgpu.umma`, each on the views of its K block, with
-// the instruction descriptor and the constant part of both shared-memory
-// descriptors computed from the layouts (passes/UmmaDescriptors.h). The
+// tiles into an (M, N) tensor-memory accumulator; A may instead be in tensor
+// memory, as (M, K * bits / 32) u32 cells (the `[a-tmem]` form). One
+// tcgen05.mma covers 32 bytes of K (16 f16, 8 tf32, 32 8-bit or 64 4-bit
+// elements), so this pass emits K / that many `nvgpu.umma`, each on the views
+// of its K block, with the instruction descriptor and the constant part of
+// the shared-memory descriptors computed from the layouts
+// (passes/UmmaDescriptors.h). The
 // first one accumulates if %accumulate says so, the others always. It runs
 // after `partition`, when the operands are views with static layouts. With
 // scale factors (`cute.gemm ..., %sfa, %sfb[, %sfb_row]`) the instructions
@@ -114,17 +116,22 @@ private:
     for (Value *v : gemm.operands())
       if (v->type().isTensor() && (!v->definingOp() || v->definingOp()->kind() != OpKind::View))
         return fail(gemm, "internal error: the operands are not views; run 'partition' first");
-    DataType ta = a->type().element(), tb = b->type().element();
+    // A in tensor memory is u32 cells of B's element type, packed (IRGen
+    // checked the shapes); one instruction reads 256 bits of K, 8 columns.
+    bool aInTmem = a->type().memorySpace() == ir::MemorySpace::Tensor;
+    DataType tb = b->type().element(), ta = aInTmem ? tb : a->type().element();
     auto kind = kindFor(ta);
     auto kindB = kindFor(tb);
     if (!scaled && (!kind || !kindB || kind->first != kindB->first))
       return fail(gemm, "no tcgen05.mma kind multiplies " + ir::name(ta) + " by " + ir::name(tb));
     const Layout &la = a->type().tensorLayout(), &ld = acc->type().tensorLayout();
-    std::optional<int64_t> k = size(la).getStatic(), m = ld.shape[0].leaf().getStatic(),
-                           n = ld.shape[1].leaf().getStatic();
+    std::optional<int64_t> k = size(b->type().tensorLayout()).getStatic(),
+                           m = ld.shape[0].leaf().getStatic(), n = ld.shape[1].leaf().getStatic();
     if (!k || !m || !n)
       return fail(gemm, "the tiles must be static");
-    int64_t kTotal = *k / *m;
+    int64_t kTotal = *k / *n;
+    if (scaled && aInTmem)
+      return fail(gemm, "a block-scaled MMA takes A from shared memory, not tensor memory");
     std::optional<BlockScaledMma> plan;
     if (scaled) {
       // A run-time sfb_row is trusted to keep B's rows inside SFB.
@@ -152,7 +159,8 @@ private:
     spec.d = acc->type().element();
     spec.m = *m;
     spec.n = *n;
-    std::optional<uint64_t> aDesc = operandDescriptor(gemm, a, kBlock, spec.aMajor);
+    std::optional<uint64_t> aDesc = aInTmem ? std::optional<uint64_t>(0)
+                                            : operandDescriptor(gemm, a, kBlock, spec.aMajor);
     std::optional<uint64_t> bDesc = operandDescriptor(gemm, b, kBlock, spec.bMajor);
     if (!aDesc || !bDesc)
       return false;
@@ -169,7 +177,8 @@ private:
     const Layout &lb = b->type().tensorLayout();
     for (int64_t kb = 0; kb < kTotal / kBlock; ++kb) {
       IntTuple coord = IntTuple::tuple({IntTuple(0), IntTuple(kb * kBlock)});
-      llvm::Expected<IntExpr> da = crd2idx(coord, la), db = crd2idx(coord, lb);
+      IntTuple cells = IntTuple::tuple({IntTuple(0), IntTuple(kb * 8)});
+      llvm::Expected<IntExpr> da = crd2idx(aInTmem ? cells : coord, la), db = crd2idx(coord, lb);
       if (!da || !db || !da->isStatic() || !db->isStatic()) {
         if (!da)
           llvm::consumeError(da.takeError());
@@ -202,7 +211,10 @@ private:
           builder.create(plan ? OpKind::UmmaBlockScaled : OpKind::Umma, loc, operands);
       mma.setAttr("kind", plan ? plan->ptxKind : std::string(kind->second));
       mma.setAttr("idesc", int64_t(*idesc));
-      mma.setAttr("a_desc", int64_t(*aDesc));
+      if (aInTmem)
+        mma.setAttr("a_tmem", true);
+      else
+        mma.setAttr("a_desc", int64_t(*aDesc));
       mma.setAttr("b_desc", int64_t(*bDesc));
     }
     ir::erase(gemm);

@@ -47,6 +47,7 @@ public:
       case OpKind::MbarrierWait:
       case OpKind::TmemAlloc:
       case OpKind::TmemLoad:
+      case OpKind::TmemStore:
       case OpKind::UmmaCommit:
         wrapParameter(kernel, op, 0);
         break;

@@ -67,7 +67,8 @@ public:
                                   const char *instruction);
   void tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what);
   void tcgen05RelinquishWarp(Thread &t, const char *what);
-  void tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what);
+  /// tcgen05.ld (store false) or tcgen05.st of any shape.
+  void tcgen05LdStWarp(Thread &t, const WarpCollective &w, bool store, const char *what);
   void tcgen05Mma(Thread &t, const MmaOperands &op, const char *what);
   void tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                  const char *what);

@@ -28,8 +28,9 @@ constexpr uint32_t kFullWarp = ~0u;
 /// One lane's operands of a warp-collective tcgen05 instruction.
 struct TmemLaneOperands {
   uint32_t address = 0; // smem destination (alloc) or TMEM address
-  uint32_t count = 0;   // columns (alloc/dealloc) or registers (ld)
+  uint32_t count = 0;   // columns (alloc/dealloc) or registers (ld/st)
   uint32_t *regs = nullptr;
+  TmemFragmentForm form; // ld/st
 };
 
 std::string tmemAddressText(uint32_t address) {
@@ -50,7 +51,7 @@ uint32_t divergentLane(const WarpCollective &w, uint32_t &first) {
       continue;
     }
     auto *ref = static_cast<TmemLaneOperands *>(w.laneData[first]);
-    if (lane->address != ref->address || lane->count != ref->count)
+    if (lane->address != ref->address || lane->count != ref->count || lane->form != ref->form)
       return l;
   }
   return 32;
@@ -85,7 +86,8 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   const Thread &issuer = threads[p.issuer];
   std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by thread " +
                      dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
-                     std::to_string(issuer.laneid) + "; writes TMEM " + p.lanes.text() +
+                     std::to_string(issuer.laneid) + (p.readOnly ? "; reads" : "; writes") +
+                     " TMEM " + p.lanes.text() +
                      " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
@@ -133,51 +135,77 @@ void CtaRunner::tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const cha
 
 void CtaRunner::tcgen05RelinquishWarp(Thread &, const char *) { tmem.relinquish(); }
 
-void CtaRunner::tcgen05LdWarp(Thread &t, const WarpCollective &w, const char *what) {
-  const auto *op =
-      static_cast<const TmemLaneOperands *>(uniformLaneOperands(t, w, what, "tcgen05.ld"));
-  uint32_t lane = op->address >> 16, column = op->address & 0xFFFF, n = op->count;
-  uint32_t quarter = w.warpid % 4;
-  if (n == 0 || n > 128 || (n & (n - 1)))
-    fail(t, what, [&] {
-      return "tcgen05.ld.32x32b.x" + std::to_string(n) +
-             ": .num must be a power of two from 1 to 128";
-    });
-  if (lane != 32 * quarter)
+void CtaRunner::tcgen05LdStWarp(Thread &t, const WarpCollective &w, bool store,
+                                const char *what) {
+  const auto *op = static_cast<const TmemLaneOperands *>(
+      uniformLaneOperands(t, w, what, store ? "tcgen05.st" : "tcgen05.ld"));
+  const TmemFragmentForm &form = op->form;
+  const std::string instruction =
+      std::string(store ? "tcgen05.st." : "tcgen05.ld.") + form.name(store);
+  uint32_t lane = op->address >> 16, column = op->address & 0xFFFF;
+  uint32_t quarter = w.warpid % 4, lanes = form.lanes(), span = form.columnSpan();
+  if (std::string bad = form.check(); !bad.empty())
+    fail(t, what, [&] { return instruction + ": " + bad; });
+  // A warp reaches its lane quarter only; a 16-lane shape either half of it.
+  if (lane != 32 * quarter && !(lanes == 16 && lane == 32 * quarter + 16))
     fail(t, what, [&] {
       return "lane-quarter violation: warp " + std::to_string(w.warpid) + " (warp " +
              std::to_string(w.warpid) + " mod 4 = " + std::to_string(quarter) +
              ") may access TMEM lanes [" + std::to_string(32 * quarter) + "," +
-             std::to_string(32 * quarter + 32) + ") only, but tcgen05.ld.32x32b at address " +
-             tmemAddressText(op->address) + " reads lanes [" + std::to_string(lane) + "," +
-             std::to_string(lane + 32) + ")";
+             std::to_string(32 * quarter + 32) + ") only, but " + instruction + " at address " +
+             tmemAddressText(op->address) + (store ? " writes" : " reads") + " lanes [" +
+             std::to_string(lane) + "," + std::to_string(lane + lanes) + ")" +
+             (lanes == 16 ? " (a 16-lane shape starts at the quarter's lane 0 or 16)" : "");
     });
   {
-    std::string problem = column + n > TensorMemory::kColumns
-                              ? "the load's columns [" + std::to_string(column) + "," +
-                                    std::to_string(column + n) + ") run past column 512"
-                              : tmem.checkColumns(column, n, "the load");
+    std::string problem = column + span > TensorMemory::kColumns
+                              ? "the columns [" + std::to_string(column) + "," +
+                                    std::to_string(column + span) + ") run past column 512"
+                              : tmem.checkColumns(column, span, store ? "the store" : "the load");
     failIf(t, what,
            problem.empty() ? problem
-                           : "tcgen05.ld at TMEM address " + tmemAddressText(op->address) + ": " +
-                                 problem);
+                           : instruction + " at TMEM address " + tmemAddressText(op->address) +
+                                 ": " + problem);
   }
+  // A load races with pending writes; a store with pending reads too (an
+  // MMA's A operand).
   if (const TensorMemory::PendingWrite *p =
-          tmem.pendingWrite(TmemLanes::range(lane, 32), column, n))
+          tmem.pendingWrite(TmemLanes::range(lane, lanes), column, span, /*orRead=*/store))
     fail(t, what, [&] {
-      return "warp " + std::to_string(w.warpid) + " reads TMEM lanes [" + std::to_string(lane) +
-             "," + std::to_string(lane + 32) + ") columns [" + std::to_string(column) + "," +
-             std::to_string(column + n) + ") at address " + tmemAddressText(op->address) +
-             ", which the asynchronous " + tcgen05WriteText(*p) +
-             " may still be writing: commit it (tcgen05.commit), wait on that mbarrier phase "
-             "and fence (tcgen05.fence::after_thread_sync) before tcgen05.ld";
+      return "warp " + std::to_string(w.warpid) + (store ? " writes" : " reads") +
+             " TMEM lanes [" + std::to_string(lane) + "," + std::to_string(lane + lanes) +
+             ") columns [" + std::to_string(column) + "," + std::to_string(column + span) +
+             ") at address " + tmemAddressText(op->address) + ", which the asynchronous " +
+             tcgen05WriteText(*p) +
+             (p->readOnly ? " may still be reading" : " may still be writing") +
+             ": commit it (tcgen05.commit), wait on that mbarrier phase "
+             "and fence (tcgen05.fence::after_thread_sync) before " +
+             (store ? "tcgen05.st" : "tcgen05.ld");
     });
   for (uint32_t l = 0; l < 32; ++l) {
     auto *me = static_cast<TmemLaneOperands *>(w.laneData[l]);
     if (!me)
       continue;
-    for (uint32_t i = 0; i < n; ++i)
-      me->regs[i] = tmem.cell(lane + l, column + i);
+    for (uint32_t r = 0; r < form.registers(); ++r) {
+      TmemCellOffset c = tmemFragmentCell(form, l, r);
+      uint32_t &first = tmem.cell(lane + c.lane, column + c.column);
+      if (!form.pack16) {
+        if (store)
+          first = me->regs[r];
+        else
+          me->regs[r] = first;
+        continue;
+      }
+      // Two 16-bit halves, each in the low half of its cell (a store
+      // clears the high halves).
+      uint32_t &second = tmem.cell(lane + c.lane, column + c.column + 1);
+      if (store) {
+        first = me->regs[r] & 0xFFFF;
+        second = me->regs[r] >> 16;
+      } else {
+        me->regs[r] = (first & 0xFFFF) | second << 16;
+      }
+    }
   }
 }
 
@@ -207,6 +235,11 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
     return executeTcgen05Mma(op, view, tmem, written);
   });
+  // An A in TMEM (M = 128, 8 columns) must not be overwritten before the
+  // MMA is seen complete.
+  if (op.aFromTmem)
+    tmem.addPendingWrite(TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, what, t.index,
+                         /*readOnly=*/true);
 }
 
 void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
@@ -288,13 +321,13 @@ bool CtaRunner::reportTmemLeaks() {
 // Thread's entry points.
 
 void Thread::tcgen05Alloc(uint32_t smemDst, uint32_t columns, const char *what) {
-  TmemLaneOperands lane{smemDst, columns, nullptr};
+  TmemLaneOperands lane{smemDst, columns, nullptr, {}};
   warpSync(kFullWarp, &lane, what,
            [this, what](const WarpCollective &w) { cta->tcgen05AllocWarp(*this, w, what); });
 }
 
 void Thread::tcgen05Dealloc(uint32_t taddr, uint32_t columns, const char *what) {
-  TmemLaneOperands lane{taddr, columns, nullptr};
+  TmemLaneOperands lane{taddr, columns, nullptr, {}};
   warpSync(kFullWarp, &lane, what,
            [this, what](const WarpCollective &w) { cta->tcgen05DeallocWarp(*this, w, what); });
 }
@@ -306,10 +339,27 @@ void Thread::tcgen05RelinquishAllocPermit(const char *what) {
 }
 
 void Thread::tcgen05Ld32x32b(uint32_t taddr, uint32_t *regs, uint32_t n, const char *what) {
-  TmemLaneOperands lane{taddr, n, regs};
-  warpSync(kFullWarp, &lane, what,
-           [this, what](const WarpCollective &w) { cta->tcgen05LdWarp(*this, w, what); });
+  tcgen05Ld(taddr, regs, {TmemLdStShape::S32x32b, n, false, 0}, what);
 }
+
+void Thread::tcgen05Ld(uint32_t taddr, uint32_t *regs, const TmemFragmentForm &form,
+                       const char *what) {
+  TmemLaneOperands lane{taddr, form.registers(), regs, form};
+  warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
+    cta->tcgen05LdStWarp(*this, w, /*store=*/false, what);
+  });
+}
+
+void Thread::tcgen05St(uint32_t taddr, const uint32_t *regs, const TmemFragmentForm &form,
+                       const char *what) {
+  // The collective only reads a store's registers.
+  TmemLaneOperands lane{taddr, form.registers(), const_cast<uint32_t *>(regs), form};
+  warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
+    cta->tcgen05LdStWarp(*this, w, /*store=*/true, what);
+  });
+}
+
+void Thread::tcgen05WaitSt(const char *) {}
 
 void Thread::tcgen05WaitLd(const char *) {}
 
@@ -329,6 +379,14 @@ static MmaOperands mmaOperands(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, u
 void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                         bool enableInputD, Tcgen05Kind kind, const char *what) {
   cta->tcgen05Mma(*this, mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind), what);
+}
+
+void Thread::tcgen05MmaTmemA(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc, uint32_t idesc,
+                             bool enableInputD, Tcgen05Kind kind, const char *what) {
+  MmaOperands op = mmaOperands(dTmem, 0, bDesc, idesc, enableInputD, kind);
+  op.aFromTmem = true;
+  op.aTmem = aTmem;
+  cta->tcgen05Mma(*this, op, what);
 }
 
 void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,

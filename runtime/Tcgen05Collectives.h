@@ -28,4 +28,15 @@ inline void warpSyncTcgen05Ld32x32b(Thread &t, uint32_t taddr, uint32_t *regs, u
   t.tcgen05Ld32x32b(taddr, regs, n, what);
 }
 
+/// tcgen05.ld / tcgen05.st of any shape (runtime/TmemFragment.h).
+inline void warpSyncTcgen05Ld(Thread &t, uint32_t taddr, uint32_t *regs,
+                              const TmemFragmentForm &form, const char *what) {
+  t.tcgen05Ld(taddr, regs, form, what);
+}
+
+inline void warpSyncTcgen05St(Thread &t, uint32_t taddr, const uint32_t *regs,
+                              const TmemFragmentForm &form, const char *what) {
+  t.tcgen05St(taddr, regs, form, what);
+}
+
 } // namespace cutec::rt

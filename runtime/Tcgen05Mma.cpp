@@ -289,6 +289,40 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
   return {};
 }
 
+/// A (M = 128) from tensor memory at `address`: row m in lane m, K-major,
+/// 32 bits of K per column, elements packed from each cell's low bits (as
+/// CUTLASS's tmem_frg<T, T> keeps an MMA's A), so one instruction reads
+/// 256 / 32 = 8 columns.
+Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address,
+                                 const ElementFormat &f, uint32_t rows, uint32_t k,
+                                 Operand &operand) {
+  const uint32_t lane = address >> 16, column = address & 0xFFFF;
+  if (f.bits * f.perChunk != 128)
+    return {"A from tensor memory with " + std::string(f.name) +
+            " elements (in padded byte containers) is not modelled"};
+  if (lane != 0)
+    return {"the A address " + hex(address) + " (lane " + std::to_string(lane) +
+            ") must start at lane 0: A's M=128 rows take all 128 lanes"};
+  const uint32_t perCell = 32 / f.bits, columns = k / perCell;
+  std::string bad = tmem.checkColumns(column, columns, "A");
+  if (!bad.empty())
+    return {bad};
+  operand.values.assign(size_t(rows) * k, 0.0f);
+  operand.rowStride = k;
+  operand.kStride = 1;
+  const uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+  for (uint32_t m = 0; m < rows; ++m)
+    for (uint32_t c = 0; c < columns; ++c) {
+      uint32_t cell = tmem.cell(m, column + c);
+      for (uint32_t e = 0; e < perCell; ++e) {
+        float v = elementValue(f.element, (cell >> (e * f.bits)) & mask);
+        operand.hasNaN |= v != v;
+        operand.values[size_t(m) * k + c * perCell + e] = v;
+      }
+    }
+  return {};
+}
+
 uint8_t sfByte(TensorMemory &tmem, uint32_t lane, uint32_t column, uint32_t byte) {
   return uint8_t(tmem.cell(lane, column) >> (8 * byte));
 }
@@ -409,8 +443,17 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   }
 
   Operand a, b;
-  if (Tcgen05Problem p = gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a))
+  if (op.aFromTmem) {
+    if (d.aMnMajor)
+      return problem("A from tensor memory is K-major: the transpose-A bit (15) must be 0");
+    if (M != 128)
+      return problem("A from tensor memory is modelled for M=128 only");
+    if (Tcgen05Problem p = gatherTmemOperand(tmem, op.aTmem, fa, M, K, a))
+      return p;
+  } else if (Tcgen05Problem p =
+                 gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a)) {
     return p;
+  }
   if (Tcgen05Problem p = gatherOperand(shared, op.bDesc, d.bMnMajor, fb, N, K, true, "B", b))
     return p;
   auto dValue = [&](uint32_t cell) {

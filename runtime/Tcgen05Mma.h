@@ -39,6 +39,9 @@ struct MmaOperands {
   Tcgen05ScaleVec scaleVec = Tcgen05ScaleVec::X1;
   uint32_t dTmem = 0, sfaTmem = 0, sfbTmem = 0;
   uint64_t aDesc = 0, bDesc = 0;
+  /// A from tensor memory (the `[a-tmem]` form) at aTmem instead of aDesc.
+  bool aFromTmem = false;
+  uint32_t aTmem = 0;
   uint32_t idesc = 0;
   bool enableInputD = false;
 };

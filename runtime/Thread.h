@@ -12,6 +12,7 @@
 
 #include "runtime/Kernel.h"
 #include "runtime/Tcgen05.h"
+#include "runtime/TmemFragment.h"
 
 #include <array>
 #include <cstdint>
@@ -147,7 +148,7 @@ public:
   // Tensor memory and tcgen05 (runtime/Tmem.h, runtime/Tcgen05Mma.h,
   // docs/emulator.md "Tensor memory and tcgen05"). Shared addresses are
   // .shared::cta window addresses; TMEM addresses are lane << 16 | column.
-  // The warp-collective ones (alloc, dealloc, relinquish, ld) go through
+  // The warp-collective ones (alloc, dealloc, relinquish, ld, st) go through
   // warpSync: every lane of the warp calls them with the same operands, and
   // the emitted code calls them through the warpSyncTcgen05* wrappers of
   // runtime/Tcgen05Collectives.h so that KernelDescriptor::usesBarriers is set.
@@ -166,12 +167,26 @@ public:
   /// lane (taddr >> 16) + l, columns (taddr & 0xFFFF) .. + n - 1, into
   /// regs[0 .. n-1]. Warp w may only address lanes 32*(w%4) .. +31.
   void tcgen05Ld32x32b(uint32_t taddr, uint32_t *regs, uint32_t n, const char *what);
+  /// `tcgen05.ld.sync.aligned.<shape>.xN[.pack::16b].b32` of any shape:
+  /// form.registers() registers per lane, placed as runtime/TmemFragment.h
+  /// says. A 16-lane shape's address is lane 0 or 16 of the warp's quarter.
+  void tcgen05Ld(uint32_t taddr, uint32_t *regs, const TmemFragmentForm &form, const char *what);
+  /// `tcgen05.st.sync.aligned.<shape>.xN[.unpack::16b].b32`: the inverse,
+  /// written when issued (tcgen05.wait::st has nothing left to wait for).
+  void tcgen05St(uint32_t taddr, const uint32_t *regs, const TmemFragmentForm &form,
+                 const char *what);
+  void tcgen05WaitSt(const char *what);
   /// `tcgen05.wait::ld.sync.aligned`: loads complete when issued here.
   void tcgen05WaitLd(const char *what);
   /// `tcgen05.mma.cta_group::1.kind::<kind> [dTmem], aDesc, bDesc, idesc,
   /// enableInputD` (A and B from shared memory descriptors).
   void tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                   bool enableInputD, Tcgen05Kind kind, const char *what);
+  /// `tcgen05.mma.cta_group::1.kind::<kind> [dTmem], [aTmem], bDesc, idesc,
+  /// enableInputD`: A from tensor memory (M = 128: row m in lane m, 32 bits
+  /// of K per column, packed), B from shared memory.
+  void tcgen05MmaTmemA(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc, uint32_t idesc,
+                       bool enableInputD, Tcgen05Kind kind, const char *what);
   /// `tcgen05.mma.cta_group::1.kind::<kind>.block_scale.scale_vec::<vec>
   /// [dTmem], aDesc, bDesc, idesc, [sfaTmem], [sfbTmem], enableInputD`.
   void tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,

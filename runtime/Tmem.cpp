@@ -112,7 +112,8 @@ std::string TensorMemory::deallocate(uint32_t taddr, uint32_t columns, uint32_t 
   for (const PendingWrite &p : pending)
     if (overlaps(p.column, p.columns, it->column, it->columns))
       return "tcgen05.dealloc of columns " + allocationText(*it) + " that " + quotedWhat(p.what) +
-             " still writes: no thread has waited for its completion";
+             (p.readOnly ? " still reads" : " still writes") +
+             ": no thread has waited for its completion";
   Allocation gone = *it;
   gone.freedByWarp = warp;
   gone.freedWhat = what;
@@ -140,7 +141,7 @@ std::string TensorMemory::checkColumns(uint32_t column, uint32_t count,
 }
 
 uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
-                                       const char *what, uint32_t issuer) {
+                                       const char *what, uint32_t issuer, bool readOnly) {
   PendingWrite p;
   p.serial = nextSerial++;
   p.lanes = lanes;
@@ -148,6 +149,7 @@ uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, 
   p.columns = columns;
   p.what = what;
   p.issuer = issuer;
+  p.readOnly = readOnly;
   pending.push_back(p);
   return p.serial;
 }
@@ -176,10 +178,12 @@ uint64_t TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
   return last;
 }
 
-const TensorMemory::PendingWrite *
-TensorMemory::pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns) const {
+const TensorMemory::PendingWrite *TensorMemory::pendingWrite(const TmemLanes &lanes,
+                                                             uint32_t column, uint32_t columns,
+                                                             bool orRead) const {
   for (const PendingWrite &p : pending)
-    if (p.lanes.overlaps(lanes) && overlaps(p.column, p.columns, column, columns))
+    if ((orRead || !p.readOnly) && p.lanes.overlaps(lanes) &&
+        overlaps(p.column, p.columns, column, columns))
       return &p;
   return nullptr;
 }

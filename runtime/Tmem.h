@@ -47,13 +47,14 @@ public:
     const char *freedWhat = nullptr; // the tcgen05.dealloc, for freed ones
   };
 
-  /// A region written by an asynchronous operation whose completion no
-  /// thread has observed yet.
+  /// A region written (or, for an MMA's A operand, read) by an asynchronous
+  /// operation whose completion no thread has observed yet.
   struct PendingWrite {
     uint64_t serial = 0; // issue order in the CTA
     TmemLanes lanes;
     uint32_t column = 0, columns = 0;
     const char *what = nullptr;
+    bool readOnly = false; // the operation only reads the region
     uint32_t issuer = 0; // thread index
     bool committed = false;
     uint32_t bar = 0;   // the first commit's mbarrier
@@ -85,7 +86,7 @@ public:
   // Pending writes of asynchronous operations.
   /// Returns the write's serial.
   uint64_t addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
-                           const char *what, uint32_t issuer);
+                           const char *what, uint32_t issuer, bool readOnly = false);
   /// Attaches the issuer's pending writes to a commit that arrived on
   /// mbarrier `bar` in phase `phase` (the earlier commits stay attached).
   void commit(uint32_t issuer, uint32_t bar, uint64_t phase);
@@ -94,8 +95,10 @@ public:
   /// tcgen05 pipeline completes in order), are observed complete. Returns
   /// the serial of the last write that completed (0: none).
   uint64_t observeCompletion(uint32_t bar, uint64_t phasesDone);
-  /// The first pending write overlapping the region, or null.
-  const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns) const;
+  /// The first pending write overlapping the region, or null; with
+  /// `orRead`, a pending read counts too (for an access that writes).
+  const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                                   bool orRead = false) const;
   const std::vector<PendingWrite> &pendingWrites() const { return pending; }
   bool used() const { return !cells.empty(); }
 

@@ -255,6 +255,8 @@ private:
     for (const Value *v : op.operands())
       operands.push_back(reg(v));
     substitute("$results", llvm::join(results, ", "));
+    if (!operands.empty()) // $tail: the operands after the first
+      substitute("$tail", llvm::join(llvm::ArrayRef(operands).drop_front(), ", "));
     // Longest keys first: $r10 before $r1.
     for (size_t i = results.size(); i-- > 0;)
       substitute("$r" + std::to_string(i), results[i]);

@@ -29,10 +29,13 @@ enum class PtxSyntax {
   Address,   // op [a];
   Mma,       // op [a0], a1, a2, a3, a4;
   MmaBlockScaled, // op [a0], a1, a2, a3, [a4], [a5], a6;
+  MmaTmemA,  // op [a0], [a1], a2, a3, a4;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   LoadVector, // op {r0, r1, ...}, [a+off];
   StoreVector, // op [a0+off], {a1, a2, ...};
+  LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;
+  StoreVectorImm, // op [a0], imm, {a1, a2, ...};
 };
 
 struct PtxInstruction {

@@ -198,6 +198,14 @@ private:
     case PtxSyntax::LoadVector:
       text = fmt::format("{} \t{{{}}}, [{}{}]", m, llvm::join(r, ", "), a[0], offset);
       break;
+    case PtxSyntax::LoadVectorImm:
+      text = fmt::format("{} \t{{{}}}, [{}], {}", m, llvm::join(r, ", "), a[0],
+                         immediate(op, RegisterClass::B32));
+      break;
+    case PtxSyntax::StoreVectorImm:
+      text = fmt::format("{} \t[{}], {}, {{{}}}", m, a[0], immediate(op, RegisterClass::B32),
+                         llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
+      break;
     case PtxSyntax::Unpack2:
       text = fmt::format("{} \t{{{}, {}}}, {}", m, r[0], r[1], a[0]);
       break;
@@ -225,6 +233,10 @@ private:
     case PtxSyntax::MmaBlockScaled:
       text = fmt::format("{} \t[{}], {}, {}, {}, [{}], [{}], {}", m, a[0], a[1], a[2], a[3], a[4],
                          a[5], a[6]);
+      break;
+    case PtxSyntax::MmaTmemA:
+      text = fmt::format("{} \t[{}], [{}], {}", m, a[0], a[1],
+                         llvm::join(llvm::ArrayRef(a).drop_front(2), ", "));
       break;
     case PtxSyntax::WaitLoop: {
       std::string again = label("wait"), done = freshRegister(RegisterClass::Pred);

@@ -213,7 +213,7 @@ TEST(Tmem, LaneQuarterViolationIsReported) {
   std::string e = TmemRun(Scenario::LaneQuarter).error();
   expectContains(e, "(warp 1, lane 31): tcgen05.ld.32x32b.x16 at tmem.cute:35: lane-quarter "
                     "violation: warp 1 (warp 1 mod 4 = 1) may access TMEM lanes [32,64) only, "
-                    "but tcgen05.ld.32x32b at address 0x0 (lane 0, column 0) reads lanes [0,32)");
+                    "but tcgen05.ld.32x32b.x16 at address 0x0 (lane 0, column 0) reads lanes [0,32)");
 }
 
 TEST(Tmem, DoubleDeallocIsReported) {
