@@ -438,7 +438,7 @@ void mmaBody(Thread &t, const void *raw) {
   if (p.overwrite == 2 && tid == 0)
     t.storeShared<uint32_t>(uint32_t(p.aDesc[0] & 0x3FFF) << 4, 0, "st.shared at mma.cute:25");
   t.tcgen05FenceAfterThreadSync("tcgen05.fence::after_thread_sync");
-  const uint32_t step = std::min(p.n, 32u);
+  const uint32_t step = std::min(p.n & -p.n, 32u); // a power of two that divides N
   uint64_t out = p.out + 4 * uint64_t(t.ctaid.x) * kM * p.n;
   for (uint32_t c = 0; c < p.n; c += step) {
     uint32_t regs[32];
@@ -660,6 +660,20 @@ TEST(Tcgen05Mma, Mxf4nvf4Scale4XAnd2X) {
                        1, 1, 64, K_64, K_NONE, Tcgen05ScaleVec::X2, true, 2, 2));
   MmaCase c = scaled("nvf4 4X ue4m3, two K blocks", k, Fmt::E2M1Packed, Fmt::E2M1Packed, 1, 1, 64,
                      K_128, K_128, Tcgen05ScaleVec::X4, false);
+  c.instructions = 2;
+  expectMatches(c);
+}
+
+// N = 208 runs the vectorised loop's wide column blocks (64 f32 or 32 f64
+// products wide) and then its 8-wide ones; the second instruction's D holds
+// NaNs from the infinities, so the loop also stops inside a block of rows.
+TEST(Tcgen05Mma, WideAndNarrowColumnBlocks) {
+  MmaCase c = f16("f16 K 128B N=208 with infinities, two K blocks", 208, K_128, K_128);
+  c.infinities = true;
+  c.instructions = 2;
+  expectMatches(c);
+  c = scaled("mxf8 e4m3 K 64B N=208, two K blocks", Tcgen05Kind::Mxf8f6f4, Fmt::E4M3, Fmt::E4M3, 0,
+             0, 208, K_64, K_64, Tcgen05ScaleVec::X1, true);
   c.instructions = 2;
   expectMatches(c);
 }
