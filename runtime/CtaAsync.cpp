@@ -98,7 +98,7 @@ void CtaRunner::landCopy(Thread &t, size_t i) {
   for (uint32_t byte = 0; byte < c.bytes; byte += 16) {
     uint32_t offset = copyTarget(c, byte) - kSharedWindowBase;
     std::memcpy(shared.data() + offset, c.image.data() + byte, 16);
-    std::fill_n(asyncOwner.begin() + offset, 16, 0u);
+    asyncOwner[offset / 16] = 0;
   }
   uint32_t bar = c.bar, bytes = c.bytes;
   const char *copyWhat = c.what;
@@ -142,8 +142,8 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
 
   AsyncCopy copy{nextCopySerial, dst, info.boxBytes(), bar, mbarriers.find(bar)->phase,
                  TmaSharedLayout::of(info), what, t.index, {}};
-  if (asyncOwner.size() != shared.size())
-    asyncOwner.assign(shared.size(), 0);
+  if (asyncOwner.size() != sharedUnits())
+    asyncOwner.assign(sharedUnits(), 0);
   for (uint32_t byte = 0; byte < copy.bytes; byte += 16) {
     uint32_t target = copyTarget(copy, byte);
     uint32_t offset = target - kSharedWindowBase;
@@ -153,7 +153,7 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                " bytes in shared memory) at shared destination " + hex(dst) + " runs past the end of the CTA's shared memory [" +
                hex(kSharedWindowBase) + ", " + hex(kSharedWindowBase + shared.size()) + ")";
       });
-    if (uint32_t owner = asyncOwner[offset]) {
+    if (uint32_t owner = asyncOwner[offset / 16]) {
       auto other = std::find_if(asyncCopies.begin(), asyncCopies.end(),
                                 [&](const AsyncCopy &c) { return c.serial == owner; });
       fail(t, what, [&] {
@@ -180,8 +180,7 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
   copy.image = std::move(gatherScratch);
   gatherScratch = {};
   for (uint32_t byte = 0; byte < copy.bytes; byte += 16)
-    std::fill_n(asyncOwner.begin() + (copyTarget(copy, byte) - kSharedWindowBase), 16,
-                copy.serial);
+    asyncOwner[(copyTarget(copy, byte) - kSharedWindowBase) / 16] = copy.serial;
   ++nextCopySerial;
   asyncCopies.push_back(std::move(copy));
   updatePendingAsync();
@@ -203,7 +202,7 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
   if (asyncOwner.empty())
     return;
   for (uint32_t b = 0; b < width; ++b) {
-    uint32_t owner = asyncOwner[offset + b];
+    uint32_t owner = asyncOwner[(offset + b) / 16];
     if (!owner)
       continue;
     auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
@@ -229,7 +228,7 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
 void CtaRunner::dropAsyncCopies() {
   for (const AsyncCopy &c : asyncCopies)
     for (uint32_t byte = 0; byte < c.bytes; byte += 16)
-      std::fill_n(asyncOwner.begin() + (copyTarget(c, byte) - kSharedWindowBase), 16, 0u);
+      asyncOwner[(copyTarget(c, byte) - kSharedWindowBase) / 16] = 0;
   asyncCopies.clear();
   updatePendingAsync();
 }

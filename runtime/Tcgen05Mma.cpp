@@ -199,9 +199,10 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
             ", outside the CTA's shared memory [" + hex(kSharedWindowBase) + ", " +
             hex(kSharedWindowBase + shared.size) + ")"};
   if (shared.pendingOwner)
-    for (uint32_t b = 0; b < 16; ++b)
-      if (uint32_t owner = shared.pendingOwner[offset + b]) {
-        Tcgen05Problem p{role() + " at shared address " + hex(address + b) +
+    for (uint32_t unit = offset / 16; unit <= (offset + 15) / 16; ++unit)
+      if (uint32_t owner = shared.pendingOwner[unit]) {
+        uint32_t first = std::max(offset, 16 * unit); // the first byte it writes
+        Tcgen05Problem p{role() + " at shared address " + hex(kSharedWindowBase + first) +
                          " is still being written by the TMA load "};
         p.pendingCopy = owner;
         return p;
