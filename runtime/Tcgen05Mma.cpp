@@ -15,6 +15,7 @@
 
 #include "runtime/DiagnosticText.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/HalfChunk.h"
 #include "runtime/MmaAccumulate.h"
 #include "runtime/PtxCvt.h"
 #include "runtime/Thread.h"
@@ -268,12 +269,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
         return p;
       bool nan = false;
       if (table && !mnMajor) { // the common case, without the general loop's tests
-        float *out = &values[size_t(r) * rowStride + size_t(kk) * kStride];
-        for (uint32_t position = 0; position < 8; ++position) {
-          float v = table[elementCode(chunk, position, 16)];
-          nan |= v != v;
-          out[position * kStride] = v;
-        }
+        nan = decodeHalfChunk(f.element == Element::BF16, chunk,
+                              &values[size_t(r) * rowStride + size_t(kk) * kStride], kStride);
       } else {
         for (uint32_t position = 0; position < f.perChunk; ++position) {
           uint32_t row = mnMajor ? r + position : r, column = mnMajor ? kk : kk + position;
