@@ -88,18 +88,14 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   return done;
 }
 
-uint32_t CtaRunner::copyTarget(const AsyncCopy &c, uint32_t byte) const {
-  return c.layout.address(c.dst, byte);
-}
-
 void CtaRunner::landCopy(Thread &t, size_t i) {
   AsyncCopy &c = asyncCopies[i];
   // The swizzle moves whole 16-byte chunks; box bytes are a multiple of 16.
-  for (uint32_t byte = 0; byte < c.bytes; byte += 16) {
-    uint32_t offset = copyTarget(c, byte) - kSharedWindowBase;
+  c.layout.forEachChunk(c.dst, c.bytes, [&](uint32_t byte, uint32_t target) {
+    uint32_t offset = target - kSharedWindowBase;
     std::memcpy(shared.data() + offset, c.image.data() + byte, 16);
     asyncOwner[offset / 16] = 0;
-  }
+  });
   uint32_t bar = c.bar, bytes = c.bytes;
   const char *copyWhat = c.what;
   asyncCopies.erase(asyncCopies.begin() + std::ptrdiff_t(i));
@@ -144,8 +140,11 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                  TmaSharedLayout::of(info), what, t.index, {}};
   if (asyncOwner.size() != sharedUnits())
     asyncOwner.assign(sharedUnits(), 0);
-  for (uint32_t byte = 0; byte < copy.bytes; byte += 16) {
-    uint32_t target = copyTarget(copy, byte);
+  // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
+  // 128): only mbarriers in the blocks the rows span can be overwritten.
+  const bool mayOverwriteMbarrier =
+      mbarriers.anyOverlaps(dst, dst + (copy.layout.extent(copy.bytes) + 127) / 128 * 128);
+  copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
     uint32_t offset = target - kSharedWindowBase;
     if (target < kSharedWindowBase || offset > shared.size() - 16)
       fail(t, what, [&] {
@@ -167,20 +166,21 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                " reads and may still be reading: wait on the mbarrier phase its "
                "tcgen05.commit arrives on before reusing the buffer";
       });
-    for (uint32_t b = target & ~7u; b < target + 16; b += 8)
+    for (uint32_t b = target & ~7u; mayOverwriteMbarrier && b < target + 16; b += 8)
       if (mbarriers.find(b))
         fail(t, what, [&] {
           return "the box would overwrite the mbarrier at " + hex(b) + " (destination " +
                  hex(dst) + ", " + std::to_string(copy.bytes) + " bytes)";
         });
-  }
+  });
   if (recordIf(*this, t, what, gatherTmaBox(info, coords, launch.globals, gatherScratch)))
     abandonRunning();
 
   copy.image = std::move(gatherScratch);
   gatherScratch = {};
-  for (uint32_t byte = 0; byte < copy.bytes; byte += 16)
-    asyncOwner[(copyTarget(copy, byte) - kSharedWindowBase) / 16] = copy.serial;
+  copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
+    asyncOwner[(target - kSharedWindowBase) / 16] = copy.serial;
+  });
   ++nextCopySerial;
   asyncCopies.push_back(std::move(copy));
   updatePendingAsync();
@@ -227,8 +227,9 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
 
 void CtaRunner::dropAsyncCopies() {
   for (const AsyncCopy &c : asyncCopies)
-    for (uint32_t byte = 0; byte < c.bytes; byte += 16)
-      asyncOwner[(copyTarget(c, byte) - kSharedWindowBase) / 16] = 0;
+    c.layout.forEachChunk(c.dst, c.bytes, [&](uint32_t, uint32_t target) {
+      asyncOwner[(target - kSharedWindowBase) / 16] = 0;
+    });
   asyncCopies.clear();
   updatePendingAsync();
 }

@@ -155,9 +155,6 @@ private:
   /// "'cp.async.bulk.tensor...' (issued by warp 0 lane 0) writing [a, b),
   /// completing on mbarrier 0x... in its phase 0".
   std::string copyText(const AsyncCopy &c) const;
-  /// The window address of shared byte `offset` written by swizzled copy
-  /// byte `byte` of copy `c`.
-  uint32_t copyTarget(const AsyncCopy &c, uint32_t byte) const;
   /// The CTA's shared memory as tcgen05 instructions read it.
   SharedView sharedView() const;
   /// 16-byte units of shared memory, the granule of the asynchronous

@@ -545,6 +545,33 @@ TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
   EXPECT_NE(error.find("lie outside the launch's buffers"), std::string::npos) << error;
 }
 
+TEST(TmaLoad, BoxOverAnMbarrierIsRefused) {
+  // The destination 0x400 is the kernel's own mbarrier (static shared memory).
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B128, 128, 8, 0, 0);
+  Global g = makeGlobal(b);
+  test::TmaImageParams p{};
+  ASSERT_EQ(encodeTensorMapTiled(p.tmap, b.type, 2, g.bytes.data(), b.dim, g.stride + 1, b.box,
+                                 b.estride, TmaInterleave::None, b.swizzle, TmaL2Promotion::None,
+                                 b.oob),
+            "");
+  std::vector<uint8_t> out(1024);
+  p.out = addressOf(out);
+  p.total = 1024;
+  p.dstOffset = 0x400 - kBase;
+  p.txBytes = 1024;
+  p.rank = 2;
+  MemoryMap map;
+  addBuffer(map, g.bytes, "tensor");
+  addBuffer(map, out, "out");
+  LaunchConfig c = config({1, 1, 1}, {1, 1, 1});
+  c.dynamicSharedBytes = 2048;
+  std::string error = launchError(test::kTmaImageKernel, c, &p, map);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box would overwrite the mbarrier "
+                       "at 0x400 (destination 0x400, 1024 bytes)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(TmaLoad, ResultsDoNotDependOnWorkerCount) {
   Box b = box2d(TmaDataType::Float16, TmaSwizzle::B64, 32, 19, -8, 40);
   Global g = makeGlobal(b);
