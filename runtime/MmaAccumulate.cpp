@@ -76,12 +76,13 @@ template <typename T, uint32_t R>
 }
 
 /// Whether a row of D (N f32 bit patterns, N a multiple of 8) holds a NaN:
-/// a bit pattern above +infinity's, either sign.
+/// a bit pattern above +infinity's, either sign. (Signed lanes: every SSE
+/// and AVX level compares those, and both sides are below 2^31.)
 [[gnu::always_inline]] inline bool rowHasNaN(const uint32_t *row, uint32_t N) {
-  using Bits = Lanes<uint32_t, 8>;
+  using Bits = Lanes<int32_t, 8>;
   Bits nan{};
   for (uint32_t n = 0; n < N; n += 8)
-    nan |= Bits((*lanesAt<uint32_t, 8>(row + n) & 0x7FFFFFFFu) > 0x7F800000u);
+    nan |= Bits((*lanesAt<int32_t, 8>(row + n) & 0x7FFFFFFF) > 0x7F800000);
   for (uint32_t j = 0; j < 8; ++j)
     if (nan[j])
       return true;

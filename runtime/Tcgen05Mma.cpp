@@ -288,8 +288,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
       operand.hasNaN |= nan;
     }
   if (halfCodes)
-    operand.hasNaN =
-        decodeHalfCodes(f.element == Element::BF16, codes.data(), rows, k, transposed, values.data());
+    operand.hasNaN = decodeHalfCodes(f.element == Element::BF16, codes.data(), rows, k, transposed,
+                                     values.data());
   return {};
 }
 
