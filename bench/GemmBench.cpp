@@ -3,7 +3,8 @@
 // cblas_sgemm on the same matrices converted to f32, in the same run: prints
 // both GFLOP/s (2 M N K / seconds) and their ratio, and checks the emulated C
 // against OpenBLAS's within f16 rounding (a sanity check: the two sum in
-// different orders). A figure, not a timed test.
+// different orders). A figure, not a timed test. All emulations run before
+// the first OpenBLAS call.
 //   build/bin/gemm_bench              2048x2048x2048, then 512x768x384
 //   build/bin/gemm_bench M N K        one shape (multiples of 128, 256, 64)
 #include "Fp16GemmEmulated.h"
@@ -37,30 +38,43 @@ float f16Value(uint16_t bits) {
   return float(v);
 }
 
-/// Runs one shape; false if the emulation fails or disagrees with OpenBLAS.
-bool benchShape(Shape s) {
+/// One shape's inputs and its emulated result.
+struct Run {
+  Shape s;
+  std::vector<_Float16> a, b;
+  std::vector<uint16_t> c;
+  double emulated = 0;
+};
+
+/// Makes the shape's inputs and runs the emulation; false if it fails.
+bool emulate(Run &run) {
+  const Shape s = run.s;
   std::mt19937 random(s.m * 31 + s.n * 7 + s.k);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<_Float16> a(size_t(s.m) * s.k), b(size_t(s.n) * s.k);
-  for (_Float16 &v : a)
+  run.a.resize(size_t(s.m) * s.k);
+  run.b.resize(size_t(s.n) * s.k);
+  for (_Float16 &v : run.a)
     v = _Float16(uniform(random));
-  for (_Float16 &v : b)
+  for (_Float16 &v : run.b)
     v = _Float16(uniform(random));
-  std::vector<float> a32(a.begin(), a.end()), b32(b.begin(), b.end());
-
-  std::vector<uint16_t> c(size_t(s.m) * s.n);
+  run.c.resize(size_t(s.m) * s.n);
   cutec::rt::Status status = cutec::rt::ok();
-  double emulated =
-      secondsOf([&] { status = cutec::test::runEmulatedFp16Gemm(a, b, c, s.m, s.n, s.k); });
-  if (!status) {
+  run.emulated = secondsOf(
+      [&] { status = cutec::test::runEmulatedFp16Gemm(run.a, run.b, run.c, s.m, s.n, s.k); });
+  if (!status)
     std::fprintf(stderr, "emulation failed: %s\n", status.error().c_str());
-    return false;
-  }
+  return bool(status);
+}
 
+/// Runs OpenBLAS on the shape's inputs and prints both figures; false if
+/// the emulated result disagrees with OpenBLAS's.
+bool compare(const Run &run) {
+  const Shape s = run.s;
+  std::vector<float> a32(run.a.begin(), run.a.end()), b32(run.b.begin(), run.b.end());
   // OpenBLAS: the best of three runs (the first also warms its threads up).
   std::vector<float> reference(size_t(s.m) * s.n);
   double blas = 1e30;
-  for (int run = 0; run < 3; ++run)
+  for (int rep = 0; rep < 3; ++rep)
     blas = std::min(blas, secondsOf([&] {
                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, int(s.m), int(s.n),
                                   int(s.k), 1.0f, a32.data(), int(s.k), b32.data(), int(s.k), 0.0f,
@@ -70,16 +84,16 @@ bool benchShape(Shape s) {
   // Within f16 rounding of OpenBLAS's f32 result (|inputs| <= 1, so the two
   // f32 summation orders differ by far less than an f16 ulp).
   size_t bad = 0;
-  for (size_t i = 0; i < c.size(); ++i) {
-    float want = reference[i], got = f16Value(c[i]);
+  for (size_t i = 0; i < run.c.size(); ++i) {
+    float want = reference[i], got = f16Value(run.c[i]);
     if (!(std::fabs(got - want) <= std::fabs(want) * 0x1p-10f + 0x1p-12f) && bad++ < 5)
       std::fprintf(stderr, "C[%zu, %zu] = %g, OpenBLAS %g\n", i / s.n, i % s.n, got, want);
   }
 
-  double emuRate = s.flops() / emulated / 1e9, blasRate = s.flops() / blas / 1e9;
+  double emuRate = s.flops() / run.emulated / 1e9, blasRate = s.flops() / blas / 1e9;
   std::printf("%ux%ux%u: emulated %.3f s, %.2f GFLOP/s; OpenBLAS sgemm %.4f s, %.2f GFLOP/s; "
               "emulated/OpenBLAS %.1f%%; %s\n",
-              s.m, s.n, s.k, emulated, emuRate, blas, blasRate, 100 * emuRate / blasRate,
+              s.m, s.n, s.k, run.emulated, emuRate, blas, blasRate, 100 * emuRate / blasRate,
               bad ? "results DIFFER" : "results agree within f16 rounding");
   return bad == 0;
 }
@@ -97,8 +111,17 @@ int main(int argc, char **argv) {
   }
   std::printf("fp16_gemm emulation vs OpenBLAS, %u hardware threads (both use all)\n",
               std::thread::hardware_concurrency());
+  // Every emulation before any OpenBLAS call: OpenBLAS's threads keep
+  // spinning (sched_yield) for a while after a call and would slow an
+  // emulation that followed it.
+  std::vector<Run> runs;
+  for (Shape s : shapes) {
+    runs.push_back({s, {}, {}, {}, 0});
+    if (!emulate(runs.back()))
+      return 1;
+  }
   bool ok = true;
-  for (Shape s : shapes)
-    ok = benchShape(s) && ok;
+  for (const Run &run : runs)
+    ok = compare(run) && ok;
   return ok ? 0 : 1;
 }

@@ -88,18 +88,14 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   return done;
 }
 
-uint32_t CtaRunner::copyTarget(const AsyncCopy &c, uint32_t byte) const {
-  return c.layout.address(c.dst, byte);
-}
-
 void CtaRunner::landCopy(Thread &t, size_t i) {
   AsyncCopy &c = asyncCopies[i];
   // The swizzle moves whole 16-byte chunks; box bytes are a multiple of 16.
-  for (uint32_t byte = 0; byte < c.bytes; byte += 16) {
-    uint32_t offset = copyTarget(c, byte) - kSharedWindowBase;
+  c.layout.forEachChunk(c.dst, c.bytes, [&](uint32_t byte, uint32_t target) {
+    uint32_t offset = target - kSharedWindowBase;
     std::memcpy(shared.data() + offset, c.image.data() + byte, 16);
-    std::fill_n(asyncOwner.begin() + offset, 16, 0u);
-  }
+    asyncOwner[offset / 16] = 0;
+  });
   uint32_t bar = c.bar, bytes = c.bytes;
   const char *copyWhat = c.what;
   asyncCopies.erase(asyncCopies.begin() + std::ptrdiff_t(i));
@@ -142,10 +138,13 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
 
   AsyncCopy copy{nextCopySerial, dst, info.boxBytes(), bar, mbarriers.find(bar)->phase,
                  TmaSharedLayout::of(info), what, t.index, {}};
-  if (asyncOwner.size() != shared.size())
-    asyncOwner.assign(shared.size(), 0);
-  for (uint32_t byte = 0; byte < copy.bytes; byte += 16) {
-    uint32_t target = copyTarget(copy, byte);
+  if (asyncOwner.size() != sharedUnits())
+    asyncOwner.assign(sharedUnits(), 0);
+  // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
+  // 128): only mbarriers in the blocks the rows span can be overwritten.
+  const bool mayOverwriteMbarrier =
+      mbarriers.anyOverlaps(dst, dst + (copy.layout.extent(copy.bytes) + 127) / 128 * 128);
+  copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
     uint32_t offset = target - kSharedWindowBase;
     if (target < kSharedWindowBase || offset > shared.size() - 16)
       fail(t, what, [&] {
@@ -153,7 +152,7 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                " bytes in shared memory) at shared destination " + hex(dst) + " runs past the end of the CTA's shared memory [" +
                hex(kSharedWindowBase) + ", " + hex(kSharedWindowBase + shared.size()) + ")";
       });
-    if (uint32_t owner = asyncOwner[offset]) {
+    if (uint32_t owner = asyncOwner[offset / 16]) {
       auto other = std::find_if(asyncCopies.begin(), asyncCopies.end(),
                                 [&](const AsyncCopy &c) { return c.serial == owner; });
       fail(t, what, [&] {
@@ -167,21 +166,21 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
                " reads and may still be reading: wait on the mbarrier phase its "
                "tcgen05.commit arrives on before reusing the buffer";
       });
-    for (uint32_t b = target & ~7u; b < target + 16; b += 8)
+    for (uint32_t b = target & ~7u; mayOverwriteMbarrier && b < target + 16; b += 8)
       if (mbarriers.find(b))
         fail(t, what, [&] {
           return "the box would overwrite the mbarrier at " + hex(b) + " (destination " +
                  hex(dst) + ", " + std::to_string(copy.bytes) + " bytes)";
         });
-  }
+  });
   if (recordIf(*this, t, what, gatherTmaBox(info, coords, launch.globals, gatherScratch)))
     abandonRunning();
 
   copy.image = std::move(gatherScratch);
   gatherScratch = {};
-  for (uint32_t byte = 0; byte < copy.bytes; byte += 16)
-    std::fill_n(asyncOwner.begin() + (copyTarget(copy, byte) - kSharedWindowBase), 16,
-                copy.serial);
+  copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
+    asyncOwner[(target - kSharedWindowBase) / 16] = copy.serial;
+  });
   ++nextCopySerial;
   asyncCopies.push_back(std::move(copy));
   updatePendingAsync();
@@ -203,7 +202,7 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
   if (asyncOwner.empty())
     return;
   for (uint32_t b = 0; b < width; ++b) {
-    uint32_t owner = asyncOwner[offset + b];
+    uint32_t owner = asyncOwner[(offset + b) / 16];
     if (!owner)
       continue;
     auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
@@ -228,8 +227,9 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
 
 void CtaRunner::dropAsyncCopies() {
   for (const AsyncCopy &c : asyncCopies)
-    for (uint32_t byte = 0; byte < c.bytes; byte += 16)
-      std::fill_n(asyncOwner.begin() + (copyTarget(c, byte) - kSharedWindowBase), 16, 0u);
+    c.layout.forEachChunk(c.dst, c.bytes, [&](uint32_t, uint32_t target) {
+      asyncOwner[(target - kSharedWindowBase) / 16] = 0;
+    });
   asyncCopies.clear();
   updatePendingAsync();
 }

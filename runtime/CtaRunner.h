@@ -112,7 +112,7 @@ private:
   /// overwrites an operand the tensor core may still be reading.
   struct Tcgen05Read {
     uint64_t serial; // the operation's TensorMemory::PendingWrite serial
-    std::vector<uint32_t> chunks; // shared offsets of the 16-byte units read
+    std::vector<uint32_t> chunks; // shared offsets of the 16-byte units read, each once
     const char *what;
     uint32_t issuer;
   };
@@ -156,11 +156,12 @@ private:
   /// "'cp.async.bulk.tensor...' (issued by warp 0 lane 0) writing [a, b),
   /// completing on mbarrier 0x... in its phase 0".
   std::string copyText(const AsyncCopy &c) const;
-  /// The window address of shared byte `offset` written by swizzled copy
-  /// byte `byte` of copy `c`.
-  uint32_t copyTarget(const AsyncCopy &c, uint32_t byte) const;
   /// The CTA's shared memory as tcgen05 instructions read it.
   SharedView sharedView() const;
+  /// 16-byte units of shared memory, the granule of the asynchronous
+  /// bookkeeping: TMA boxes write, and tcgen05 operands read, whole aligned
+  /// units.
+  size_t sharedUnits() const { return (shared.size() + 15) / 16; }
   /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
   /// whose bytes it would read if that is the problem.
   [[noreturn]] void failTcgen05(Thread &t, const char *what, Tcgen05Problem &p);
@@ -198,17 +199,21 @@ private:
   NamedBarriers barriers;
   Mbarriers mbarriers;
   std::vector<AsyncCopy> asyncCopies; // issue order
-  /// Per shared byte: the serial of the in-flight copy writing it, or 0.
-  /// Allocated at the CTA's first TMA load; all zero when none is pending.
+  /// Per shared unit (offset / 16): the serial of the in-flight copy writing
+  /// it, or 0. Allocated at the CTA's first TMA load; all zero when none is
+  /// pending.
   std::vector<uint32_t> asyncOwner;
   /// TMA loads in flight plus tcgen05 operations whose shared-memory reads
   /// are pending: nonzero sends Thread's shared accesses to
   /// checkPendingAsync.
   uint32_t pendingAsync = 0;
   std::vector<Tcgen05Read> tcgen05Reads; // issue order
-  /// Per shared byte: 1 + the index in tcgen05Reads of the latest pending
-  /// operation reading it, or 0. Allocated at the first tcgen05 read.
+  /// Per shared unit (offset / 16): the mark of the latest pending operation
+  /// reading it, or 0. tcgen05Reads[i] has mark firstReadMark + i: marks
+  /// survive the removal of completed operations (always a prefix, as
+  /// serials grow in issue order). Allocated at the first tcgen05 read.
   std::vector<uint32_t> tcgen05Reader;
+  uint32_t firstReadMark = 1;
   uint32_t nextCopySerial = 1;
   std::vector<std::byte> gatherScratch;
   TensorMemory tmem;

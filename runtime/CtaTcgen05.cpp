@@ -19,6 +19,7 @@
 #include "runtime/DiagnosticText.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace cutec::rt {
 namespace {
@@ -251,38 +252,37 @@ void CtaRunner::tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpSha
 
 void CtaRunner::noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
                                  uint32_t issuer) {
-  std::sort(chunks.begin(), chunks.end());
-  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
-  if (tcgen05Reader.size() != shared.size())
-    tcgen05Reader.assign(shared.size(), 0);
+  if (tcgen05Reader.size() != sharedUnits())
+    tcgen05Reader.assign(sharedUnits(), 0);
+  const uint32_t mark = firstReadMark + uint32_t(tcgen05Reads.size());
+  // Marks the units, keeping each once: a unit already marked with this
+  // operation's mark is a repeat.
+  std::erase_if(chunks, [&](uint32_t offset) {
+    return std::exchange(tcgen05Reader[offset / 16], mark) == mark;
+  });
   tcgen05Reads.push_back({serial, std::move(chunks), what, issuer});
-  auto mark = uint32_t(tcgen05Reads.size());
-  for (uint32_t offset : tcgen05Reads.back().chunks)
-    std::fill_n(tcgen05Reader.begin() + offset, 16, mark);
   updatePendingAsync();
 }
 
 void CtaRunner::forgetTcgen05Reads(uint64_t serial) {
-  if (tcgen05Reads.empty())
+  // The completed operations are a prefix: serials grow in issue order.
+  size_t done = 0;
+  for (; done < tcgen05Reads.size() && (serial == 0 || tcgen05Reads[done].serial <= serial); ++done)
+    for (uint32_t offset : tcgen05Reads[done].chunks)
+      if (tcgen05Reader[offset / 16] == firstReadMark + done) // no later reader marked it
+        tcgen05Reader[offset / 16] = 0;
+  if (done == 0)
     return;
-  auto done = [&](const Tcgen05Read &r) { return serial == 0 || r.serial <= serial; };
-  for (const Tcgen05Read &r : tcgen05Reads)
-    if (done(r))
-      for (uint32_t offset : r.chunks)
-        std::fill_n(tcgen05Reader.begin() + offset, 16, 0u);
-  std::erase_if(tcgen05Reads, done);
-  // Re-mark what is left: indices moved, and a forgotten read may have
-  // cleared bytes that a later one also reads.
-  for (uint32_t i = 0; i < tcgen05Reads.size(); ++i)
-    for (uint32_t offset : tcgen05Reads[i].chunks)
-      std::fill_n(tcgen05Reader.begin() + offset, 16, i + 1);
+  tcgen05Reads.erase(tcgen05Reads.begin(), tcgen05Reads.begin() + std::ptrdiff_t(done));
+  // With none left, no unit holds a mark: the numbering starts afresh.
+  firstReadMark = tcgen05Reads.empty() ? 1 : firstReadMark + uint32_t(done);
   updatePendingAsync();
 }
 
 const CtaRunner::Tcgen05Read *CtaRunner::tcgen05ReaderOf(uint32_t offset) const {
-  if (offset >= tcgen05Reader.size() || tcgen05Reader[offset] == 0)
+  if (offset / 16 >= tcgen05Reader.size() || tcgen05Reader[offset / 16] == 0)
     return nullptr;
-  return &tcgen05Reads[tcgen05Reader[offset] - 1];
+  return &tcgen05Reads[tcgen05Reader[offset / 16] - firstReadMark];
 }
 
 std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {

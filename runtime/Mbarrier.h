@@ -56,6 +56,14 @@ public:
   std::string expectTx(uint32_t address, uint32_t txBytes);
   std::string completeTx(uint32_t address, uint32_t txBytes);
 
+  /// Whether an mbarrier's 8 bytes overlap [begin, end).
+  bool anyOverlaps(uint32_t begin, uint32_t end) const {
+    for (const State &s : barriers)
+      if (s.address < end && s.address + 8 > begin)
+        return true;
+    return false;
+  }
+
   /// Whether the phase with parity `parity` of the (initialised) mbarrier at
   /// `address` has completed.
   bool phaseDone(uint32_t address, uint32_t parity) const {

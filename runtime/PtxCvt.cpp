@@ -31,6 +31,30 @@ EncodeMode halfMode(Rounding rounding, Relu relu, Satfinite satfinite) {
   return {rounding, satfinite == Satfinite::On, relu == Relu::On};
 }
 
+/// cvt.rn.f16.f32 of a value that is not NaN, in integer arithmetic: what
+/// encode() gives, without its generality (GEMM epilogues convert every
+/// output this way).
+uint16_t f16NearestEven(float a) {
+  uint32_t x = std::bit_cast<uint32_t>(a);
+  const auto sign = uint16_t(x >> 16 & 0x8000);
+  x &= 0x7FFFFFFF;
+  const uint32_t exponent = x >> 23;
+  if (x >= 0x477FF000) // 65520 and up (the midpoint above 65504) round to infinity
+    return sign | 0x7C00;
+  if (exponent >= 113) { // normal in f16: drop 13 mantissa bits, ties to even
+    x += 0xFFF + (x >> 13 & 1);
+    return uint16_t(sign | (x - (112u << 23)) >> 13);
+  }
+  if (exponent < 102) // below 2^-25, half the smallest subnormal: rounds to 0
+    return sign;
+  // Subnormal: the 24-bit significand in units of 2^-24, ties to even (a
+  // carry into bit 10 gives the smallest normal's code, as it should).
+  const uint32_t significand = (x & 0x7FFFFF) | 0x800000, shift = 126 - exponent;
+  const uint32_t quotient = significand >> shift, rest = significand & ((1u << shift) - 1),
+                 half = 1u << (shift - 1);
+  return uint16_t(sign | (quotient + (rest > half || (rest == half && (quotient & 1)))));
+}
+
 } // namespace
 
 uint16_t cvtRnSatfiniteE4m3x2F32(float a, float b, Relu relu) {
@@ -58,6 +82,9 @@ uint16_t cvtUe8m0x2F32(Rounding rounding, Satfinite satfinite, float a, float b)
 }
 
 uint16_t cvtF16F32(float a, Rounding rounding, Relu relu, Satfinite satfinite) {
+  if (rounding == Rounding::NearestEven && relu == Relu::Off && satfinite == Satfinite::Off &&
+      a == a)
+    return f16NearestEven(a);
   return uint16_t(encode(kF16, a, halfMode(rounding, relu, satfinite)));
 }
 

@@ -15,6 +15,7 @@
 
 #include "runtime/DiagnosticText.h"
 #include "runtime/FloatFormat.h"
+#include "runtime/HalfCodes.h"
 #include "runtime/MmaAccumulate.h"
 #include "runtime/PtxCvt.h"
 #include "runtime/Thread.h"
@@ -199,9 +200,10 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
             ", outside the CTA's shared memory [" + hex(kSharedWindowBase) + ", " +
             hex(kSharedWindowBase + shared.size) + ")"};
   if (shared.pendingOwner)
-    for (uint32_t b = 0; b < 16; ++b)
-      if (uint32_t owner = shared.pendingOwner[offset + b]) {
-        Tcgen05Problem p{role() + " at shared address " + hex(address + b) +
+    for (uint32_t unit = offset / 16; unit <= (offset + 15) / 16; ++unit)
+      if (uint32_t owner = shared.pendingOwner[unit]) {
+        uint32_t first = std::max(offset, 16 * unit); // the first byte it writes
+        Tcgen05Problem p{role() + " at shared address " + hex(kSharedWindowBase + first) +
                          " is still being written by the TMA load "};
         p.pendingCopy = owner;
         return p;
@@ -253,7 +255,11 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
   // rows of one group all read the same chunks, first with its first row.
   const uint32_t outer = mnMajor ? (rows + f.perChunk - 1) / f.perChunk : rows;
   const uint32_t inner = mnMajor ? k : k / f.perChunk;
-  const float *table = valueTable(f.element); // 16-bit formats: 8 per chunk
+  // 16-bit K-major operands (the common case): the chunks' codes are
+  // collected in (r, k) order and decoded together at the end.
+  const bool halfCodes = valueTable(f.element) && !mnMajor;
+  thread_local std::vector<uint16_t> codes;
+  codes.resize(halfCodes ? size_t(rows) * k : 0);
   for (uint32_t o = 0; o < outer; ++o)
     for (uint32_t i = 0; i < inner; ++i) {
       uint32_t r = mnMajor ? o * f.perChunk : o, kk = mnMajor ? i : i * f.perChunk;
@@ -265,27 +271,25 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
           mnMajor ? ummaChunkAddress(d, true, kk, o) : ummaChunkAddress(d, false, r, i);
       if (Tcgen05Problem p = readSharedChunk(shared, address, chunk, role))
         return p;
+      if (halfCodes) {
+        std::memcpy(&codes[size_t(r) * k + kk], chunk, 16);
+        continue;
+      }
       bool nan = false;
-      if (table && !mnMajor) { // the common case, without the general loop's tests
-        float *out = &values[size_t(r) * rowStride + size_t(kk) * kStride];
-        for (uint32_t position = 0; position < 8; ++position) {
-          float v = table[elementCode(chunk, position, 16)];
-          nan |= v != v;
-          out[position * kStride] = v;
-        }
-      } else {
-        for (uint32_t position = 0; position < f.perChunk; ++position) {
-          uint32_t row = mnMajor ? r + position : r, column = mnMajor ? kk : kk + position;
-          size_t at = size_t(row) * rowStride + size_t(column) * kStride;
-          if (row >= rows)
-            break;
-          float v = elementValue(f.element, elementCode(chunk, position, f.bits));
-          nan |= v != v;
-          values[at] = v;
-        }
+      for (uint32_t position = 0; position < f.perChunk; ++position) {
+        uint32_t row = mnMajor ? r + position : r, column = mnMajor ? kk : kk + position;
+        size_t at = size_t(row) * rowStride + size_t(column) * kStride;
+        if (row >= rows)
+          break;
+        float v = elementValue(f.element, elementCode(chunk, position, f.bits));
+        nan |= v != v;
+        values[at] = v;
       }
       operand.hasNaN |= nan;
     }
+  if (halfCodes)
+    operand.hasNaN = decodeHalfCodes(f.element == Element::BF16, codes.data(), rows, k, transposed,
+                                     values.data());
   return {};
 }
 

@@ -26,8 +26,8 @@ namespace cutec::rt {
 struct SharedView {
   const std::byte *bytes = nullptr; // window address kSharedWindowBase is bytes[0]
   uint32_t size = 0;
-  /// Per shared byte, the serial of the TMA load still writing it (0: none);
-  /// null when no load is in flight.
+  /// Per 16-byte unit of shared memory (offset / 16), the serial of the TMA
+  /// load still writing it (0: none); null when no load is in flight.
   const uint32_t *pendingOwner = nullptr;
   /// Receives the shared offset of every 16-byte unit read (may repeat).
   std::vector<uint32_t> *unitsRead = nullptr;

@@ -38,13 +38,16 @@ struct TmaSharedLayout {
   static TmaSharedLayout of(const TensorMapInfo &info) {
     return {info.boxRowBytes(), info.sharedRowPitch(), info.swizzle};
   }
-  /// The shared address of image byte `byte` (a 16-byte chunk's start
-  /// moves the whole chunk) of a box loaded to `dst`.
-  uint32_t address(uint32_t dst, uint32_t byte) const {
-    return tmaSwizzleAddress(dst + byte / rowBytes * rowPitch + byte % rowBytes, swizzle);
-  }
   /// Bytes that an image of `bytes` spans from the destination.
   uint32_t extent(uint32_t bytes) const { return bytes / rowBytes * rowPitch; }
+  /// Calls visit(byte, address) for each 16-byte chunk of an image of
+  /// `bytes` (whole rows) loaded to `dst`, in image order, with the shared
+  /// address the chunk starting at image byte `byte` lands at.
+  template <typename Visit> void forEachChunk(uint32_t dst, uint32_t bytes, Visit &&visit) const {
+    for (uint32_t rowStart = 0; rowStart < bytes; rowStart += rowBytes, dst += rowPitch)
+      for (uint32_t column = 0; column < rowBytes; column += 16)
+        visit(rowStart + column, tmaSwizzleAddress(dst + column, swizzle));
+  }
 };
 
 /// "" if the hardware accepts a box starting at `coords`, else why not:

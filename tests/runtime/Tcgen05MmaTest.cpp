@@ -438,7 +438,7 @@ void mmaBody(Thread &t, const void *raw) {
   if (p.overwrite == 2 && tid == 0)
     t.storeShared<uint32_t>(uint32_t(p.aDesc[0] & 0x3FFF) << 4, 0, "st.shared at mma.cute:25");
   t.tcgen05FenceAfterThreadSync("tcgen05.fence::after_thread_sync");
-  const uint32_t step = std::min(p.n, 32u);
+  const uint32_t step = std::min(p.n & -p.n, 32u); // a power of two that divides N
   uint64_t out = p.out + 4 * uint64_t(t.ctaid.x) * kM * p.n;
   for (uint32_t c = 0; c < p.n; c += step) {
     uint32_t regs[32];
@@ -664,6 +664,20 @@ TEST(Tcgen05Mma, Mxf4nvf4Scale4XAnd2X) {
   expectMatches(c);
 }
 
+// N = 208 runs the vectorised loop's wide column blocks (64 f32 or 32 f64
+// products wide) and then its 8-wide ones; the second instruction's D holds
+// NaNs from the infinities, so the loop also stops inside a block of rows.
+TEST(Tcgen05Mma, WideAndNarrowColumnBlocks) {
+  MmaCase c = f16("f16 K 128B N=208 with infinities, two K blocks", 208, K_128, K_128);
+  c.infinities = true;
+  c.instructions = 2;
+  expectMatches(c);
+  c = scaled("mxf8 e4m3 K 64B N=208, two K blocks", Tcgen05Kind::Mxf8f6f4, Fmt::E4M3, Fmt::E4M3, 0,
+             0, 208, K_64, K_64, Tcgen05ScaleVec::X1, true);
+  c.instructions = 2;
+  expectMatches(c);
+}
+
 // A wrong descriptor gives wrong numbers: the same data read with another
 // swizzle mode or another SBO does not match the reference.
 TEST(Tcgen05Mma, AWrongDescriptorGivesWrongNumbers) {
@@ -803,6 +817,53 @@ TEST(Tcgen05MmaAsync, OverwritingAnOperandBeforeTheCommitWaitIsReported) {
                  "overwrites shared memory that 'tcgen05.mma at mma.cute:14' (issued by thread "
                  "(0,0,0), warp 0 lane 0) reads and may still be reading: wait on the mbarrier "
                  "phase its tcgen05.commit arrives on before reusing the buffer");
+}
+
+// Two MMAs read the same A, each committed to its own mbarrier. Once the
+// first is seen complete the second may still read A: a store over it is
+// reported, naming the second; after both waits it is fine.
+void twoReadersBody(Thread &t, const void *raw) {
+  const auto &p = *static_cast<const MmaParams *>(raw);
+  const uint32_t base = t.dynamicSharedBase();
+  if (t.tid.x == 0)
+    for (uint32_t i = 0; i < p.imageBytes; i += 16)
+      t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
+                             "st.shared.v4");
+  t.tcgen05Alloc(base + kSlot, 512, "tcgen05.alloc at two.cute:1");
+  const uint32_t tmem = t.loadShared<uint32_t>(base + kSlot, "ld.shared at two.cute:2");
+  if (t.tid.x == 0) {
+    for (uint32_t i = 0; i < 2; ++i) {
+      t.mbarrierInit(base + kBar + 8 * i, 1, "mbarrier.init at two.cute:3");
+      t.tcgen05Mma(tmem, p.aDesc[0], p.bDesc[0], p.idesc, i > 0, p.kind,
+                   i == 0 ? "tcgen05.mma at two.cute:4" : "tcgen05.mma at two.cute:5");
+      t.tcgen05Commit(base + kBar + 8 * i, "tcgen05.commit at two.cute:6");
+    }
+    for (uint32_t i = 0; i < p.instructions; ++i) // waits for the first or both
+      t.mbarrierWaitParity(base + kBar + 8 * i, 0, "mbarrier.try_wait.parity at two.cute:7");
+    t.storeShared<uint32_t>(uint32_t(p.aDesc[0] & 0x3FFF) << 4, 0, "st.shared at two.cute:8");
+  }
+  t.tcgen05Dealloc(tmem, 512, "tcgen05.dealloc at two.cute:9");
+}
+
+TEST(Tcgen05MmaAsync, AnOperandStaysReadUntilItsLastReaderCompletes) {
+  Prepared p = prepare(f16("f16 K 128B N=64", 64, K_128, K_128));
+  std::vector<uint8_t> image = p.img.bytes;
+  image.resize((image.size() + 15) / 16 * 16);
+  MemoryMap map;
+  addBuffer(map, image, "image");
+  p.params.image = addressOf(image);
+  LaunchConfig cfg = config({1, 1, 1}, {32, 1, 1}, 1);
+  cfg.dynamicSharedBytes = uint32_t(image.size());
+  KernelDescriptor k{"two_readers", twoReadersBody, sizeof(MmaParams), true, 0};
+  p.params.imageBytes = uint32_t(image.size());
+  p.params.instructions = 1;
+  expectContains(launchError(k, cfg, &p.params, map),
+                 "st.shared at two.cute:8: 4-byte shared store at 0x800 overwrites shared "
+                 "memory that 'tcgen05.mma at two.cute:5' (issued by thread (0,0,0), warp 0 "
+                 "lane 0) reads and may still be reading");
+  p.params.instructions = 2;
+  Status both = launch(k, cfg, &p.params, map);
+  EXPECT_TRUE(bool(both)) << both.error();
 }
 
 // An MMA issued before the TMA load of its operand has landed reads shared

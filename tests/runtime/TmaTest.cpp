@@ -517,32 +517,50 @@ TEST(TmaLoad, BoxStartOffA16ByteBoundaryIsRefused) {
   EXPECT_NE(error.find("byte -24 of the row"), std::string::npos) << error;
 }
 
-TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
-  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
-  Global g = makeGlobal(b);
-  Global unregistered = g;
-  // Encode against a buffer the launch does not know.
+/// The error of one load of box `b` from `data` (the map's global address;
+/// the launch knows `g`'s buffer) to `dstOffset` from the kernel's region.
+std::string loadError(const Box &b, const void *data, Global &g, uint32_t dstOffset,
+                      uint32_t txBytes) {
   test::TmaImageParams p{};
-  ASSERT_EQ(encodeTensorMapTiled(p.tmap, b.type, 2, unregistered.bytes.data(), b.dim,
-                                 g.stride + 1, b.box, b.estride, TmaInterleave::None, b.swizzle,
-                                 TmaL2Promotion::None, b.oob),
+  EXPECT_EQ(encodeTensorMapTiled(p.tmap, b.type, 2, data, b.dim, g.stride + 1, b.box, b.estride,
+                                 TmaInterleave::None, b.swizzle, TmaL2Promotion::None, b.oob),
             "");
   std::vector<uint8_t> out(1024);
   p.out = addressOf(out);
   p.total = 1024;
-  p.txBytes = 256;
+  p.dstOffset = dstOffset;
+  p.txBytes = txBytes;
   p.rank = 2;
   MemoryMap map;
   addBuffer(map, g.bytes, "tensor");
   addBuffer(map, out, "out");
   LaunchConfig c = config({1, 1, 1}, {1, 1, 1});
   c.dynamicSharedBytes = 2048;
-  std::string error = launchError(test::kTmaImageKernel, c, &p, map);
+  return launchError(test::kTmaImageKernel, c, &p, map);
+}
+
+TEST(TmaLoad, MapOutsideTheLaunchBuffersIsReported) {
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
+  Global g = makeGlobal(b);
+  Global unregistered = g;
+  // Encode against a buffer the launch does not know.
+  std::string error = loadError(b, unregistered.bytes.data(), g, 0, 256);
   EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box's in-bounds elements from "
                        "global coordinates (0,0)"),
             std::string::npos)
       << error;
   EXPECT_NE(error.find("lie outside the launch's buffers"), std::string::npos) << error;
+}
+
+TEST(TmaLoad, BoxOverAnMbarrierIsRefused) {
+  // The destination 0x400 is the kernel's own mbarrier (static shared memory).
+  Box b = box2d(TmaDataType::Uint8, TmaSwizzle::B128, 128, 8, 0, 0);
+  Global g = makeGlobal(b);
+  std::string error = loadError(b, g.bytes.data(), g, 0x400 - kBase, 1024);
+  EXPECT_NE(error.find("cp.async.bulk.tensor at img.cute:6: the box would overwrite the mbarrier "
+                       "at 0x400 (destination 0x400, 1024 bytes)"),
+            std::string::npos)
+      << error;
 }
 
 TEST(TmaLoad, ResultsDoNotDependOnWorkerCount) {
