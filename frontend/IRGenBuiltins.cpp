@@ -13,7 +13,8 @@ bool IRGen::isBuiltinName(llvm::StringRef name) {
              .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
              .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
              .Default(false) ||
-         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isLayoutFunction(name);
+         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isClusterBuiltinName(name) ||
+         isLayoutFunction(name);
 }
 
 bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -65,6 +66,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callAsyncBuiltin(name, site);
   if (isTcgen05BuiltinName(name))
     return callTcgen05Builtin(name, site);
+  if (isClusterBuiltinName(name))
+    return callClusterBuiltin(name, site);
   return callLayoutBuiltin(name, site);
 }
 

@@ -48,26 +48,34 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
     return tmemLoad(site);
   if (name == "gemm")
     return gemm(site);
-  if (name == "umma_commit") {
-    if (!checkArity(site, name, 1, 1))
-      return SemaValue::poison();
-    ir::Value *bar = mbarrierOperand(site, 0, name);
-    if (!bar)
-      return SemaValue::poison();
-    builder->create(ir::OpKind::UmmaCommit, site.loc(), {bar});
-    return SemaValue::none();
-  }
-  if (name == "tmem_relinquish_alloc_permit" || name.starts_with("tcgen05_fence_")) {
+  if (name.starts_with("tcgen05_fence_")) {
     if (!checkArity(site, name, 0, 0))
       return SemaValue::poison();
-    builder->create(name == "tmem_relinquish_alloc_permit"              ? ir::OpKind::TmemRelinquish
-                    : name == "tcgen05_fence_before_thread_sync" ? ir::OpKind::Tcgen05FenceBefore
-                                                                 : ir::OpKind::Tcgen05FenceAfter,
+    builder->create(name == "tcgen05_fence_before_thread_sync" ? ir::OpKind::Tcgen05FenceBefore
+                                                               : ir::OpKind::Tcgen05FenceAfter,
                     site.loc(), {});
     return SemaValue::none();
   }
-  if (!checkArity(site, name, 2, 2))
+  // The others take cta_group= (IRGenCluster.cpp): with 2, umma_commit
+  // arrives on the mbarrier of both CTAs of the pair, and the allocation
+  // instructions are performed by one warp of each CTA together.
+  size_t arity = name == "umma_commit" ? 1 : name == "tmem_relinquish_alloc_permit" ? 0 : 2;
+  if (!checkArity(site, name, arity, arity, {"cta_group"}))
     return SemaValue::poison();
+  std::optional<int64_t> group = ctaGroupArgument(site, name, /*tcgen05=*/true);
+  if (!group)
+    return SemaValue::poison();
+  if (name == "umma_commit") {
+    ir::Value *bar = mbarrierOperand(site, 0, name);
+    if (!bar)
+      return SemaValue::poison();
+    setCtaGroup(builder->create(ir::OpKind::UmmaCommit, site.loc(), {bar}), *group);
+    return SemaValue::none();
+  }
+  if (name == "tmem_relinquish_alloc_permit") {
+    setCtaGroup(builder->create(ir::OpKind::TmemRelinquish, site.loc(), {}), *group);
+    return SemaValue::none();
+  }
   std::optional<int64_t> columns = tmemColumnsArgument(site, 1);
   if (!columns)
     return SemaValue::poison();
@@ -79,7 +87,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
         !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
       return error(site.argExpr(0), "tmem_dealloc takes the 32-bit address tmem_alloc wrote, not " +
                                         address.describe());
-    builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count});
+    setCtaGroup(builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count}),
+                *group);
     return SemaValue::none();
   }
   // tmem_alloc(holder, columns): the allocated address goes to `holder`, one
@@ -102,7 +111,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
                      ", more than the " + llvm::Twine(kTmemColumns) + " columns of a CTA",
                  {site.range()});
   tmemColumns += *columns;
-  builder->create(ir::OpKind::TmemAlloc, site.loc(), {holder.irValue(), count});
+  setCtaGroup(builder->create(ir::OpKind::TmemAlloc, site.loc(), {holder.irValue(), count}),
+              *group);
   return SemaValue::none();
 }
 
@@ -217,9 +227,14 @@ SemaValue IRGen::tmemLoad(CallSite &site) {
 
 // gemm(acc, a, b, accumulate): acc (M, N) in tensor memory += or = a (M, K)
 // times b (N, K) transposed, both in shared memory; lower-mma splits K into
-// instructions and builds their descriptors.
+// instructions and builds their descriptors. With cta_group=2 the pair
+// computes a (2M, N) tile: each CTA passes its M rows of A and of D and its
+// N/2 rows of B, at the same shared offsets in both CTAs.
 SemaValue IRGen::gemm(CallSite &site) {
-  if (!checkArity(site, "gemm", 4, 4))
+  if (!checkArity(site, "gemm", 4, 4, {"cta_group"}))
+    return SemaValue::poison();
+  std::optional<int64_t> group = ctaGroupArgument(site, "gemm", /*tcgen05=*/true);
+  if (!group)
     return SemaValue::poison();
   const SemaValue &acc = site.args[0], &a = site.args[1], &b = site.args[2];
   if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
@@ -234,17 +249,31 @@ SemaValue IRGen::gemm(CallSite &site) {
                                         site.args[i].describe());
   const Layout &la = a.type().tensorLayout(), &lb = b.type().tensorLayout(),
                &ld = acc.type().tensorLayout();
-  if (la.shape[0] != ld.shape[0] || lb.shape[0] != ld.shape[1] || la.shape[1] != lb.shape[1])
+  if (*group == 2) {
+    // Each CTA's part: A (M, K), B (N/2, K), D (M, N).
+    std::optional<int64_t> bn = lb.shape[0].isLeaf() ? lb.shape[0].leaf().getStatic() : std::nullopt;
+    if (la.shape[0] != ld.shape[0] || !bn || IntTuple(2 * *bn) != ld.shape[1] ||
+        la.shape[1] != lb.shape[1])
+      return error(site.loc(), "gemm with cta_group=2 multiplies each CTA's (M, K) rows of A by "
+                               "its (N/2, K) half of B into its (M, N) rows of D: the shapes " +
+                                   la.shape.str() + ", " + lb.shape.str() + " and " +
+                                   ld.shape.str() + " do not agree",
+                   {site.range()});
+  } else if (la.shape[0] != ld.shape[0] || lb.shape[0] != ld.shape[1] ||
+             la.shape[1] != lb.shape[1]) {
     return error(site.loc(), "gemm multiplies (M, K) by (N, K) into (M, N): the shapes " +
                                  la.shape.str() + ", " + lb.shape.str() + " and " +
                                  ld.shape.str() + " do not agree",
                  {site.range()});
+  }
   ir::Value *accumulate = toRunTime(site.args[3], site.argExpr(3), ir::DataType::Bool);
   if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
     return accumulate ? error(site.argExpr(3), "the accumulate flag of gemm is a bool, not " +
                                                    site.args[3].describe())
                       : SemaValue::poison();
-  builder->create(ir::OpKind::Gemm, site.loc(), {acc.irValue(), a.irValue(), b.irValue(), accumulate});
+  setCtaGroup(builder->create(ir::OpKind::Gemm, site.loc(),
+                              {acc.irValue(), a.irValue(), b.irValue(), accumulate}),
+              *group);
   return SemaValue::none();
 }
 

@@ -122,12 +122,15 @@ private:
       return fail(gemm, "K = " + llvm::Twine(kTotal) + " is not a multiple of the " +
                             llvm::Twine(kBlock) + " " + ir::name(ta) +
                             " elements one tcgen05.mma takes");
+    // cta_group::2: the pair's MMA has twice the rows of each CTA's part.
+    const int64_t *group = gemm.attrAs<int64_t>("cta_group");
+    int64_t ctas = group ? *group : 1;
     umma::InstrDescriptorSpec spec;
     spec.kind = kind->first;
     spec.a = ta;
     spec.b = tb;
     spec.d = acc->type().element();
-    spec.m = *m;
+    spec.m = ctas * *m;
     spec.n = *n;
     std::optional<uint64_t> aDesc = operandDescriptor(gemm, a, kBlock, spec.aMajor);
     std::optional<uint64_t> bDesc = operandDescriptor(gemm, b, kBlock, spec.bMajor);
@@ -137,7 +140,11 @@ private:
     if (!idesc)
       return fail(gemm, llvm::toString(idesc.takeError()));
     if (*m != 128)
-      return fail(gemm, "only M = 128 (one CTA) is lowered so far, not " + llvm::Twine(*m));
+      return fail(gemm, ctas == 2 ? "only M = 256 with cta_group=2 (128 rows of A and D per "
+                                    "CTA) is lowered so far, not " +
+                                        llvm::Twine(ctas * *m)
+                                  : "only M = 128 (one CTA) is lowered so far, not " +
+                                        llvm::Twine(*m));
 
     ir::Builder builder;
     builder.setInsertionPoint(gemm);
@@ -170,6 +177,8 @@ private:
       mma.setAttr("idesc", int64_t(*idesc));
       mma.setAttr("a_desc", int64_t(*aDesc));
       mma.setAttr("b_desc", int64_t(*bDesc));
+      if (group)
+        mma.setAttr("cta_group", *group);
     }
     ir::erase(gemm);
     return true;

@@ -247,7 +247,9 @@ private:
                                                    {c.operand, scaleValue})
                                    : b.constantInt(load.loc(), DataType::I32, c.value * scale));
     }
-    b.create(OpKind::TmaLoadTile, load.loc(), operands);
+    Operation &copy = b.create(OpKind::TmaLoadTile, load.loc(), operands);
+    if (const int64_t *group = load.attrAs<int64_t>("cta_group"))
+      copy.setAttr("cta_group", *group); // completes on the pair leader's mbarrier
     ir::erase(load);
     return true;
   }

@@ -93,10 +93,10 @@ CtaRunner &CtaRunner::pairPeer(Thread &t, const char *instruction, const char *w
 uint32_t Thread::mapaShared(uint32_t address, uint32_t rank, const char *what) {
   uint32_t local = 0;
   cta->resolveCluster(*this, address, local, what);
-  if (rank >= clusterNctarank)
+  if (rank >= cluster_nctarank)
     failWith(what, [&] {
       return "mapa to CTA rank " + std::to_string(rank) + ", but the cluster has " +
-             std::to_string(clusterNctarank) + " CTA(s)";
+             std::to_string(cluster_nctarank) + " CTA(s)";
     });
   return (rank + 1) * kClusterWindowStride + local;
 }

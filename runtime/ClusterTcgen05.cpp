@@ -82,10 +82,10 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
              describeInstrDescriptor(op.idesc, op.blockScaled) +
              "): the emulator models M=256 (M=128 with cta_group::2 is not modelled)";
     });
-  if (d.n < 32 || d.n > 256 || d.n % 16)
+  if (d.n < 16 || d.n > 256 || d.n % 16)
     fail(t, what, [&] {
       return "tcgen05.mma.cta_group::2 with N=" + std::to_string(d.n) +
-             ": M=256 takes N from 32 to 256 in steps of 16";
+             ": M=256 takes N from 16 to 256 in steps of 16";
     });
   const uint32_t half = d.n / 2;
   if (op.blockScaled && half % 32)
@@ -182,11 +182,11 @@ void Thread::pairWait(const PairOperands &op, const char *what) {
   ClusterRunner &c = cta->clusterRunner();
   cta->pairPeer(*this, op.instruction, what);
   // The pair's generation cannot move before this warp arrives.
-  uint64_t seen = c.pairGeneration(clusterCtarank);
+  uint64_t seen = c.pairGeneration(cluster_ctarank);
   PairOperands lane = op;
   warpSync(kFullWarp, &lane, what,
            [this, what](const WarpCollective &w) { cta->pairArriveWarp(*this, w, what); });
-  while (c.pairGeneration(clusterCtarank) == seen)
+  while (c.pairGeneration(cluster_ctarank) == seen)
     yieldThread(what);
 }
 

@@ -69,12 +69,12 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
                   launch.config.grid.z / dims.z};
   for (Thread &t : threads) {
     t.ctaid = ctaid;
-    t.clusterCtaid = unflatten(rank, dims);
-    t.clusterNctaid = dims;
+    t.cluster_ctaid = unflatten(rank, dims);
+    t.cluster_nctaid = dims;
     t.clusterid = clusterid;
     t.nclusterid = nclusterid;
-    t.clusterCtarank = rank;
-    t.clusterNctarank = uint32_t(dims.volume());
+    t.cluster_ctarank = rank;
+    t.cluster_nctarank = uint32_t(dims.volume());
   }
   std::fill(shared.begin(), shared.end(), kSharedFill);
   mbarriers.reset();

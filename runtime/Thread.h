@@ -50,8 +50,8 @@ public:
   uint32_t laneid = 0, warpid = 0;
   // Cluster registers (runtime/Cluster.h): %cluster_ctaid, %cluster_nctaid,
   // %clusterid, %nclusterid, %cluster_ctarank, %cluster_nctarank.
-  Dim3 clusterCtaid, clusterNctaid, clusterid, nclusterid;
-  uint32_t clusterCtarank = 0, clusterNctarank = 1;
+  Dim3 cluster_ctaid, cluster_nctaid, clusterid, nclusterid;
+  uint32_t cluster_ctarank = 0, cluster_nctarank = 1;
 
   /// `ld.global` of sizeof(T) = 1, 2, 4, 8 or 16 bytes (a vector load is one
   /// access of the whole vector) at a host address; natural alignment.

@@ -50,7 +50,7 @@ void pairBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const PairParams *>(raw);
   const uint32_t base = t.dynamicSharedBase(), tid = t.tid.x, warp = t.warpid;
   const uint32_t slot = t.staticSharedBase(), bar = slot + 8;
-  const uint32_t rank = t.clusterCtarank;
+  const uint32_t rank = t.cluster_ctarank;
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * 16)
     t.storeShared<Chunk16>(
         base + i, t.loadGlobal<Chunk16>(p.image + rank * p.imageBytes + i, "ld.global.v4"),

@@ -32,8 +32,8 @@ void registersBody(Thread &t, const void *raw) {
   if (t.tid.x != 0)
     return;
   uint64_t cta = t.ctaid.x + uint64_t(t.nctaid.x) * t.ctaid.y;
-  uint32_t values[6] = {t.clusterCtarank, t.clusterNctarank, t.clusterid.x,
-                        t.clusterid.y,    t.clusterCtaid.x,  t.nclusterid.x};
+  uint32_t values[6] = {t.cluster_ctarank, t.cluster_nctarank, t.clusterid.x,
+                        t.clusterid.y,    t.cluster_ctaid.x,  t.nclusterid.x};
   for (uint32_t i = 0; i < 6; ++i)
     t.storeGlobal<uint32_t>(p.out + (cta * 6 + i) * 4, values[i], "st.global at regs.cute:4");
 }
@@ -86,8 +86,8 @@ void dsmemBody(Thread &t, const void *raw) {
   auto &p = *static_cast<const OutParams *>(raw);
   uint32_t mine = t.staticSharedBase();
   if (t.tid.x == 0)
-    t.storeShared<uint32_t>(mine, t.clusterCtarank + 10, "st.shared at dsmem.cute:3");
-  if (p.mode == 4 && t.clusterCtarank == 1) {
+    t.storeShared<uint32_t>(mine, t.cluster_ctarank + 10, "st.shared at dsmem.cute:3");
+  if (p.mode == 4 && t.cluster_ctarank == 1) {
     t.clusterWait("barrier.cluster.wait at dsmem.cute:5");
     return;
   }
@@ -101,7 +101,7 @@ void dsmemBody(Thread &t, const void *raw) {
     t.clusterWait("barrier.cluster.wait at dsmem.cute:11");
     return;
   }
-  uint32_t peerRank = p.mode == 2 ? 2 : t.clusterCtarank ^ 1;
+  uint32_t peerRank = p.mode == 2 ? 2 : t.cluster_ctarank ^ 1;
   uint32_t peer = t.mapaShared(mine + (p.mode == 3 ? 16 : 0), peerRank, "mapa at dsmem.cute:7");
   uint32_t value = t.loadSharedCluster<uint32_t>(peer, "ld.shared::cluster at dsmem.cute:8");
   uint64_t cta = t.ctaid.x;
@@ -174,7 +174,7 @@ void remoteArriveBody(Thread &t, const void *raw) {
     t.mbarrierInit(bar, 1, "mbarrier.init at remote.cute:3");
   t.clusterArrive("barrier.cluster.arrive at remote.cute:4");
   t.clusterWait("barrier.cluster.wait at remote.cute:4");
-  if (t.clusterCtarank == 0) {
+  if (t.cluster_ctarank == 0) {
     if (t.tid.x == 0 && p.mode != 1)
       t.mbarrierArriveCluster(t.mapaShared(bar, 1, "mapa at remote.cute:6"),
                               "mbarrier.arrive.shared::cluster at remote.cute:6");
@@ -245,7 +245,7 @@ void pairTmaBody(Thread &t, const void *raw) {
   auto &p = *static_cast<const PairTmaParams *>(raw);
   uint32_t bar = t.staticSharedBase();
   uint32_t tile = (t.dynamicSharedBase() + 127) & ~127u;
-  bool leader = t.clusterCtarank == 0;
+  bool leader = t.cluster_ctarank == 0;
   if (t.tid.x == 0 && leader)
     t.mbarrierInit(bar, 1, "mbarrier.init at pair.cute:3");
   t.clusterArrive("barrier.cluster.arrive at pair.cute:4");
@@ -253,8 +253,8 @@ void pairTmaBody(Thread &t, const void *raw) {
   if (t.tid.x == 0) {
     if (leader)
       t.mbarrierArriveExpectTx(bar, p.mode == 1 ? 512 : 1024, "mbarrier.arrive.expect_tx at pair.cute:6");
-    int32_t coords[2] = {0, int32_t(8 * t.clusterCtarank)};
-    uint32_t leaderBar = t.mapaShared(bar, p.mode == 2 ? t.clusterCtarank : 0, "mapa at pair.cute:7");
+    int32_t coords[2] = {0, int32_t(8 * t.cluster_ctarank)};
+    uint32_t leaderBar = t.mapaShared(bar, p.mode == 2 ? t.cluster_ctarank : 0, "mapa at pair.cute:7");
     t.tmaLoadTilePair(tile, reinterpret_cast<uint64_t>(&p.tmap), coords, 2, leaderBar,
                       "cp.async.bulk.tensor.2d.cta_group::2 at pair.cute:8");
   }
@@ -264,7 +264,7 @@ void pairTmaBody(Thread &t, const void *raw) {
   t.clusterWait("barrier.cluster.wait at pair.cute:11");
   for (uint32_t i = t.tid.x; i < 128; i += 32) {
     uint32_t v = t.loadShared<uint32_t>(tile + 4 * i, "ld.shared at pair.cute:13");
-    t.storeGlobal<uint32_t>(p.out + (128 * t.clusterCtarank + i) * 4, v, "st.global at pair.cute:14");
+    t.storeGlobal<uint32_t>(p.out + (128 * t.cluster_ctarank + i) * 4, v, "st.global at pair.cute:14");
   }
 }
 const KernelDescriptor pairTmaKernel{"pair_tma", pairTmaBody, sizeof(PairTmaParams), true, 16};
