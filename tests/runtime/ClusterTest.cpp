@@ -188,23 +188,28 @@ void remoteArriveBody(Thread &t, const void *raw) {
 }
 const KernelDescriptor remoteArriveKernel{"remote", remoteArriveBody, sizeof(OutParams), true, 16};
 
-TEST(Cluster, AnMbarrierArrivalFromThePeerReleasesTheWaiters) {
-  std::vector<uint32_t> out(32, 0);
+/// A pair of CTAs of one warp each running remoteArriveKernel.
+struct RemoteArrive {
+  std::vector<uint32_t> out = std::vector<uint32_t>(32, 0);
   MemoryMap map;
-  addBuffer(map, out, "out");
-  OutParams p{addressOf(out), 0};
-  Status s = launch(remoteArriveKernel, clusterConfig({2, 1, 1}, {32, 1, 1}, {2, 1, 1}), &p, map);
+  OutParams p{};
+  LaunchConfig c = clusterConfig({2, 1, 1}, {32, 1, 1}, {2, 1, 1});
+  explicit RemoteArrive(uint32_t mode) {
+    addBuffer(map, out, "out");
+    p = {addressOf(out), mode};
+  }
+  std::string error() { return launchError(remoteArriveKernel, c, &p, map); }
+};
+
+TEST(Cluster, AnMbarrierArrivalFromThePeerReleasesTheWaiters) {
+  RemoteArrive remote(0);
+  Status s = launch(remoteArriveKernel, remote.c, &remote.p, remote.map);
   ASSERT_TRUE(bool(s)) << s.error();
-  EXPECT_EQ(out, std::vector<uint32_t>(32, 7));
+  EXPECT_EQ(remote.out, std::vector<uint32_t>(32, 7));
 }
 
 TEST(Cluster, ADeadlockAcrossThePairIsReportedForBothCtas) {
-  std::vector<uint32_t> out(32, 0);
-  MemoryMap map;
-  addBuffer(map, out, "out");
-  OutParams p{addressOf(out), 1};
-  std::string error =
-      launchError(remoteArriveKernel, clusterConfig({2, 1, 1}, {32, 1, 1}, {2, 1, 1}), &p, map);
+  std::string error = RemoteArrive(1).error();
   EXPECT_NE(error.find("kernel 'remote', cluster (0,0,0) .. (1,0,0): deadlock: "), std::string::npos)
       << error;
   EXPECT_NE(error.find("kernel 'remote', CTA (0,0,0): deadlock: CTA rank 0 of the cluster\n"
@@ -219,12 +224,8 @@ TEST(Cluster, ADeadlockAcrossThePairIsReportedForBothCtas) {
 }
 
 TEST(Cluster, WritingTheSharedMemoryOfAnExitedCtaIsReported) {
-  std::vector<uint32_t> out(32, 0);
-  MemoryMap map;
-  addBuffer(map, out, "out");
-  OutParams p{addressOf(out), 2};
   EXPECT_EQ(
-      launchError(remoteArriveKernel, clusterConfig({2, 1, 1}, {32, 1, 1}, {2, 1, 1}), &p, map),
+      RemoteArrive(2).error(),
       "kernel 'remote', CTA (1,0,0), thread (0,0,0) (warp 0, lane 0): st.shared::cluster at "
       "remote.cute:9: .shared::cluster address 0x1000408 is in the shared memory of CTA (0,0,0) "
       "(rank 0), whose threads have all exited: its shared memory is gone");
