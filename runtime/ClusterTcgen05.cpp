@@ -1,6 +1,6 @@
 // tcgen05 with cta_group::2: the pair collectives (alloc, dealloc,
-// relinquish_alloc_permit), the pair MMA and commits that arrive on the
-// mbarriers of several CTAs.
+// relinquish_alloc_permit), the pair MMA and copy, and commits that arrive on
+// the mbarriers of several CTAs.
 //
 // The pair MMA (M = 256) computes, for each CTA c of the pair, its 128 rows
 // of D from its own rows of A and all N rows of B, half of which lie in each
@@ -127,6 +127,30 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
   ++t.effects;
 }
 
+void CtaRunner::tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                              const char *what) {
+  CtaRunner *pair[2] = {this, &pairPeer(t, "tcgen05.cp.cta_group::2", what)};
+  uint32_t issuer = clusterThreadId(t);
+  for (CtaRunner *cta : pair) {
+    std::vector<uint32_t> units;
+    TmemRegion written;
+    {
+      SharedView view = cta->sharedView();
+      view.unitsRead = &units;
+      Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, view, cta->tmem, written);
+      if (problem) {
+        std::vector<uint32_t>().swap(units); // the frame is abandoned
+        problem.text = "CTA rank " + std::to_string(cta->rank) + "'s copy: " + problem.text;
+        failTcgen05(t, what, problem);
+      }
+    }
+    uint64_t serial =
+        cta->tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);
+    cta->noteTcgen05Reads(serial, std::move(units), what, issuer);
+  }
+  ++t.effects;
+}
+
 void CtaRunner::tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask, bool pair,
                                        const char *what) {
   if (ctaMask == 0 || ctaMask >> cluster.size())
@@ -215,6 +239,11 @@ void Thread::tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t 
                       blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem,
                                              enableInputD, kind, vec),
                       what);
+}
+
+void Thread::tcgen05CpPair(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape,
+                           const char *what) {
+  cta->tcgen05CpPair(*this, taddr, smemDesc, shape, what);
 }
 
 void Thread::tcgen05CommitMulticast(uint32_t bar, uint16_t ctaMask, bool pair, const char *what) {

@@ -122,6 +122,8 @@ public:
   void tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                        uint32_t rank, uint32_t bar, const char *what);
   void tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *what);
+  void tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                     const char *what);
   void tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask, bool pair,
                               const char *what);
   /// Performs a pair collective that warp `evenWarp` of this (even) CTA and

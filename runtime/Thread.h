@@ -243,6 +243,11 @@ public:
   void tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                                  uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
                                  Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what);
+  /// `tcgen05.cp.cta_group::2.<shape> [taddr], smemDesc`: each CTA of the
+  /// pair copies from its own shared memory, at the descriptor's addresses,
+  /// to its own TMEM at `taddr` (the model of the split SFA; a tile both
+  /// CTAs need, like SFB, is in both CTAs' shared memory).
+  void tcgen05CpPair(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what);
   /// `tcgen05.commit.cta_group::N.mbarrier::arrive::one.shared::cluster
   /// .multicast::cluster.b64 [bar], ctaMask`: one arrival on the mbarrier at
   /// shared offset `bar` of every CTA in the mask (bit r: rank r).

@@ -55,8 +55,8 @@ uint32_t sfaOffset(uint32_t n) { return bOffset(kInstructions, n); }
 uint32_t sfbOffset(uint32_t n) { return sfaOffset(n) + 512; }
 
 // Each CTA copies its image to shared memory; warp 0 of each allocates the
-// pair's TMEM; the scaled test copies the scale factors to TMEM (each CTA
-// its own); the leader issues the MMAs and a multicast commit; every warp
+// pair's TMEM; in the scaled test the leader copies each CTA's scale factors
+// to its TMEM (tcgen05.cp.cta_group::2); the leader issues the MMAs and a multicast commit; every warp
 // reads its lanes of its CTA's half of D.
 void pairBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const PairParams *>(raw);
@@ -79,13 +79,17 @@ void pairBody(Thread &t, const void *raw) {
   t.tcgen05FenceAfterThreadSync("tcgen05.fence::after_thread_sync");
   const uint32_t tmem = t.loadShared<uint32_t>(slot, "ld.shared at pair.cute:10");
   if (p.scaled) {
-    if (tid == 0) {
-      t.tcgen05Cp(tmem + kSfColumn, p.sfaDesc, Tcgen05CpShape::S32x128bWarpx4, "tcgen05.cp SFA");
-      t.tcgen05Cp(tmem + kSfColumn + 4, p.sfbDesc, Tcgen05CpShape::S32x128bWarpx4,
-                  "tcgen05.cp SFB");
-      t.tcgen05Commit(cpBar, "tcgen05.commit of the copies");
-      t.mbarrierWaitParity(cpBar, 0, "mbarrier.try_wait.parity of the copies");
+    // The leader copies both CTAs' scale factors (each from its own shared
+    // memory); its multicast commit tells both that they are in.
+    if (tid == 0 && rank == 0) {
+      t.tcgen05CpPair(tmem + kSfColumn, p.sfaDesc, Tcgen05CpShape::S32x128bWarpx4,
+                      "tcgen05.cp.cta_group::2 SFA");
+      t.tcgen05CpPair(tmem + kSfColumn + 4, p.sfbDesc, Tcgen05CpShape::S32x128bWarpx4,
+                      "tcgen05.cp.cta_group::2 SFB");
+      t.tcgen05CommitMulticast(cpBar, 0b11, true, "tcgen05.commit of the copies");
     }
+    if (tid == 0)
+      t.mbarrierWaitParity(cpBar, 0, "mbarrier.try_wait.parity of the copies");
     t.clusterArrive("barrier.cluster.arrive at pair.cute:11");
     t.clusterWait("barrier.cluster.wait at pair.cute:11");
   }
