@@ -31,8 +31,7 @@ SemaValue IRGen::callClusterBuiltin(llvm::StringRef name, CallSite &site) {
   return SemaValue::runTime(op.result());
 }
 
-std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef name,
-                                               bool tcgen05) {
+std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef name, bool tcgen05) {
   const CallSite::Keyword *kw = site.keyword("cta_group");
   int64_t group = 1;
   if (kw) {
@@ -47,8 +46,9 @@ std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef n
   }
   if (group == 2 && clusterCtas % 2 != 0) {
     error(kw->nameRange.Start,
-          name + " with cta_group=2 works on a pair of CTAs: the kernel must run in clusters of "
-                 "an even number of CTAs, e.g. @kernel(..., cluster=(2, 1, 1)), not " +
+          name +
+              " with cta_group=2 works on a pair of CTAs: the kernel must run in clusters of "
+              "an even number of CTAs, e.g. @kernel(..., cluster=(2, 1, 1)), not " +
               llvm::Twine(clusterCtas),
           {kw->nameRange});
     return std::nullopt;
@@ -60,8 +60,10 @@ std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef n
     kernelCtaGroupLoc = site.loc();
   } else if (kernelCtaGroup != group) {
     error(site.loc(),
-          name + " has cta_group=" + llvm::Twine(group) + ", but an earlier tcgen05 operation of "
-                 "the kernel has cta_group=" + llvm::Twine(kernelCtaGroup) +
+          name + " has cta_group=" + llvm::Twine(group) +
+              ", but an earlier tcgen05 operation of "
+              "the kernel has cta_group=" +
+              llvm::Twine(kernelCtaGroup) +
               ": all tcgen05 instructions of a kernel use one CTA group",
           {site.range()});
     diags.note(kernelCtaGroupLoc, "the earlier tcgen05 operation is here");

@@ -10,7 +10,9 @@ using ir::OpKind;
 using ptx::emitInst;
 using ptx::emitValue;
 
-bool isClusterOp(OpKind kind) { return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync; }
+bool isClusterOp(OpKind kind) {
+  return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync;
+}
 
 static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::string &name) {
   ir::Operation &mov = emitInst(b, loc, "mov.u32", {DataType::U32});
@@ -20,9 +22,9 @@ static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::st
 
 /// The rank of the executing CTA's pair leader: %cluster_ctarank & ~1.
 static ir::Value *leaderRank(ir::Builder &b, llvm::SMLoc loc) {
-  return emitValue(b, loc, "and.b32", DataType::U32,
-                   {clusterRegister(b, loc, "%cluster_ctarank"),
-                    ptx::emitImmediate(b, loc, DataType::U32, -2)});
+  return emitValue(
+      b, loc, "and.b32", DataType::U32,
+      {clusterRegister(b, loc, "%cluster_ctarank"), ptx::emitImmediate(b, loc, DataType::U32, -2)});
 }
 
 ir::Value *pairLeaderAddress(ir::Builder &b, llvm::SMLoc loc, ir::Value *address) {

@@ -53,8 +53,7 @@ Status ClusterRunner::prepare() {
 }
 
 bool ClusterRunner::anyFailed() const {
-  return std::any_of(members.begin(), members.end(),
-                     [](const auto &m) { return m->hasFailed(); });
+  return std::any_of(members.begin(), members.end(), [](const auto &m) { return m->hasFailed(); });
 }
 
 void ClusterRunner::run(uint64_t clusterIndex) {
@@ -103,8 +102,8 @@ void ClusterRunner::runCooperative() {
     }
     if (allDone)
       return;
-    bool canRun = std::any_of(members.begin(), members.end(),
-                              [](const auto &m) { return m->anyCanRun(); });
+    bool canRun =
+        std::any_of(members.begin(), members.end(), [](const auto &m) { return m->anyCanRun(); });
     if (!canRun) {
       launch.reportError(index, deadlockReport("no thread can proceed"));
       return;
@@ -126,14 +125,15 @@ std::string ClusterRunner::deadlockReport(const std::string &why) const {
   if (members.size() == 1)
     return members.front()->deadlockReport(why);
   std::string text = "kernel '" + std::string(launch.kernel.name) + "', cluster " +
-                     dim3Text(members.front()->ctaid) + " .. " +
-                     dim3Text(members.back()->ctaid) + ": deadlock: " + why;
+                     dim3Text(members.front()->ctaid) + " .. " + dim3Text(members.back()->ctaid) +
+                     ": deadlock: " + why;
   if (barrier.arrivals)
     text += "\n  barrier.cluster: " + std::to_string(barrier.arrivals) + " of " +
             std::to_string(liveThreads()) + " live threads arrived in phase " +
             std::to_string(barrier.phase);
   for (const auto &m : members)
-    text += "\n" + m->deadlockReport("CTA rank " + std::to_string(m->clusterRank()) + " of the cluster");
+    text += "\n" +
+            m->deadlockReport("CTA rank " + std::to_string(m->clusterRank()) + " of the cluster");
   return text;
 }
 
@@ -204,11 +204,12 @@ void ClusterRunner::performPair(Thread &t, Pair &p, uint32_t pairIndex, const ch
   const PairOperands &mine = p.op[0], &theirs = p.op[1];
   if (mine.instruction != theirs.instruction || mine.columns != theirs.columns)
     t.failWith(what, [&] {
-      return "the CTAs of pair " + std::to_string(pairIndex) + " meet at different cta_group::2 "
-             "collectives: rank " + std::to_string(2 * pairIndex) + " at " + mine.instruction +
-             " (" + std::to_string(mine.columns) + " columns), rank " +
-             std::to_string(2 * pairIndex + 1) + " at " + theirs.instruction + " (" +
-             std::to_string(theirs.columns) + " columns)";
+      return "the CTAs of pair " + std::to_string(pairIndex) +
+             " meet at different cta_group::2 "
+             "collectives: rank " +
+             std::to_string(2 * pairIndex) + " at " + mine.instruction + " (" +
+             std::to_string(mine.columns) + " columns), rank " + std::to_string(2 * pairIndex + 1) +
+             " at " + theirs.instruction + " (" + std::to_string(theirs.columns) + " columns)";
     });
   CtaRunner &even = member(2 * pairIndex), &odd = member(2 * pairIndex + 1);
   even.tcgen05PairCollective(t, p.op[0], p.warp[0], odd, p.op[1], p.warp[1], what);

@@ -31,8 +31,8 @@ CtaRunner &CtaRunner::resolveCluster(Thread &t, uint32_t address, uint32_t &loca
   return owner;
 }
 
-std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t width,
-                                           bool store, const char *what) {
+std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t width, bool store,
+                                           const char *what) {
   uint32_t local = 0;
   CtaRunner &owner = resolveCluster(t, address, local, what);
   if (&owner == t.cta)
@@ -41,11 +41,11 @@ std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t
   if ((local & (width - 1)) != 0 || local < kSharedWindowBase || width > owner.shared.size() ||
       offset > owner.shared.size() - width)
     fail(t, what, [&] {
-      return std::string(local % width ? "misaligned " : "out-of-bounds ") +
-             std::to_string(width) + "-byte .shared::cluster " + (store ? "store" : "load") +
-             " at " + hex(address) + ": offset " + hex(local) + " in CTA rank " +
-             std::to_string(owner.rank) + ", whose shared memory is [" + hex(kSharedWindowBase) +
-             ", " + hex(kSharedWindowBase + owner.shared.size()) + ")";
+      return std::string(local % width ? "misaligned " : "out-of-bounds ") + std::to_string(width) +
+             "-byte .shared::cluster " + (store ? "store" : "load") + " at " + hex(address) +
+             ": offset " + hex(local) + " in CTA rank " + std::to_string(owner.rank) +
+             ", whose shared memory is [" + hex(kSharedWindowBase) + ", " +
+             hex(kSharedWindowBase + owner.shared.size()) + ")";
     });
   if (owner.pendingAsync != 0)
     owner.checkPendingAsync(t, local, width, store, what);
@@ -62,9 +62,8 @@ uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *w
   return token;
 }
 
-void CtaRunner::tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap,
-                                const int32_t *coords, uint32_t rank, uint32_t bar,
-                                const char *what) {
+void CtaRunner::tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                                uint32_t rank, uint32_t bar, const char *what) {
   uint32_t local = 0;
   CtaRunner &barCta = resolveCluster(t, bar, local, what);
   if (&barCta != this && &barCta != &pairPeer(t, "a .cta_group::2 TMA load", what))
@@ -81,9 +80,11 @@ void CtaRunner::tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap,
 CtaRunner &CtaRunner::pairPeer(Thread &t, const char *instruction, const char *what) {
   if ((rank ^ 1) >= cluster.size())
     fail(t, what, [&] {
-      return std::string(instruction) + " needs a pair of CTAs (ranks 2i and 2i+1 of a cluster), "
-             "but CTA rank " + std::to_string(rank) + "'s cluster " + dim3Text(cluster.dims()) +
-             " has no rank " + std::to_string(rank ^ 1);
+      return std::string(instruction) +
+             " needs a pair of CTAs (ranks 2i and 2i+1 of a cluster), "
+             "but CTA rank " +
+             std::to_string(rank) + "'s cluster " + dim3Text(cluster.dims()) + " has no rank " +
+             std::to_string(rank ^ 1);
     });
   return cluster.member(rank ^ 1);
 }
@@ -117,8 +118,8 @@ void Thread::clusterWait(const char *what) {
     yieldThread(what);
 }
 
-void Thread::tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords,
-                             uint32_t rank, uint32_t bar, const char *what) {
+void Thread::tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                             uint32_t bar, const char *what) {
   cta->tmaLoadTilePair(*this, dst, tensorMap, coords, rank, bar, what);
 }
 

@@ -42,8 +42,8 @@ void CtaRunner::tcgen05PairCollective(Thread &t, const PairOperands &evenOp, uin
   if (instruction == "tcgen05.dealloc.cta_group::2") {
     if (evenOp.address != oddOp.address)
       fail(t, what, [&] {
-        return "the CTAs of the pair deallocate different TMEM addresses (" +
-               hex(evenOp.address) + " and " + hex(oddOp.address) + ")";
+        return "the CTAs of the pair deallocate different TMEM addresses (" + hex(evenOp.address) +
+               " and " + hex(oddOp.address) + ")";
       });
     failIf(t, what, tmem.deallocate(evenOp.address, evenOp.columns, evenWarp, what));
     failIf(t, what, odd.tmem.deallocate(oddOp.address, oddOp.columns, oddWarp, what));
@@ -155,12 +155,15 @@ void CtaRunner::tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask
                                        const char *what) {
   if (ctaMask == 0 || ctaMask >> cluster.size())
     fail(t, what, [&] {
-      return "tcgen05.commit multicast mask " + hex(ctaMask) + " must name CTAs of the cluster "
-             "(ranks 0-" + std::to_string(cluster.size() - 1) + ")";
+      return "tcgen05.commit multicast mask " + hex(ctaMask) +
+             " must name CTAs of the cluster "
+             "(ranks 0-" +
+             std::to_string(cluster.size() - 1) + ")";
     });
   // The operations a commit tracks: the issuer's, in its CTA's TMEM and, for
   // cta_group::2, in its peer's.
-  CtaRunner *written[2] = {this, pair ? &pairPeer(t, "tcgen05.commit.cta_group::2", what) : nullptr};
+  CtaRunner *written[2] = {this,
+                           pair ? &pairPeer(t, "tcgen05.commit.cta_group::2", what) : nullptr};
   uint32_t issuer = clusterThreadId(t);
   for (uint32_t r = 0; r < cluster.size(); ++r) {
     if (!(ctaMask >> r & 1))
@@ -235,10 +238,10 @@ void Thread::tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t 
                                        uint32_t idesc, uint32_t sfaTmem, uint32_t sfbTmem,
                                        bool enableInputD, Tcgen05Kind kind, Tcgen05ScaleVec vec,
                                        const char *what) {
-  cta->tcgen05MmaPair(*this,
-                      blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem,
-                                             enableInputD, kind, vec),
-                      what);
+  cta->tcgen05MmaPair(
+      *this,
+      blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem, enableInputD, kind, vec),
+      what);
 }
 
 void Thread::tcgen05CpPair(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape,

@@ -56,17 +56,17 @@ uint32_t sfbOffset(uint32_t n) { return sfaOffset(n) + 512; }
 
 // Each CTA copies its image to shared memory; warp 0 of each allocates the
 // pair's TMEM; in the scaled test the leader copies each CTA's scale factors
-// to its TMEM (tcgen05.cp.cta_group::2); the leader issues the MMAs and a multicast commit; every warp
-// reads its lanes of its CTA's half of D.
+// to its TMEM (tcgen05.cp.cta_group::2); the leader issues the MMAs and a multicast commit; every
+// warp reads its lanes of its CTA's half of D.
 void pairBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const PairParams *>(raw);
   const uint32_t base = t.dynamicSharedBase(), tid = t.tid.x, warp = t.warpid;
   const uint32_t slot = t.staticSharedBase(), bar = slot + 8, cpBar = slot + 16;
   const uint32_t rank = t.cluster_ctarank;
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * 16)
-    t.storeShared<Chunk16>(
-        base + i, t.loadGlobal<Chunk16>(p.image + rank * p.imageBytes + i, "ld.global.v4"),
-        "st.shared.v4");
+    t.storeShared<Chunk16>(base + i,
+                           t.loadGlobal<Chunk16>(p.image + rank * p.imageBytes + i, "ld.global.v4"),
+                           "st.shared.v4");
   if (warp == 0)
     t.tcgen05AllocPair(slot, 256, "tcgen05.alloc.cta_group::2 at pair.cute:5");
   if (tid == 0) {
@@ -204,7 +204,8 @@ struct PairMma {
       if (!scaled)
         continue;
       for (uint32_t i = 0; i < 128; ++i)
-        image[cta * p.imageBytes + sfaOffset(n) + (i % 32) * 16 + 4 * (i / 32)] = sfa[128 * cta + i];
+        image[cta * p.imageBytes + sfaOffset(n) + (i % 32) * 16 + 4 * (i / 32)] =
+            sfa[128 * cta + i];
       for (uint32_t i = 0; i < n; ++i)
         image[cta * p.imageBytes + sfbOffset(n) + (i % 32) * 16 + 4 * (i / 32)] = sfb[i];
     }

@@ -33,7 +33,7 @@ void registersBody(Thread &t, const void *raw) {
     return;
   uint64_t cta = t.ctaid.x + uint64_t(t.nctaid.x) * t.ctaid.y;
   uint32_t values[6] = {t.cluster_ctarank, t.cluster_nctarank, t.clusterid.x,
-                        t.clusterid.y,    t.cluster_ctaid.x,  t.nclusterid.x};
+                        t.clusterid.y,     t.cluster_ctaid.x,  t.nclusterid.x};
   for (uint32_t i = 0; i < 6; ++i)
     t.storeGlobal<uint32_t>(p.out + (cta * 6 + i) * 4, values[i], "st.global at regs.cute:4");
 }
@@ -49,12 +49,12 @@ TEST(Cluster, RegistersNumberTheCtasOfEachCluster) {
   for (uint32_t y = 0; y < 2; ++y)
     for (uint32_t x = 0; x < 4; ++x) {
       const uint32_t *v = &out[(y * 4 + x) * 6];
-      EXPECT_EQ(v[0], x % 2) << x << "," << y;   // %cluster_ctarank
-      EXPECT_EQ(v[1], 2u);                        // %cluster_nctarank
-      EXPECT_EQ(v[2], x / 2);                     // %clusterid.x
-      EXPECT_EQ(v[3], y);                         // %clusterid.y
-      EXPECT_EQ(v[4], x % 2);                     // %cluster_ctaid.x
-      EXPECT_EQ(v[5], 2u);                        // %nclusterid.x
+      EXPECT_EQ(v[0], x % 2) << x << "," << y; // %cluster_ctarank
+      EXPECT_EQ(v[1], 2u);                     // %cluster_nctarank
+      EXPECT_EQ(v[2], x / 2);                  // %clusterid.x
+      EXPECT_EQ(v[3], y);                      // %clusterid.y
+      EXPECT_EQ(v[4], x % 2);                  // %cluster_ctaid.x
+      EXPECT_EQ(v[5], 2u);                     // %nclusterid.x
     }
 }
 
@@ -73,15 +73,14 @@ TEST(Cluster, TheKernelsCompiledShapeIsUsedAndCheckedAtLaunch) {
             "(.reqnctapercluster) but the launch asks for (4,1,1)");
   EXPECT_EQ(launchError(k, config({3, 1, 1}, {32, 1, 1}), &p, map),
             "cannot launch kernel 'regs': grid (3,1,1) is not a whole number of clusters (2,1,1)");
-  EXPECT_EQ(launchError(registersKernel, clusterConfig({32, 1, 1}, {32, 1, 1}, {32, 1, 1}), &p,
-                        map),
-            "cannot launch kernel 'regs': cluster (32,1,1) must have 1 to 16 CTAs");
+  EXPECT_EQ(
+      launchError(registersKernel, clusterConfig({32, 1, 1}, {32, 1, 1}, {32, 1, 1}), &p, map),
+      "cannot launch kernel 'regs': cluster (32,1,1) must have 1 to 16 CTAs");
 }
 
 // Each CTA stores its rank + 10 in its shared memory; after a cluster
-// barrier, thread 0 reads the peer's value through mapa. mode 2 maps to a rank the cluster lacks; mode 3
-// reads past the peer's shared memory; mode 4 waits without arriving; mode
-// 5 arrives twice.
+// barrier, thread 0 reads the peer's value through mapa. mode 2 maps to a rank the cluster lacks;
+// mode 3 reads past the peer's shared memory; mode 4 waits without arriving; mode 5 arrives twice.
 void dsmemBody(Thread &t, const void *raw) {
   auto &p = *static_cast<const OutParams *>(raw);
   uint32_t mine = t.staticSharedBase();
@@ -210,7 +209,8 @@ TEST(Cluster, AnMbarrierArrivalFromThePeerReleasesTheWaiters) {
 
 TEST(Cluster, ADeadlockAcrossThePairIsReportedForBothCtas) {
   std::string error = RemoteArrive(1).error();
-  EXPECT_NE(error.find("kernel 'remote', cluster (0,0,0) .. (1,0,0): deadlock: "), std::string::npos)
+  EXPECT_NE(error.find("kernel 'remote', cluster (0,0,0) .. (1,0,0): deadlock: "),
+            std::string::npos)
       << error;
   EXPECT_NE(error.find("kernel 'remote', CTA (0,0,0): deadlock: CTA rank 0 of the cluster\n"
                        "  warp 0 lanes 0-31: exited"),
@@ -234,8 +234,8 @@ TEST(Cluster, WritingTheSharedMemoryOfAnExitedCtaIsReported) {
 // A pair's TMA loads: each CTA loads its 8-row tile of a 16 x 16 u32 matrix
 // into its own shared memory, both completing on the leader's (rank 0)
 // mbarrier, which expects both tiles' bytes. After a cluster barrier each CTA
-// copies its tile out. mode 1: the leader expects one tile only; mode 2: the odd CTA names its own rank's
-// mbarrier, which was never initialised.
+// copies its tile out. mode 1: the leader expects one tile only; mode 2: the odd CTA names its own
+// rank's mbarrier, which was never initialised.
 struct alignas(64) PairTmaParams {
   TensorMap tmap;
   uint64_t out;
@@ -253,9 +253,11 @@ void pairTmaBody(Thread &t, const void *raw) {
   t.clusterWait("barrier.cluster.wait at pair.cute:4");
   if (t.tid.x == 0) {
     if (leader)
-      t.mbarrierArriveExpectTx(bar, p.mode == 1 ? 512 : 1024, "mbarrier.arrive.expect_tx at pair.cute:6");
+      t.mbarrierArriveExpectTx(bar, p.mode == 1 ? 512 : 1024,
+                               "mbarrier.arrive.expect_tx at pair.cute:6");
     int32_t coords[2] = {0, int32_t(8 * t.cluster_ctarank)};
-    uint32_t leaderBar = t.mapaShared(bar, p.mode == 2 ? t.cluster_ctarank : 0, "mapa at pair.cute:7");
+    uint32_t leaderBar =
+        t.mapaShared(bar, p.mode == 2 ? t.cluster_ctarank : 0, "mapa at pair.cute:7");
     t.tmaLoadTilePair(tile, reinterpret_cast<uint64_t>(&p.tmap), coords, 2, leaderBar,
                       "cp.async.bulk.tensor.2d.cta_group::2 at pair.cute:8");
   }
@@ -265,7 +267,8 @@ void pairTmaBody(Thread &t, const void *raw) {
   t.clusterWait("barrier.cluster.wait at pair.cute:11");
   for (uint32_t i = t.tid.x; i < 128; i += 32) {
     uint32_t v = t.loadShared<uint32_t>(tile + 4 * i, "ld.shared at pair.cute:13");
-    t.storeGlobal<uint32_t>(p.out + (128 * t.cluster_ctarank + i) * 4, v, "st.global at pair.cute:14");
+    t.storeGlobal<uint32_t>(p.out + (128 * t.cluster_ctarank + i) * 4, v,
+                            "st.global at pair.cute:14");
   }
 }
 const KernelDescriptor pairTmaKernel{"pair_tma", pairTmaBody, sizeof(PairTmaParams), true, 16};
