@@ -8,15 +8,6 @@
 #include <algorithm>
 
 namespace cutec::rt {
-namespace {
-
-Dim3 unflatten(uint64_t index, const Dim3 &extent) {
-  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
-          uint32_t(index / (uint64_t(extent.x) * extent.y))};
-}
-
-} // namespace
-
 std::string launchClusterDims(const KernelDescriptor &kernel, const LaunchConfig &config,
                               Dim3 &dims) {
   const Dim3 none{1, 1, 1};

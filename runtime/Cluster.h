@@ -33,6 +33,13 @@ inline constexpr uint32_t kClusterWindowStride = 1u << 24;
 /// At most 16 CTAs form a cluster (8 is the portable size).
 inline constexpr uint32_t kMaxClusterCtas = 16;
 
+/// The coordinates of linear index `index` in `extent`, x fastest (threads
+/// in a block, CTAs in a cluster, clusters in a grid).
+inline Dim3 unflatten(uint64_t index, const Dim3 &extent) {
+  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
+          uint32_t(index / (uint64_t(extent.x) * extent.y))};
+}
+
 class ClusterRunner {
 public:
   explicit ClusterRunner(LaunchState &launch);

@@ -15,11 +15,6 @@ namespace {
 /// -1 as an integer, so a kernel that forgets to write it shows it.
 constexpr std::byte kSharedFill{0xFF};
 
-Dim3 unflatten(uint64_t index, const Dim3 &extent) {
-  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
-          uint32_t(index / (uint64_t(extent.x) * extent.y))};
-}
-
 bool sameInstruction(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
