@@ -15,6 +15,7 @@
 //   IRGenAsync.cpp     shared memory, mbarriers, TMA, fences, sync_threads
 //   IRGenTcgen05.cpp   tensor memory allocation
 //   IRGenBlockScaled.cpp scale factors in tensor memory, tmem_copy
+//   IRGenCluster.cpp   clusters, CTA pairs and the cta_group= argument
 //   IRGenStmt.cpp      statements, loops, conditionals, helper calls
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
@@ -225,6 +226,16 @@ private:
   SemaValue tiledMmaGemm(CallSite &site);
   SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 
+  // --- Clusters (IRGenCluster.cpp) ------------------------------------------
+  static bool isClusterBuiltinName(llvm::StringRef name);
+  SemaValue callClusterBuiltin(llvm::StringRef name, CallSite &site);
+  /// The cta_group= keyword of `name` (1 when absent), or nullopt after an
+  /// error: 2 needs clusters of an even number of CTAs, and the tcgen05
+  /// operations (`tcgen05`) of a kernel must all use the same group.
+  std::optional<int64_t> ctaGroupArgument(CallSite &site, llvm::StringRef name, bool tcgen05);
+  /// Marks `op` as a cta_group::2 operation when `group` is 2.
+  static void setCtaGroup(ir::Operation &op, int64_t group);
+
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);
   SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
@@ -277,6 +288,12 @@ private:
   int64_t sharedAlign = 16;
   /// Columns of tensor memory the kernel being built allocates.
   int64_t tmemColumns = 0;
+  /// CTAs per cluster of the kernel being built (its cluster= extent).
+  int64_t clusterCtas = 1;
+  /// The CTA group of its tcgen05 operations (0 until the first one) and
+  /// where that one is.
+  int64_t kernelCtaGroup = 0;
+  llvm::SMLoc kernelCtaGroupLoc;
   unsigned callDepth = 0;
   unsigned nesting = 0;
   bool nestingReported = false;

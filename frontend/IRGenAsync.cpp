@@ -208,7 +208,12 @@ SemaValue IRGen::mbarrierOp(llvm::StringRef name, CallSite &site) {
 // that completes its bytes on `bar`. lower-tma checks that the tile is a box
 // of its tensor and that the shared layout is the box's image.
 SemaValue IRGen::tmaLoad(CallSite &site) {
-  if (!checkArity(site, "tma_load", 3, 3))
+  if (!checkArity(site, "tma_load", 3, 3, {"cta_group"}))
+    return SemaValue::poison();
+  // cta_group=2: the load completes on the mbarrier at `bar`'s offset in the
+  // pair's leader (the even CTA), whichever CTA of the pair issues it.
+  std::optional<int64_t> group = ctaGroupArgument(site, "tma_load", /*tcgen05=*/false);
+  if (!group)
     return SemaValue::poison();
   const SemaValue &src = site.args[0], &dst = site.args[1];
   if (!(src.is(SemaValue::Kind::RunTime) && src.type().isTensor() &&
@@ -230,7 +235,8 @@ SemaValue IRGen::tmaLoad(CallSite &site) {
                  "tma_load copies a tile of " + srcSize.str() + " elements into a shared tensor of " +
                      dstSize.str() + "; the tile must be static and the sizes equal",
                  {site.range()});
-  builder->create(ir::OpKind::TmaLoad, site.loc(), {src.irValue(), dst.irValue(), bar});
+  setCtaGroup(builder->create(ir::OpKind::TmaLoad, site.loc(), {src.irValue(), dst.irValue(), bar}),
+              *group);
   return SemaValue::none();
 }
 

@@ -14,6 +14,7 @@ bool IRGen::isBuiltinName(llvm::StringRef name) {
              .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
              .Default(false) ||
          isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isTiledMmaBuiltinName(name) ||
+         isClusterBuiltinName(name) ||
          isLayoutFunction(name);
 }
 
@@ -68,6 +69,8 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
     return callTcgen05Builtin(name, site);
   if (isTiledMmaBuiltinName(name))
     return callTiledMmaBuiltin(name, site);
+  if (isClusterBuiltinName(name))
+    return callClusterBuiltin(name, site);
   return callLayoutBuiltin(name, site);
 }
 

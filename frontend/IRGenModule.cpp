@@ -85,6 +85,8 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     sharedBytes = 0;
     sharedAlign = 16;
     tmemColumns = 0;
+    clusterCtas = 1;
+    kernelCtaGroup = 0;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
     // parameter is poison), so its own mistakes are reported too.
@@ -256,8 +258,8 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
         error(expr, key + " must be an integer or a tuple of integers, not " + d.describe());
         return;
       }
-      if (key == "block" && !d.intValue().isStatic()) {
-        error(expr, "block must be static, not " + d.intValue().str());
+      if (key != "grid" && !d.intValue().isStatic()) {
+        error(expr, key + " must be static, not " + d.intValue().str());
         return;
       }
       if (d.intValue().isStatic() && d.intValue().staticValue() <= 0) {
@@ -267,11 +269,21 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
       extents.push_back(d.intValue());
     }
     extents.resize(3, IntTuple(1));
+    if (key == "cluster") {
+      // At most 16 CTAs form a cluster (8 portably; more needs an opt-in).
+      clusterCtas = 1;
+      for (const IntTuple &e : extents)
+        clusterCtas *= e.leaf().staticValue();
+      if (clusterCtas > 16) {
+        error(expr, "a cluster has at most 16 CTAs, not " + llvm::Twine(clusterCtas));
+        return;
+      }
+    }
     kernel.setAttr(key.str(), IntTuple::tuple(std::move(extents)));
   };
   llvm::StringSet<> seen;
   for (const ast::KeywordArg &kw : call->getKeywords()) {
-    if (kw.name != "block" && kw.name != "grid" && kw.name != "assume") {
+    if (kw.name != "block" && kw.name != "grid" && kw.name != "cluster" && kw.name != "assume") {
       error(kw.nameRange.Start, "unknown @kernel argument '" + kw.name + "'", {kw.nameRange});
       continue;
     }

@@ -58,26 +58,34 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
     return gemm(site);
   if (name == "tmem_copy")
     return tmemCopy(site);
-  if (name == "umma_commit") {
-    if (!checkArity(site, name, 1, 1))
-      return SemaValue::poison();
-    ir::Value *bar = mbarrierOperand(site, 0, name);
-    if (!bar)
-      return SemaValue::poison();
-    builder->create(ir::OpKind::UmmaCommit, site.loc(), {bar});
-    return SemaValue::none();
-  }
-  if (name == "tmem_relinquish_alloc_permit" || name.starts_with("tcgen05_fence_")) {
+  if (name.starts_with("tcgen05_fence_")) {
     if (!checkArity(site, name, 0, 0))
       return SemaValue::poison();
-    builder->create(name == "tmem_relinquish_alloc_permit"              ? ir::OpKind::TmemRelinquish
-                    : name == "tcgen05_fence_before_thread_sync" ? ir::OpKind::Tcgen05FenceBefore
-                                                                 : ir::OpKind::Tcgen05FenceAfter,
+    builder->create(name == "tcgen05_fence_before_thread_sync" ? ir::OpKind::Tcgen05FenceBefore
+                                                               : ir::OpKind::Tcgen05FenceAfter,
                     site.loc(), {});
     return SemaValue::none();
   }
-  if (!checkArity(site, name, 2, 2))
+  // The others take cta_group= (IRGenCluster.cpp): with 2, umma_commit
+  // arrives on the mbarrier of both CTAs of the pair, and the allocation
+  // instructions are performed by one warp of each CTA together.
+  size_t arity = name == "umma_commit" ? 1 : name == "tmem_relinquish_alloc_permit" ? 0 : 2;
+  if (!checkArity(site, name, arity, arity, {"cta_group"}))
     return SemaValue::poison();
+  std::optional<int64_t> group = ctaGroupArgument(site, name, /*tcgen05=*/true);
+  if (!group)
+    return SemaValue::poison();
+  if (name == "umma_commit") {
+    ir::Value *bar = mbarrierOperand(site, 0, name);
+    if (!bar)
+      return SemaValue::poison();
+    setCtaGroup(builder->create(ir::OpKind::UmmaCommit, site.loc(), {bar}), *group);
+    return SemaValue::none();
+  }
+  if (name == "tmem_relinquish_alloc_permit") {
+    setCtaGroup(builder->create(ir::OpKind::TmemRelinquish, site.loc(), {}), *group);
+    return SemaValue::none();
+  }
   std::optional<int64_t> columns = tmemColumnsArgument(site, 1);
   if (!columns)
     return SemaValue::poison();
@@ -89,7 +97,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
         !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
       return error(site.argExpr(0), "tmem_dealloc takes the 32-bit address tmem_alloc wrote, not " +
                                         address.describe());
-    builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count});
+    setCtaGroup(builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count}),
+                *group);
     return SemaValue::none();
   }
   // tmem_alloc(holder, columns): the allocated address goes to `holder`, one
@@ -112,7 +121,8 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
                      ", more than the " + llvm::Twine(kTmemColumns) + " columns of a CTA",
                  {site.range()});
   tmemColumns += *columns;
-  builder->create(ir::OpKind::TmemAlloc, site.loc(), {holder.irValue(), count});
+  setCtaGroup(builder->create(ir::OpKind::TmemAlloc, site.loc(), {holder.irValue(), count}),
+              *group);
   return SemaValue::none();
 }
 
@@ -203,11 +213,16 @@ SemaValue IRGen::tmemTensor(CallSite &site) {
 // as (M, K * bits / 32) u32 cells of B's type packed (K-major, low bits
 // first); lower-mma splits K into instructions and builds their descriptors.
 // With sfa= and sfb= (scale factors in tensor memory) it is block-scaled
-// (IRGenBlockScaled.cpp).
+// (IRGenBlockScaled.cpp). With cta_group=2 the pair computes a (2M, N) tile:
+// each CTA passes its M rows of A and of D and its N/2 rows of B, at the
+// same shared offsets in both CTAs.
 SemaValue IRGen::gemm(CallSite &site, size_t first) {
   if (site.args.size() && site.args[0].is(SemaValue::Kind::TiledMma) && !first)
     return tiledMmaGemm(site);
-  if (!first && !checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row"}))
+  if (!first && !checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row", "cta_group"}))
+    return SemaValue::poison();
+  std::optional<int64_t> group = ctaGroupArgument(site, "gemm", /*tcgen05=*/true);
+  if (!group)
     return SemaValue::poison();
   const SemaValue &acc = site.args[first], &a = site.args[first + 1], &b = site.args[first + 2];
   if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
@@ -234,24 +249,33 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
                &ld = acc.type().tensorLayout();
   // Sizes per mode: an MN-major operand's MN mode is (atom, atoms).
   auto extent = [](const Layout &l, size_t i) { return size(makeLayout(l.shape[i])); };
+  // With cta_group=2 each CTA holds N/2 rows of B.
+  IntExpr bRows = *group == 2 ? extent(lb, 0) * IntExpr(2) : extent(lb, 0);
   if (aInTmem) {
     // K in B's elements is K * bits / 32 cells of A.
     int64_t bits = ir::bitWidth(b.type().element());
     std::optional<int64_t> cells = product(la.shape[1]).getStatic(),
                            kb = product(lb.shape[1]).getStatic();
-    if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) || !cells || !kb ||
+    if (extent(la, 0) != extent(ld, 0) || bRows != extent(ld, 1) || !cells || !kb ||
         *cells * 32 != *kb * bits)
       return error(site.loc(),
                    "gemm with A in tensor memory multiplies (M, K * bits / 32) cells by (N, K) "
                    "into (M, N): the shapes " + la.shape.str() + ", " + lb.shape.str() + " and " +
                        ld.shape.str() + " do not agree for " + ir::name(b.type().element()),
                    {site.range()});
-  } else if (extent(la, 0) != extent(ld, 0) || extent(lb, 0) != extent(ld, 1) ||
-             extent(la, 1) != extent(lb, 1))
+  } else if (extent(la, 0) != extent(ld, 0) || bRows != extent(ld, 1) ||
+             extent(la, 1) != extent(lb, 1)) {
+    if (*group == 2)
+      return error(site.loc(), "gemm with cta_group=2 multiplies each CTA's (M, K) rows of A by "
+                               "its (N/2, K) half of B into its (M, N) rows of D: the shapes " +
+                                   la.shape.str() + ", " + lb.shape.str() + " and " +
+                                   ld.shape.str() + " do not agree",
+                   {site.range()});
     return error(site.loc(), "gemm multiplies (M, K) by (N, K) into (M, N): the shapes " +
                                  la.shape.str() + ", " + lb.shape.str() + " and " +
                                  ld.shape.str() + " do not agree",
                  {site.range()});
+  }
   const SemaValue &flag = site.args[first + 3];
   ir::Value *accumulate = toRunTime(flag, site.argExpr(first + 3), ir::DataType::Bool);
   if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
@@ -261,7 +285,7 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
   std::vector<ir::Value *> operands{acc.irValue(), a.irValue(), b.irValue(), accumulate};
   if (!blockScaledGemmOperands(site, operands))
     return SemaValue::poison();
-  builder->create(ir::OpKind::Gemm, site.loc(), operands);
+  setCtaGroup(builder->create(ir::OpKind::Gemm, site.loc(), operands), *group);
   return SemaValue::none();
 }
 

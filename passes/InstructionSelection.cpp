@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
+#include "passes/IselCluster.h"
 #include "passes/IselTcgen05.h"
 #include "passes/Passes.h"
 
@@ -259,6 +260,13 @@ private:
       memStore(b, op, in[0], in[1], kernelType(op.operand(1)));
       return nullptr;
     default:
+      if (op.attrAs<int64_t>("cta_group") && !target.hasTcgen05) {
+        fail(op, "'" + ir::name(op.kind()) + "' with cta_group=2 is a CTA-pair instruction, which " +
+                     target.arch + " does not have; compile for --arch=sm_100a");
+        return nullptr;
+      }
+      if (isClusterOp(op.kind()))
+        return selectCluster(b, op, in);
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
       if (isTcgen05Op(op.kind())) {

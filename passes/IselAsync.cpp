@@ -2,6 +2,7 @@
 #include "passes/IselAsync.h"
 
 #include "codegen/ptx/MachineBuilder.h"
+#include "passes/IselCluster.h"
 
 namespace cutec {
 
@@ -56,9 +57,18 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
   case OpKind::MbarrierWait:
     emitInst(b, loc, "mbarrier.wait.parity", {}, in);
     return nullptr;
-  case OpKind::TmaLoadTile:
-    emitInst(b, loc, "cp.async.bulk.tensor." + std::to_string(in.size() - 3) + "d", {}, in);
+  case OpKind::TmaLoadTile: {
+    std::string opcode = "cp.async.bulk.tensor." + std::to_string(in.size() - 3) + "d";
+    if (!op.attrAs<int64_t>("cta_group")) {
+      emitInst(b, loc, opcode, {}, in);
+      return nullptr;
+    }
+    // .cta_group::2: the bytes complete on the pair leader's mbarrier.
+    std::vector<ir::Value *> operands(in.begin(), in.end());
+    operands[2] = pairLeaderAddress(b, loc, in[2]);
+    emitInst(b, loc, opcode + ".cg2", {}, operands);
     return nullptr;
+  }
   case OpKind::FenceProxyAsync:
     emitInst(b, loc, "fence.proxy.async.shared::cta", {});
     return nullptr;

@@ -2,6 +2,7 @@
 #include "passes/IselTcgen05.h"
 
 #include "codegen/ptx/MachineBuilder.h"
+#include "passes/IselCluster.h"
 
 namespace cutec {
 
@@ -61,6 +62,8 @@ static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, boo
 
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
   llvm::SMLoc loc = op.loc();
+  // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
+  const std::string pair = op.attrAs<int64_t>("cta_group") ? ".cg2" : "";
   switch (op.kind()) {
   case OpKind::TmemTensor:
     return in[0];
@@ -72,7 +75,8 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
-    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind") + (aInTmem ? ".tmem_a" : ""),
+    emitInst(b, loc,
+             "tcgen05.mma." + *op.attrAs<std::string>("kind") + (aInTmem ? ".tmem_a" : "") + pair,
              {}, {in[0], a, bd, idesc, in[3]});
     return nullptr;
   }
@@ -92,7 +96,10 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     return nullptr;
   }
   case OpKind::UmmaCommit:
-    emitInst(b, loc, "tcgen05.commit", {}, in);
+    if (pair.empty())
+      emitInst(b, loc, "tcgen05.commit", {}, in);
+    else // arrives on the mbarrier at this offset in both CTAs of the pair
+      emitInst(b, loc, "tcgen05.commit.cg2", {}, {in[0], pairMask(b, loc)});
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
@@ -117,13 +124,13 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     emitInst(b, loc, "tcgen05.fence::after_thread_sync", {});
     return nullptr;
   case OpKind::TmemAlloc:
-    ptx::emitInst(b, op.loc(), "tcgen05.alloc", {}, in);
+    ptx::emitInst(b, op.loc(), "tcgen05.alloc" + pair, {}, in);
     return nullptr;
   case OpKind::TmemDealloc:
-    ptx::emitInst(b, op.loc(), "tcgen05.dealloc", {}, in);
+    ptx::emitInst(b, op.loc(), "tcgen05.dealloc" + pair, {}, in);
     return nullptr;
   case OpKind::TmemRelinquish:
-    ptx::emitInst(b, op.loc(), "tcgen05.relinquish_alloc_permit", {});
+    ptx::emitInst(b, op.loc(), "tcgen05.relinquish_alloc_permit" + pair, {});
     return nullptr;
   default:
     return nullptr;

@@ -129,9 +129,17 @@ private:
                            m = ld.shape[0].leaf().getStatic(), n = ld.shape[1].leaf().getStatic();
     if (!k || !m || !n)
       return fail(gemm, "the tiles must be static");
-    int64_t kTotal = *k / *n;
+    // cta_group::2: the pair's MMA has twice the rows of each CTA's part,
+    // and each CTA holds N / 2 rows of B.
+    const int64_t *group = gemm.attrAs<int64_t>("cta_group");
+    int64_t ctas = group ? *group : 1;
+    int64_t kTotal = *k * ctas / *n;
     if (scaled && aInTmem)
       return fail(gemm, "a block-scaled MMA takes A from shared memory, not tensor memory");
+    if (ctas == 2 && (scaled || aInTmem))
+      return fail(gemm, llvm::Twine("cta_group=2 is lowered for A and B in shared memory without "
+                                    "scale factors so far; this gemm has ") +
+                            (scaled ? "scale factors" : "A in tensor memory"));
     std::optional<BlockScaledMma> plan;
     if (scaled) {
       // A run-time sfb_row is trusted to keep B's rows inside SFB.
@@ -157,7 +165,7 @@ private:
     spec.a = ta;
     spec.b = tb;
     spec.d = acc->type().element();
-    spec.m = *m;
+    spec.m = ctas * *m;
     spec.n = *n;
     std::optional<uint64_t> aDesc = aInTmem ? std::optional<uint64_t>(0)
                                             : operandDescriptor(gemm, a, kBlock, spec.aMajor);
@@ -167,7 +175,11 @@ private:
     if (llvm::Expected<uint32_t> idesc = umma::instrDescriptor(spec); !idesc)
       return fail(gemm, llvm::toString(idesc.takeError()));
     if (*m != 128)
-      return fail(gemm, "only M = 128 (one CTA) is lowered so far, not " + llvm::Twine(*m));
+      return fail(gemm, ctas == 2 ? "only M = 256 with cta_group=2 (128 rows of A and D per "
+                                    "CTA) is lowered so far, not " +
+                                        llvm::Twine(ctas * *m)
+                                  : "only M = 128 (one CTA) is lowered so far, not " +
+                                        llvm::Twine(*m));
 
     ir::Builder builder;
     builder.setInsertionPoint(gemm);
@@ -216,6 +228,8 @@ private:
       else
         mma.setAttr("a_desc", int64_t(*aDesc));
       mma.setAttr("b_desc", int64_t(*bDesc));
+      if (group)
+        mma.setAttr("cta_group", *group);
     }
     ir::erase(gemm);
     return true;

@@ -327,7 +327,9 @@ private:
         operands[3] = b.createValue(
             OpKind::Add, load.loc(), Type::scalar(DataType::I32),
             {origin[0], b.constantInt(load.loc(), DataType::I32, piece * mapSpec.box[0] / unit0)});
-      b.create(OpKind::TmaLoadTile, load.loc(), operands);
+      Operation &copy = b.create(OpKind::TmaLoadTile, load.loc(), operands);
+      if (const int64_t *group = load.attrAs<int64_t>("cta_group"))
+        copy.setAttr("cta_group", *group); // completes on the pair leader's mbarrier
     }
     ir::erase(load);
     return true;

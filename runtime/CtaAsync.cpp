@@ -12,6 +12,7 @@
 // at fixed points of the fixed thread schedule, so runs are deterministic.
 #include "runtime/CtaRunner.h"
 
+#include "runtime/Cluster.h"
 #include "runtime/DiagnosticText.h"
 #include "runtime/Tma.h"
 
@@ -67,18 +68,15 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   parity &= 1;
   // The waited phase is the current one and lacks only transaction bytes:
   // the loads that owe them land now, in issue order, as far as needed.
-  if (s->parity() == parity && s->pendingArrivals == 0) {
-    for (size_t i = 0; i < asyncCopies.size() && s->parity() == parity;) {
-      if (asyncCopies[i].bar == bar)
-        landCopy(t, i);
-      else
-        ++i;
-    }
-  }
+  if (s->parity() == parity && s->pendingArrivals == 0)
+    landCopiesFor(t, bar, parity);
   bool done = s->parity() != parity;
   if (done && !tmem.pendingWrites().empty()) {
-    // tcgen05.commit arrivals seen complete: their operations are done.
-    if (uint64_t last = tmem.observeCompletion(bar, s->phase))
+    // tcgen05.commit arrivals seen complete: their operations are done. A
+    // thread learns it for its own CTA's TMEM only; the peer of a pair sees
+    // the writes to its TMEM complete through its own mbarrier (a multicast
+    // commit arrives on both).
+    if (uint64_t last = tmem.observeCompletion(cluster.clusterAddress(*this, bar), s->phase))
       forgetTcgen05Reads(last);
   }
   Slot &slot = slots[t.index];
@@ -86,6 +84,29 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   slot.mbarrier = bar;
   slot.mbarrierParity = uint8_t(parity);
   return done;
+}
+
+void CtaRunner::landCopiesFor(Thread &t, uint32_t bar, uint32_t parity) {
+  const Mbarriers::State *s = mbarriers.find(bar);
+  while (s->parity() == parity) {
+    // The earliest-issued pending load of the cluster owed to this mbarrier.
+    CtaRunner *owner = nullptr;
+    size_t at = 0;
+    for (uint32_t r = 0; r < cluster.size(); ++r) {
+      CtaRunner &m = cluster.member(r);
+      for (size_t i = 0; i < m.asyncCopies.size(); ++i) {
+        const AsyncCopy &c = m.asyncCopies[i];
+        if (c.barCta == this && c.bar == bar &&
+            (!owner || c.serial < owner->asyncCopies[at].serial)) {
+          owner = &m;
+          at = i;
+        }
+      }
+    }
+    if (!owner)
+      return;
+    owner->landCopy(t, at);
+  }
 }
 
 void CtaRunner::landCopy(Thread &t, size_t i) {
@@ -97,16 +118,23 @@ void CtaRunner::landCopy(Thread &t, size_t i) {
     asyncOwner[offset / 16] = 0;
   });
   uint32_t bar = c.bar, bytes = c.bytes;
+  CtaRunner *barCta = c.barCta;
   const char *copyWhat = c.what;
   asyncCopies.erase(asyncCopies.begin() + std::ptrdiff_t(i));
   updatePendingAsync();
   ++t.effects;
-  if (recordIf(*this, t, copyWhat, mbarriers.completeTx(bar, bytes)))
+  if (recordIf(*this, t, copyWhat, barCta->mbarriers.completeTx(bar, bytes)))
     abandonRunning();
 }
 
 void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                             uint32_t rank, uint32_t bar, const char *what) {
+  t.sharedPointer(bar, 8, /*store=*/false, what);
+  tmaLoadTileTo(t, dst, tensorMap, coords, rank, *this, bar, what);
+}
+
+void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                              uint32_t rank, CtaRunner &barCta, uint32_t bar, const char *what) {
   if (tensorMap == 0 || tensorMap % 64)
     fail(t, what, [&] {
       return "the tensor map operand " + hex(tensorMap) +
@@ -123,10 +151,10 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
       return "a " + std::to_string(rank) + "d tile load with a rank-" +
              std::to_string(info.rank) + " tensor map";
     });
-  t.sharedPointer(bar, 8, /*store=*/false, what);
-  if (!mbarriers.find(bar))
+  if (!barCta.mbarriers.find(bar))
     fail(t, what, [&] {
-      return "the load's mbarrier at " + hex(bar) + " was never initialised (mbarrier.init)";
+      return "the load's mbarrier at " + hex(bar) + barCta.rankText() +
+             " was never initialised (mbarrier.init)";
     });
   uint32_t align = tmaDestinationAlignment(info.swizzle);
   if (dst % align)
@@ -136,8 +164,8 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
              " bytes (the GPU reports a misaligned address)";
     });
 
-  AsyncCopy copy{nextCopySerial, dst, info.boxBytes(), bar, mbarriers.find(bar)->phase,
-                 TmaSharedLayout::of(info), what, t.index, {}};
+  AsyncCopy copy{cluster.nextCopySerial(), dst, info.boxBytes(), bar, &barCta,
+                 barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what, t.index, {}};
   if (asyncOwner.size() != sharedUnits())
     asyncOwner.assign(sharedUnits(), 0);
   // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
@@ -181,7 +209,6 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
   copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
     asyncOwner[(target - kSharedWindowBase) / 16] = copy.serial;
   });
-  ++nextCopySerial;
   asyncCopies.push_back(std::move(copy));
   updatePendingAsync();
   ++t.effects;
@@ -221,7 +248,7 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
   return "'" + std::string(c.what ? c.what : "?") + "' (issued by thread " +
          dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
          std::to_string(issuer.laneid) + "; " + std::to_string(c.bytes) + " bytes to [" +
-         hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " + hex(c.bar) +
+         hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " + hex(c.bar) + c.barCta->rankText() +
          " in its phase " + std::to_string(c.barPhase) + ")";
 }
 
@@ -241,7 +268,7 @@ bool CtaRunner::reportUnfinishedCopies() {
                      " TMA load(s) in flight, whose data no thread waited for (a load lands "
                      "when a thread waits on its mbarrier phase):";
   for (const AsyncCopy &c : asyncCopies)
-    text += "\n  " + copyText(c) + "; " + mbarriers.describe(c.bar);
+    text += "\n  " + copyText(c) + "; " + c.barCta->mbarriers.describe(c.bar);
   launch.reportError(cta, std::move(text));
   failed = true;
   return true;

@@ -2,6 +2,7 @@
 // (barriers, warp-collectives, polling, exit, failure).
 #include "runtime/CtaRunner.h"
 
+#include "runtime/Cluster.h"
 #include "runtime/DiagnosticText.h"
 
 #include <algorithm>
@@ -13,11 +14,6 @@ namespace {
 /// Unwritten shared memory reads as all-ones: NaN in every float format and
 /// -1 as an integer, so a kernel that forgets to write it shows it.
 constexpr std::byte kSharedFill{0xFF};
-
-Dim3 unflatten(uint64_t index, const Dim3 &extent) {
-  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
-          uint32_t(index / (uint64_t(extent.x) * extent.y))};
-}
 
 bool sameInstruction(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
@@ -58,12 +54,23 @@ Status CtaRunner::prepare() {
   return stacks.reserve(launch.kernel.usesBarriers ? threadCount : 1, config.fiberStackBytes);
 }
 
-void CtaRunner::run(uint64_t index) {
-  cta = index;
-  ctaid = unflatten(index, launch.config.grid);
+void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
+  cta = clusterIndex;
+  ctaid = id;
   failed = false;
-  for (Thread &t : threads)
+  const Dim3 &dims = cluster.dims();
+  Dim3 clusterid{id.x / dims.x, id.y / dims.y, id.z / dims.z};
+  Dim3 nclusterid{launch.config.grid.x / dims.x, launch.config.grid.y / dims.y,
+                  launch.config.grid.z / dims.z};
+  for (Thread &t : threads) {
     t.ctaid = ctaid;
+    t.cluster_ctaid = unflatten(rank, dims);
+    t.cluster_nctaid = dims;
+    t.clusterid = clusterid;
+    t.nclusterid = nclusterid;
+    t.cluster_ctarank = rank;
+    t.cluster_nctarank = uint32_t(dims.volume());
+  }
   std::fill(shared.begin(), shared.end(), kSharedFill);
   mbarriers.reset();
   tmem.reset();
@@ -72,9 +79,10 @@ void CtaRunner::run(uint64_t index) {
   for (Slot &s : slots)
     s.pollsMbarrier = false;
   if (launch.kernel.usesBarriers) {
-    runCooperative();
+    startCooperative();
     return;
   }
+  liveThreads = 0;
   prepareFiber(sequentialFiber, stacks.stack(0), &sequentialEntry, this);
   switchFiber(scheduler, sequentialFiber);
 }
@@ -87,12 +95,17 @@ void CtaRunner::sequentialEntry(void *runner) {
     self.current = t.index;
     self.launch.kernel.body(t, self.launch.params);
   }
-  if (!self.launch.shouldStop(self.cta) && !self.reportUnfinishedCopies())
-    self.reportTmemLeaks();
+  if (!self.launch.shouldStop(self.cta))
+    self.finish();
   leaveFiber(self.sequentialFiber, self.scheduler);
 }
 
-void CtaRunner::runCooperative() {
+void CtaRunner::finish() {
+  if (!reportUnfinishedCopies())
+    reportTmemLeaks();
+}
+
+void CtaRunner::startCooperative() {
   for (uint32_t w = 0; w < warps.size(); ++w) {
     warps[w] = Warp{warps[w].lanes};
     liveLanes[w] = warps[w].lanes;
@@ -104,37 +117,22 @@ void CtaRunner::runCooperative() {
     prepareFiber(s.fiber, stacks.stack(t.index), &threadEntry, &t);
   }
   liveThreads = uint32_t(threads.size());
-  uint32_t idleRounds = 0;
-  for (;;) {
-    uint64_t effectsBefore = totalEffects();
-    for (Slot &s : slots) {
-      if (s.state != State::Runnable && s.state != State::Polling)
-        continue;
-      if (launch.shouldStop(cta))
-        return;
-      s.state = State::Runnable;
-      current = uint32_t(&s - slots.data());
-      switchFiber(scheduler, s.fiber);
-      if (failed)
-        return;
-    }
-    if (liveThreads == 0) {
-      if (!reportUnfinishedCopies())
-        reportTmemLeaks();
-      return;
-    }
-    if (!anyCanRun()) {
-      launch.reportError(cta, deadlockReport("no thread can proceed"));
-      return;
-    }
-    idleRounds = totalEffects() == effectsBefore ? idleRounds + 1 : 0;
-    if (idleRounds >= launch.config.pollRoundLimit) {
-      launch.reportError(cta, deadlockReport("polling threads made no progress for " +
-                                             std::to_string(idleRounds) +
-                                             " rounds while no other thread could run"));
-      return;
-    }
+}
+
+bool CtaRunner::runRound() {
+  for (Slot &s : slots) {
+    if (s.state != State::Runnable && s.state != State::Polling)
+      continue;
+    if (launch.shouldStop(cta))
+      return false;
+    s.state = State::Runnable;
+    current = uint32_t(&s - slots.data());
+    cluster.setRunning(this);
+    switchFiber(scheduler, s.fiber);
+    if (cluster.anyFailed())
+      return false;
   }
+  return true;
 }
 
 void CtaRunner::threadEntry(void *thread) {
@@ -150,6 +148,7 @@ void CtaRunner::exitThread(Thread &t) {
   --liveThreads;
   ++t.effects;
   release(barriers.recheck());
+  cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
 }
 
@@ -267,17 +266,34 @@ void CtaRunner::yieldThread(Thread &t, const char *what) {
 }
 
 void CtaRunner::recordFailure(const Thread &t, const char *what, std::string_view problem) {
-  std::string message = threadName(t) + ": ";
+  CtaRunner &own = *t.cta;
+  std::string message = own.threadName(t) + ": ";
   if (what)
     message += std::string(what) + ": ";
   message += problem;
-  launch.reportError(cta, std::move(message));
-  failed = true;
+  launch.reportError(own.cta, std::move(message));
+  own.failed = true;
 }
 
-void CtaRunner::abandonRunning() {
+void CtaRunner::abandonRunning() { cluster.running().leaveRunning(); }
+
+void CtaRunner::leaveRunning() {
   FiberContext &running = launch.kernel.usesBarriers ? slots[current].fiber : sequentialFiber;
   leaveFiber(running, scheduler);
+}
+
+uint32_t CtaRunner::clusterThreadId(const Thread &t) { return t.cta->rank << 10 | t.index; }
+
+std::string CtaRunner::rankText() const {
+  return cluster.size() > 1 ? " of CTA rank " + std::to_string(rank) : "";
+}
+
+std::string CtaRunner::issuerText(uint32_t clusterThread) const {
+  const CtaRunner &owner = cluster.member(clusterThread >> 10);
+  const Thread &t = owner.threads[clusterThread & 1023];
+  std::string text = cluster.size() > 1 ? "CTA " + dim3Text(owner.ctaid) + " " : "";
+  return text + "thread " + dim3Text(t.tid) + ", warp " + std::to_string(t.warpid) + " lane " +
+         std::to_string(t.laneid);
 }
 
 uint64_t CtaRunner::totalEffects() const {

@@ -1,4 +1,6 @@
-// One worker's engine: runs CTAs one at a time, all threads of each.
+// The engine of one CTA of a cluster (runtime/Cluster.h runs the members of
+// a cluster together): its threads, shared memory, barriers, mbarriers, TMA
+// loads and tensor memory.
 //
 // Kernels without barriers (KernelDescriptor::usesBarriers false) run their
 // threads one after another to completion, on one fiber so that an error can
@@ -8,10 +10,10 @@
 // (yieldThread) or exits, then the next one runs. The order is fixed, so a
 // CTA always executes the same way.
 //
-// Deadlocks: when no live thread can run, or only polling threads run and
-// nothing changes (no store, arrival, exit or noted progress) for
-// LaunchConfig::pollRoundLimit rounds, the CTA stops with a report of what
-// every warp's lanes wait for.
+// Deadlocks: when no live thread of the cluster can run, or only polling
+// threads run and nothing changes (no store, arrival, exit or noted
+// progress) for LaunchConfig::pollRoundLimit rounds, the cluster stops with
+// a report of what every warp's lanes wait for.
 #pragma once
 
 #include "runtime/Fiber.h"
@@ -32,16 +34,51 @@
 
 namespace cutec::rt {
 
+class ClusterRunner;
+
+/// The operands of one warp at a .sync.aligned cta_group::2 collective
+/// (tcgen05.alloc, dealloc, relinquish_alloc_permit), which one warp of each
+/// CTA of a pair performs together.
+struct PairOperands {
+  const char *instruction = nullptr; // "tcgen05.alloc.cta_group::2"
+  uint32_t address = 0; // alloc: shared destination; dealloc: TMEM address
+  uint32_t columns = 0;
+};
+
 class CtaRunner {
 public:
-  explicit CtaRunner(LaunchState &launch) : launch(launch) {}
+  CtaRunner(LaunchState &launch, ClusterRunner &cluster, uint32_t rank)
+      : launch(launch), cluster(cluster), rank(rank) {}
 
-  /// Allocates this worker's threads, stacks and shared memory.
+  /// Allocates this CTA's threads, stacks and shared memory.
   Status prepare();
 
-  /// Runs the CTA with linear index `cta` until it finishes, fails or must
-  /// stop because an earlier CTA failed. Errors go to the launch state.
-  void run(uint64_t cta);
+  /// Starts the CTA at `ctaid` of the cluster with linear index
+  /// `clusterIndex` (the key of its errors). A kernel without barriers runs
+  /// to the end here; one with barriers runs in rounds (runRound).
+  void start(uint64_t clusterIndex, Dim3 ctaid);
+  /// Runs every runnable or polling thread once, in thread order. False once
+  /// the CTA has failed or must stop because an earlier cluster failed.
+  bool runRound();
+  /// Whether every thread has exited (or the CTA never had to run in rounds).
+  bool finished() const { return liveThreads == 0; }
+  bool hasFailed() const { return failed; }
+  /// The end-of-CTA checks (TMA loads in flight, TMEM still allocated).
+  void finish();
+  uint64_t totalEffects() const;
+  bool anyCanRun() const;
+  std::string deadlockReport(const std::string &why) const;
+
+  /// The CTA's rank in its cluster (%cluster_ctarank).
+  uint32_t clusterRank() const { return rank; }
+  ClusterRunner &clusterRunner() { return cluster; }
+  /// "thread (0,0,0), warp 0 lane 0" of the cluster thread id (rank << 10 |
+  /// index, see clusterThreadId) with "CTA (1,0,0) " before it in a
+  /// cluster of several CTAs.
+  std::string issuerText(uint32_t clusterThread) const;
+  static uint32_t clusterThreadId(const Thread &t);
+  /// " of CTA rank r" in a cluster of several CTAs, else "".
+  std::string rankText() const;
 
   // The scheduling points behind Thread's methods; see there.
   void barrier(Thread &t, uint32_t id, uint32_t count, const char *what, bool wait);
@@ -73,15 +110,48 @@ public:
   void tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                  const char *what);
   void tcgen05Commit(Thread &t, uint32_t bar, const char *what);
+
+  // Clusters (ClusterMemory.cpp, ClusterTcgen05.cpp); see Thread's methods.
+  /// The shared bytes of the cluster address `address` (runtime/Cluster.h)
+  /// for an access of `width` bytes by `t`; fails `t` on a bad address.
+  std::byte *clusterSharedPointer(Thread &t, uint32_t address, uint32_t width, bool store,
+                                  const char *what);
+  /// The CTA and its .shared::cta address that cluster address `address`
+  /// names; fails `t` if no CTA of the cluster has that rank.
+  CtaRunner &resolveCluster(Thread &t, uint32_t address, uint32_t &local, const char *what);
+  uint64_t mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what);
+  void tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                       uint32_t rank, uint32_t bar, const char *what);
+  void tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *what);
+  void tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+                     const char *what);
+  void tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask, bool pair,
+                              const char *what);
+  /// Performs a pair collective that warp `evenWarp` of this (even) CTA and
+  /// warp `oddWarp` of `odd` have both reached; `t` is the last to arrive.
+  void tcgen05PairCollective(Thread &t, const PairOperands &evenOp, uint32_t evenWarp,
+                             CtaRunner &odd, const PairOperands &oddOp, uint32_t oddWarp,
+                             const char *what);
+  /// The body of a pair collective's warp meeting: checks the lanes agree
+  /// and arrives for the warp.
+  void pairArriveWarp(Thread &t, const WarpCollective &w, const char *what);
+  /// The peer of this CTA in its pair (rank ^ 1); fails `t` if the cluster
+  /// has none.
+  CtaRunner &pairPeer(Thread &t, const char *instruction, const char *what);
   /// Fails `t` if a pending asynchronous copy writes [address, address+width).
   void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                          const char *what);
-  /// Records the CTA's error: `problem`, found by thread `t` at `what`.
+  /// Records the error of t's CTA: `problem`, found by thread `t` at `what`.
   void recordFailure(const Thread &t, const char *what, std::string_view problem);
-  /// Leaves the running fiber for good: the CTA stops.
+  /// Leaves the running fiber (of whichever CTA of the cluster runs) for
+  /// good: the cluster stops.
   [[noreturn]] void abandonRunning();
+  /// Leaves this CTA's running fiber for good.
+  [[noreturn]] void leaveRunning();
 
 private:
+  friend class ClusterRunner;
+
   enum class State : uint8_t { Runnable, Polling, AtBarrier, AtWarpSync, Exited };
 
   struct Slot {
@@ -98,8 +168,9 @@ private:
 
   /// A TMA load in flight: its bytes (unswizzled, box order) wait to land.
   struct AsyncCopy {
-    uint32_t serial; // its mark in asyncOwner
+    uint32_t serial; // its mark in asyncOwner; issue order in the cluster
     uint32_t dst, bytes, bar;
+    CtaRunner *barCta; // whose mbarrier `bar` is (the peer's: .cta_group::2)
     uint64_t barPhase; // the mbarrier's phase when it was issued
     TmaSharedLayout layout; // where its image bytes land
     const char *what;
@@ -129,7 +200,13 @@ private:
   static void sequentialEntry(void *runner);
   static void threadEntry(void *thread);
   [[noreturn]] void exitThread(Thread &t);
-  void runCooperative();
+  void startCooperative();
+  void tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                     uint32_t rank, CtaRunner &barCta, uint32_t bar, const char *what);
+  /// Lands the pending loads of every CTA of the cluster that complete on
+  /// this CTA's mbarrier `bar`, in issue order, until its phase `parity`
+  /// completes.
+  void landCopiesFor(Thread &t, uint32_t bar, uint32_t parity);
   /// Records the message `describe()` builds and stops the CTA. The message
   /// is built and stored in a frame that ends before the running stack is
   /// abandoned, so nothing left there owns memory.
@@ -181,13 +258,12 @@ private:
   std::string tcgen05ReadText(const Tcgen05Read &r) const;
   /// Reports TMEM columns still allocated at the end of the CTA; true if any.
   bool reportTmemLeaks();
-  uint64_t totalEffects() const;
-  bool anyCanRun() const;
   std::string threadName(const Thread &t) const;
   std::string ctaName() const;
-  std::string deadlockReport(const std::string &why) const;
 
   LaunchState &launch;
+  ClusterRunner &cluster;
+  uint32_t rank;
   std::vector<Thread> threads;
   std::vector<Slot> slots;
   std::vector<Warp> warps;
@@ -214,10 +290,9 @@ private:
   /// serials grow in issue order). Allocated at the first tcgen05 read.
   std::vector<uint32_t> tcgen05Reader;
   uint32_t firstReadMark = 1;
-  uint32_t nextCopySerial = 1;
   std::vector<std::byte> gatherScratch;
   TensorMemory tmem;
-  uint64_t cta = 0;
+  uint64_t cta = 0; // the cluster's linear index: the key of errors
   Dim3 ctaid;
   uint32_t current = 0; // the running thread
   uint32_t liveThreads = 0;

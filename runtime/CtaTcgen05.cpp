@@ -16,6 +16,7 @@
 // schedule, so results and messages do not depend on the worker count.
 #include "runtime/CtaRunner.h"
 
+#include "runtime/Cluster.h"
 #include "runtime/DiagnosticText.h"
 
 #include <algorithm>
@@ -71,11 +72,16 @@ SharedView CtaRunner::sharedView() const {
 void CtaRunner::failTcgen05(Thread &t, const char *what, Tcgen05Problem &p) {
   std::string text = p.text;
   if (p.pendingCopy) {
-    auto copy = std::find_if(asyncCopies.begin(), asyncCopies.end(),
-                             [&](const AsyncCopy &c) { return c.serial == p.pendingCopy; });
-    if (copy != asyncCopies.end())
-      text += copyText(*copy) +
-              "; wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing";
+    // The load may be the peer's when a cta_group::2 MMA reads its shared
+    // memory; serials are unique in the cluster.
+    for (uint32_t r = 0; r < cluster.size(); ++r) {
+      const CtaRunner &owner = cluster.member(r);
+      auto copy = std::find_if(owner.asyncCopies.begin(), owner.asyncCopies.end(),
+                               [&](const AsyncCopy &c) { return c.serial == p.pendingCopy; });
+      if (copy != owner.asyncCopies.end())
+        text += owner.copyText(*copy) +
+                "; wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing";
+    }
   }
   // The caller's frame is abandoned, not unwound: free its problem's text.
   std::string().swap(p.text);
@@ -84,11 +90,9 @@ void CtaRunner::failTcgen05(Thread &t, const char *what, Tcgen05Problem &p) {
 }
 
 std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) const {
-  const Thread &issuer = threads[p.issuer];
-  std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by thread " +
-                     dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
-                     std::to_string(issuer.laneid) + (p.readOnly ? "; reads" : "; writes") +
-                     " TMEM " + p.lanes.text() +
+  std::string text = "'" + std::string(p.what ? p.what : "?") + "' (issued by " +
+                     issuerText(p.issuer) + (p.readOnly ? "; reads" : "; writes") + " TMEM " +
+                     p.lanes.text() +
                      " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
@@ -226,9 +230,10 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
       failTcgen05(t, what, problem);
     }
   }
+  uint32_t issuer = clusterThreadId(t);
   uint64_t serial =
-      tmem.addPendingWrite(written.lanes, written.column, written.columns, what, t.index);
-  noteTcgen05Reads(serial, std::move(units), what, t.index);
+      tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);
+  noteTcgen05Reads(serial, std::move(units), what, issuer);
   ++t.effects;
 }
 
@@ -239,7 +244,7 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   // An A in TMEM (M = 128, 8 columns) must not be overwritten before the
   // MMA is seen complete.
   if (op.aFromTmem)
-    tmem.addPendingWrite(TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, what, t.index,
+    tmem.addPendingWrite(TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, what, clusterThreadId(t),
                          /*readOnly=*/true);
 }
 
@@ -286,9 +291,7 @@ const CtaRunner::Tcgen05Read *CtaRunner::tcgen05ReaderOf(uint32_t offset) const 
 }
 
 std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {
-  const Thread &issuer = threads[r.issuer];
-  return "'" + std::string(r.what ? r.what : "?") + "' (issued by thread " + dim3Text(issuer.tid) +
-         ", warp " + std::to_string(issuer.warpid) + " lane " + std::to_string(issuer.laneid) + ")";
+  return "'" + std::string(r.what ? r.what : "?") + "' (issued by " + issuerText(r.issuer) + ")";
 }
 
 void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
@@ -302,7 +305,7 @@ void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
       abandonRunning();
     }
   }
-  tmem.commit(t.index, bar, phase);
+  tmem.commit(clusterThreadId(t), cluster.clusterAddress(*this, bar), phase);
   ++t.effects;
 }
 
@@ -363,19 +366,6 @@ void Thread::tcgen05WaitSt(const char *) {}
 
 void Thread::tcgen05WaitLd(const char *) {}
 
-/// The operands every tcgen05.mma form has.
-static MmaOperands mmaOperands(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
-                               bool enableInputD, Tcgen05Kind kind) {
-  MmaOperands op;
-  op.kind = kind;
-  op.dTmem = dTmem;
-  op.aDesc = aDesc;
-  op.bDesc = bDesc;
-  op.idesc = idesc;
-  op.enableInputD = enableInputD;
-  return op;
-}
-
 void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                         bool enableInputD, Tcgen05Kind kind, const char *what) {
   cta->tcgen05Mma(*this, mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind), what);
@@ -392,12 +382,10 @@ void Thread::tcgen05MmaTmemA(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc, uin
 void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                                    uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
                                    Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what) {
-  MmaOperands op = mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind);
-  op.blockScaled = true;
-  op.scaleVec = vec;
-  op.sfaTmem = sfaTmem;
-  op.sfbTmem = sfbTmem;
-  cta->tcgen05Mma(*this, op, what);
+  cta->tcgen05Mma(*this,
+                  blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem,
+                                         enableInputD, kind, vec),
+                  what);
 }
 
 void Thread::tcgen05Cp(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what) {

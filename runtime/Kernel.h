@@ -63,6 +63,10 @@ struct KernelDescriptor {
   /// message written to `message` (`size` bytes), when `params` break one;
   /// `launch` then refuses. Null: nothing to check.
   bool (*checkParams)(const void *params, char *message, size_t size) = nullptr;
+  /// The cluster shape the kernel was compiled for (PTX .reqnctapercluster);
+  /// {1, 1, 1} when it names none. A launch runs its CTAs in clusters of
+  /// this shape (see LaunchConfig::cluster).
+  Dim3 cluster = {1, 1, 1};
 };
 
 } // namespace cutec::rt

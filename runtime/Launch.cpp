@@ -1,7 +1,7 @@
-// launch(): checks the launch configuration, then runs the CTAs on workers.
+// launch(): checks the launch configuration, then runs the clusters on workers.
 #include "runtime/Launch.h"
 
-#include "runtime/CtaRunner.h"
+#include "runtime/Cluster.h"
 #include "runtime/DiagnosticText.h"
 #include "runtime/LaunchState.h"
 
@@ -55,23 +55,26 @@ Status checkConfig(const KernelDescriptor &kernel, const LaunchConfig &config, c
                  " bytes are too small (at least 16 KiB)");
   if (config.pollRoundLimit == 0)
     return error("pollRoundLimit must be at least 1");
+  Dim3 cluster;
+  if (std::string problem = launchClusterDims(kernel, config, cluster); !problem.empty())
+    return error(problem);
   return ok();
 }
 
-/// One worker: takes CTAs in increasing order until none is left or an
-/// earlier CTA failed.
-void work(LaunchState &state, std::atomic<uint64_t> &nextCta, uint64_t ctaCount) {
-  CtaRunner runner(state);
+/// One worker: takes clusters in increasing order until none is left or an
+/// earlier cluster failed.
+void work(LaunchState &state, std::atomic<uint64_t> &nextCluster, uint64_t clusterCount) {
+  ClusterRunner runner(state);
   if (Status prepared = runner.prepare(); !prepared) {
     state.reportError(0, "cannot launch kernel '" + std::string(state.kernel.name) +
                              "': " + prepared.error());
     return;
   }
   for (;;) {
-    uint64_t cta = nextCta.fetch_add(1, std::memory_order_relaxed);
-    if (cta >= ctaCount || state.shouldStop(cta))
+    uint64_t cluster = nextCluster.fetch_add(1, std::memory_order_relaxed);
+    if (cluster >= clusterCount || state.shouldStop(cluster))
       return;
-    runner.run(cta);
+    runner.run(cluster);
   }
 }
 
@@ -95,22 +98,24 @@ Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const 
     params = derived.data();
   }
   LaunchState state(kernel, config, params, globals);
-  uint64_t ctaCount = config.grid.volume();
+  Dim3 cluster;
+  launchClusterDims(kernel, config, cluster);
+  uint64_t clusterCount = config.grid.volume() / cluster.volume();
   unsigned workers = config.workerThreads ? config.workerThreads
                                           : std::max(1u, std::thread::hardware_concurrency());
-  workers = unsigned(std::min<uint64_t>(workers, ctaCount));
-  std::atomic<uint64_t> nextCta{0};
+  workers = unsigned(std::min<uint64_t>(workers, clusterCount));
+  std::atomic<uint64_t> nextCluster{0};
   // The calling thread is one of the workers. If the system refuses more
   // threads, fewer workers do the same work.
   std::vector<std::thread> helpers;
   for (unsigned i = 1; i < workers; ++i) {
     try {
-      helpers.emplace_back(work, std::ref(state), std::ref(nextCta), ctaCount);
+      helpers.emplace_back(work, std::ref(state), std::ref(nextCluster), clusterCount);
     } catch (const std::system_error &) {
       break;
     }
   }
-  work(state, nextCta, ctaCount);
+  work(state, nextCluster, clusterCount);
   for (std::thread &helper : helpers)
     helper.join();
   return state.status();

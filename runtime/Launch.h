@@ -1,16 +1,19 @@
 // Launching an emulated kernel: runs every thread of the grid on the CPU.
 //
-// CTAs run in parallel on a pool of worker threads, each taking the next CTA
-// from a shared counter. CTAs share nothing but global memory, and a kernel
+// Clusters of CTAs run in parallel on a pool of worker threads, each taking
+// the next cluster from a shared counter; the CTAs of one cluster run
+// together on one worker (runtime/Cluster.h). Clusters share nothing but
+// global memory, and a kernel
 // whose result depends on the order in which its CTAs run is racy on the GPU
 // too, so outputs do not depend on the number of workers. (Global atomics,
 // whose order would matter, are not emulated yet.) Within a CTA, threads run
 // in a fixed order (see runtime/CtaRunner.h), so a launch is deterministic.
 //
-// Errors stop the launch and come back as its Status. When several CTAs fail,
-// the one with the lowest linear index is reported; CTAs after it stop at
-// their next scheduling point, CTAs before it finish, so the report is the
-// same one a single worker would give.
+// Errors stop the launch and come back as its Status. When several clusters
+// fail, the one with the lowest linear index is reported (without clusters,
+// the CTA with the lowest index); clusters after it stop at their next
+// scheduling point, clusters before it finish, so the report is the same one
+// a single worker would give. Inside a cluster the first error stops it.
 #pragma once
 
 #include "runtime/Kernel.h"
@@ -25,6 +28,10 @@ namespace cutec::rt {
 struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
+  /// CTAs per thread block cluster (cudaLaunchAttributeClusterDimension);
+  /// {1, 1, 1} takes the kernel's own (KernelDescriptor::cluster). The CTAs
+  /// of one cluster run together (runtime/Cluster.h).
+  Dim3 cluster;
   uint32_t dynamicSharedBytes = 0;
   /// Worker threads running CTAs; 0 uses the hardware's concurrency.
   unsigned workerThreads = 0;

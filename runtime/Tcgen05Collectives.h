@@ -23,6 +23,20 @@ inline void warpSyncTcgen05RelinquishAllocPermit(Thread &t, const char *what) {
   t.tcgen05RelinquishAllocPermit(what);
 }
 
+inline void warpSyncTcgen05AllocPair(Thread &t, uint32_t smemDst, uint32_t columns,
+                                     const char *what) {
+  t.tcgen05AllocPair(smemDst, columns, what);
+}
+
+inline void warpSyncTcgen05DeallocPair(Thread &t, uint32_t taddr, uint32_t columns,
+                                       const char *what) {
+  t.tcgen05DeallocPair(taddr, columns, what);
+}
+
+inline void warpSyncTcgen05RelinquishAllocPermitPair(Thread &t, const char *what) {
+  t.tcgen05RelinquishAllocPermitPair(what);
+}
+
 inline void warpSyncTcgen05Ld32x32b(Thread &t, uint32_t taddr, uint32_t *regs, uint32_t n,
                                     const char *what) {
   t.tcgen05Ld32x32b(taddr, regs, n, what);

@@ -458,7 +458,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
                  gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a)) {
     return p;
   }
-  if (Tcgen05Problem p = gatherOperand(shared, op.bDesc, d.bMnMajor, fb, N, K, true, "B", b))
+  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor,
+                                       fb, N, K, true, "B", b))
     return p;
   auto dValue = [&](uint32_t cell) {
     float acc = 0;

@@ -44,7 +44,36 @@ struct MmaOperands {
   uint32_t aTmem = 0;
   uint32_t idesc = 0;
   bool enableInputD = false;
+  /// Where B is read when not from the shared memory A is read from (the
+  /// peer's half of B in a cta_group::2 MMA); null: the same.
+  const SharedView *bShared = nullptr;
 };
+
+/// The operands every tcgen05.mma form has.
+inline MmaOperands mmaOperands(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                               bool enableInputD, Tcgen05Kind kind) {
+  MmaOperands op;
+  op.kind = kind;
+  op.dTmem = dTmem;
+  op.aDesc = aDesc;
+  op.bDesc = bDesc;
+  op.idesc = idesc;
+  op.enableInputD = enableInputD;
+  return op;
+}
+
+/// The operands of a .block_scale form.
+inline MmaOperands blockScaledMmaOperands(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc,
+                                          uint32_t idesc, uint32_t sfaTmem, uint32_t sfbTmem,
+                                          bool enableInputD, Tcgen05Kind kind,
+                                          Tcgen05ScaleVec vec) {
+  MmaOperands op = mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind);
+  op.blockScaled = true;
+  op.scaleVec = vec;
+  op.sfaTmem = sfaTmem;
+  op.sfbTmem = sfbTmem;
+  return op;
+}
 
 /// What went wrong, if anything. `pendingCopy` is the serial of the TMA load
 /// whose bytes the instruction would read (0 if that is not the problem).

@@ -26,6 +26,7 @@ namespace cutec::rt {
 
 class CtaRunner;
 class MemoryMap;
+struct PairOperands;
 
 /// The `.shared::cta` window address where a CTA's shared memory starts:
 /// static shared variables first, dynamic shared memory after them. Nonzero
@@ -48,6 +49,10 @@ public:
   // thread index (x fastest), 32 to a warp, as on the hardware.
   Dim3 tid, ntid, ctaid, nctaid;
   uint32_t laneid = 0, warpid = 0;
+  // Cluster registers (runtime/Cluster.h): %cluster_ctaid, %cluster_nctaid,
+  // %clusterid, %nclusterid, %cluster_ctarank, %cluster_nctarank.
+  Dim3 cluster_ctaid, cluster_nctaid, clusterid, nclusterid;
+  uint32_t cluster_ctarank = 0, cluster_nctarank = 1;
 
   /// `ld.global` of sizeof(T) = 1, 2, 4, 8 or 16 bytes (a vector load is one
   /// access of the whole vector) at a host address; natural alignment.
@@ -203,6 +208,66 @@ public:
   void tcgen05FenceBeforeThreadSync(const char *what);
   void tcgen05FenceAfterThreadSync(const char *what);
 
+  // Clusters (runtime/Cluster.h): distributed shared memory, the cluster
+  // barrier and the cta_group::2 forms of TMA and tcgen05. A .shared::cluster
+  // address is either a .shared::cta address of this CTA or what mapa gives.
+
+  /// `mapa.shared::cluster.u32 d, address, rank`: the .shared::cluster
+  /// address of the byte at `address` in the CTA with rank `rank`.
+  uint32_t mapaShared(uint32_t address, uint32_t rank, const char *what);
+  /// `ld.shared::cluster` / `st.shared::cluster` of sizeof(T) bytes.
+  template <typename T> T loadSharedCluster(uint32_t address, const char *what) {
+    checkAccessType<T>();
+    T value;
+    std::memcpy(&value, clusterSharedPointer(address, sizeof(T), /*store=*/false, what),
+                sizeof(T));
+    return value;
+  }
+  template <typename T>
+  void storeSharedCluster(uint32_t address, const T &value, const char *what) {
+    checkAccessType<T>();
+    std::memcpy(clusterSharedPointer(address, sizeof(T), /*store=*/true, what), &value,
+                sizeof(T));
+    ++effects;
+  }
+  /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]`: one
+  /// arrival on the mbarrier at a .shared::cluster address.
+  void mbarrierArriveCluster(uint32_t bar, const char *what);
+  /// `barrier.cluster.arrive` and `barrier.cluster.wait` (the wait polls until
+  /// every non-exited thread of the cluster has arrived).
+  void clusterArrive(const char *what);
+  void clusterWait(const char *what);
+  /// `cp.async.bulk.tensor.<rank>d.cta_group::2.shared::cluster.global.tile
+  /// .mbarrier::complete_tx::bytes`: as tmaLoadTile, but the mbarrier (a
+  /// .shared::cluster address) may be in the peer CTA of the pair.
+  void tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                       uint32_t bar, const char *what);
+  /// The cta_group::2 forms of alloc, dealloc and relinquish_alloc_permit:
+  /// one warp of each CTA of the pair executes them, and both wait for the
+  /// other. alloc takes the same columns in both CTAs' TMEM and writes the
+  /// address to `smemDst` in each CTA's own shared memory.
+  void tcgen05AllocPair(uint32_t smemDst, uint32_t columns, const char *what);
+  void tcgen05DeallocPair(uint32_t taddr, uint32_t columns, const char *what);
+  void tcgen05RelinquishAllocPermitPair(const char *what);
+  /// `tcgen05.mma.cta_group::2.kind::<kind>` issued by the even CTA of a
+  /// pair: M = 256, rows 0-127 of A (and of D) in the even CTA, rows 128-255
+  /// in the odd one, B's first N/2 rows in the even CTA, the rest in the odd
+  /// one, each at the descriptors' addresses in that CTA's shared memory.
+  void tcgen05MmaPair(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                      bool enableInputD, Tcgen05Kind kind, const char *what);
+  void tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
+                                 uint32_t sfaTmem, uint32_t sfbTmem, bool enableInputD,
+                                 Tcgen05Kind kind, Tcgen05ScaleVec vec, const char *what);
+  /// `tcgen05.cp.cta_group::2.<shape> [taddr], smemDesc`: each CTA of the
+  /// pair copies from its own shared memory, at the descriptor's addresses,
+  /// to its own TMEM at `taddr` (the model of the split SFA; a tile both
+  /// CTAs need, like SFB, is in both CTAs' shared memory).
+  void tcgen05CpPair(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what);
+  /// `tcgen05.commit.cta_group::N.mbarrier::arrive::one.shared::cluster
+  /// .multicast::cluster.b64 [bar], ctaMask`: one arrival on the mbarrier at
+  /// shared offset `bar` of every CTA in the mask (bit r: rank r).
+  void tcgen05CommitMulticast(uint32_t bar, uint16_t ctaMask, bool pair, const char *what);
+
   /// Tells the deadlock detector that this thread changed something a poller
   /// may be waiting for, other than by a store (stores count already).
   void noteProgress() { ++effects; }
@@ -248,6 +313,10 @@ private:
     return sharedBytes + offset;
   }
   [[noreturn]] void failShared(uint32_t address, uint32_t width, bool store, const char *what);
+  std::byte *clusterSharedPointer(uint32_t address, uint32_t width, bool store, const char *what);
+  /// A cta_group::2 collective: the warp meets, then waits for the pair
+  /// peer's warp to meet it (runtime/ClusterTcgen05.cpp).
+  void pairWait(const PairOperands &op, const char *what);
   /// Fails if an asynchronous copy in flight writes any of the bytes.
   void checkPendingAsync(uint32_t address, uint32_t width, bool store, const char *what);
 

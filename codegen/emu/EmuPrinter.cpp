@@ -132,7 +132,11 @@ public:
        << "    \"" << name << "\", " << name << "_body, sizeof(" << name
        << "_Params), /*usesBarriers=*/" << (blocks ? "true" : "false")
        << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
-       << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params};\n";
+       << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params";
+    if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
+      os << ",\n    /*cluster=*/{" << (*cluster)[0].str() << ", " << (*cluster)[1].str() << ", "
+         << (*cluster)[2].str() << "}";
+    os << "};\n";
     return llvm::Error::success();
   }
 

@@ -182,6 +182,32 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
       os << (i ? ", " : "") << params[i];
     os << "};\n";
   }
+  if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster")) {
+    // A cluster kernel: launched with its cluster shape (the one its PTX
+    // requires with .reqnctapercluster; the grid is a whole number of them).
+    os << "  CUlaunchAttribute cluster{};\n"
+       << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+       << "  cluster.value.clusterDim.x = " << (*cluster)[0].str() << ";\n"
+       << "  cluster.value.clusterDim.y = " << (*cluster)[1].str() << ";\n"
+       << "  cluster.value.clusterDim.z = " << (*cluster)[2].str() << ";\n"
+       << "  if (grid[0] % " << (*cluster)[0].str() << " || grid[1] % " << (*cluster)[1].str()
+       << " || grid[2] % " << (*cluster)[2].str() << ")\n"
+       << "    return CUDA_ERROR_INVALID_VALUE;\n"
+       << "  CUlaunchConfig config{};\n"
+       << "  config.gridDimX = uint32_t(grid[0]);\n"
+       << "  config.gridDimY = uint32_t(grid[1]);\n"
+       << "  config.gridDimZ = uint32_t(grid[2]);\n"
+       << "  config.blockDimX = " << (*block)[0] << ";\n"
+       << "  config.blockDimY = " << (*block)[1] << ";\n"
+       << "  config.blockDimZ = " << (*block)[2] << ";\n"
+       << "  config.sharedMemBytes = " << sharedBytes << ";\n"
+       << "  config.hStream = stream;\n"
+       << "  config.attrs = &cluster;\n"
+       << "  config.numAttrs = 1;\n"
+       << "  return cuLaunchKernelEx(&config, f, kernelParams, /*extra=*/nullptr);\n"
+       << "}\n\n";
+    return llvm::Error::success();
+  }
   os << "  return cuLaunchKernel(f, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]), "
      << (*block)[0] << ", " << (*block)[1] << ", " << (*block)[2] << ",\n"
      << "                        /*sharedMemBytes=*/" << sharedBytes

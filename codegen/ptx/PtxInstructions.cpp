@@ -24,7 +24,7 @@ const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
 bool mayBlock(const PtxInstruction &inst) {
   // The Thread calls that can suspend the calling thread (runtime/Thread.h);
   // warp collectives, tcgen05's included, have warpSync in their names.
-  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait"})
+  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait", "clusterWait"})
     if (inst.emulation.contains(call))
       return true;
   return false;

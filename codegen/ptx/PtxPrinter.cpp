@@ -45,6 +45,8 @@ public:
     os << ")\n";
     if (const IntTuple *block = kernel.attrAs<IntTuple>("block"))
       os << ".reqntid " << flatList(*block) << "\n";
+    if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
+      os << ".reqnctapercluster " << flatList(*cluster) << "\n";
     os << "{\n";
     for (RegisterClass rc : kAllRegisterClasses)
       if (registerCount(rc))

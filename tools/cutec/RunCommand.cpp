@@ -25,7 +25,10 @@ llvm::Error run(const ir::Module &module, llvm::StringRef emulationCpp, const Ru
   if (llvm::Error e = launchPlan(*plan, *compiled->descriptor))
     return e;
   out << "ran " << plan->kernelName << ": grid " << dim3Text(plan->config.grid) << ", block "
-      << dim3Text(plan->config.block) << "\n";
+      << dim3Text(plan->config.block);
+  if (compiled->descriptor->cluster.volume() > 1)
+    out << ", cluster " << dim3Text(compiled->descriptor->cluster);
+  out << "\n";
   return writeOutputs(plan->tensors, out);
 }
 

@@ -1,0 +1,80 @@
+// IRGen for thread block clusters and CTA pairs (docs/language.md,
+// "Clusters and CTA pairs"): cluster_ctarank(), cluster_size(),
+// cluster_sync(), and the cta_group= argument that the tcgen05 built-ins
+// and tma_load take. cta_group=2 needs a kernel that runs in clusters of an
+// even number of CTAs (@kernel(..., cluster=(2, 1, 1))), and, as in PTX, all
+// tcgen05 instructions of a kernel use one CTA group.
+#include "frontend/IRGen.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+namespace cutec {
+
+bool IRGen::isClusterBuiltinName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("cluster_ctarank", "cluster_size", "cluster_sync", true)
+      .Default(false);
+}
+
+SemaValue IRGen::callClusterBuiltin(llvm::StringRef name, CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), name + "()");
+  if (!b || !checkArity(site, name, 0, 0))
+    return SemaValue::poison();
+  if (name == "cluster_sync") {
+    b->create(ir::OpKind::ClusterSync, site.loc(), {});
+    return SemaValue::none();
+  }
+  ir::Operation &op =
+      b->create(ir::OpKind::ClusterSpecial, site.loc(), {}, {ir::Type::scalar(ir::DataType::I32)});
+  op.setAttr("register",
+             std::string(name == "cluster_ctarank" ? "%cluster_ctarank" : "%cluster_nctarank"));
+  return SemaValue::runTime(op.result());
+}
+
+std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef name, bool tcgen05) {
+  const CallSite::Keyword *kw = site.keyword("cta_group");
+  int64_t group = 1;
+  if (kw) {
+    const SemaValue &v = kw->value;
+    if (!v.is(SemaValue::Kind::Int) || !v.intValue().isStatic() ||
+        (v.intValue().staticValue() != 1 && v.intValue().staticValue() != 2)) {
+      if (!v.isPoison())
+        error(*kw->expr, "cta_group is 1 or 2, not " + v.describe());
+      return std::nullopt;
+    }
+    group = v.intValue().staticValue();
+  }
+  if (group == 2 && clusterCtas % 2 != 0) {
+    error(kw->nameRange.Start,
+          name +
+              " with cta_group=2 works on a pair of CTAs: the kernel must run in clusters of "
+              "an even number of CTAs, e.g. @kernel(..., cluster=(2, 1, 1)), not " +
+              llvm::Twine(clusterCtas),
+          {kw->nameRange});
+    return std::nullopt;
+  }
+  if (!tcgen05)
+    return group;
+  if (kernelCtaGroup == 0) {
+    kernelCtaGroup = group;
+    kernelCtaGroupLoc = site.loc();
+  } else if (kernelCtaGroup != group) {
+    error(site.loc(),
+          name + " has cta_group=" + llvm::Twine(group) +
+              ", but an earlier tcgen05 operation of "
+              "the kernel has cta_group=" +
+              llvm::Twine(kernelCtaGroup) +
+              ": all tcgen05 instructions of a kernel use one CTA group",
+          {site.range()});
+    diags.note(kernelCtaGroupLoc, "the earlier tcgen05 operation is here");
+    return std::nullopt;
+  }
+  return group;
+}
+
+void IRGen::setCtaGroup(ir::Operation &op, int64_t group) {
+  if (group == 2)
+    op.setAttr("cta_group", group);
+}
+
+} // namespace cutec

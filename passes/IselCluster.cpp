@@ -1,0 +1,50 @@
+//===- IselCluster.cpp - isel of clusters and CTA pairs -------------------===//
+#include "passes/IselCluster.h"
+
+#include "codegen/ptx/MachineBuilder.h"
+
+namespace cutec {
+
+using ir::DataType;
+using ir::OpKind;
+using ptx::emitInst;
+using ptx::emitValue;
+
+bool isClusterOp(OpKind kind) {
+  return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync;
+}
+
+static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::string &name) {
+  ir::Operation &mov = emitInst(b, loc, "mov.u32", {DataType::U32});
+  mov.setAttr("special", name);
+  return mov.result();
+}
+
+/// The rank of the executing CTA's pair leader: %cluster_ctarank & ~1.
+static ir::Value *leaderRank(ir::Builder &b, llvm::SMLoc loc) {
+  return emitValue(
+      b, loc, "and.b32", DataType::U32,
+      {clusterRegister(b, loc, "%cluster_ctarank"), ptx::emitImmediate(b, loc, DataType::U32, -2)});
+}
+
+ir::Value *pairLeaderAddress(ir::Builder &b, llvm::SMLoc loc, ir::Value *address) {
+  return emitValue(b, loc, "mapa.shared::cluster.u32", DataType::U32,
+                   {address, leaderRank(b, loc)});
+}
+
+ir::Value *pairMask(ir::Builder &b, llvm::SMLoc loc) {
+  ir::Value *mask = emitValue(b, loc, "shl.b32", DataType::U32,
+                              {ptx::emitImmediate(b, loc, DataType::U32, 3), leaderRank(b, loc)});
+  return emitValue(b, loc, "cvt.u16.u32", DataType::U16, {mask});
+}
+
+ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *>) {
+  if (op.kind() == OpKind::ClusterSpecial)
+    return clusterRegister(b, op.loc(), *op.attrAs<std::string>("register"));
+  // cluster_sync: every thread arrives (release), then waits (acquire).
+  emitInst(b, op.loc(), "barrier.cluster.arrive.release.aligned", {});
+  emitInst(b, op.loc(), "barrier.cluster.wait.acquire.aligned", {});
+  return nullptr;
+}
+
+} // namespace cutec

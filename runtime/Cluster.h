@@ -1,0 +1,122 @@
+// Thread block clusters: the CTAs of one cluster run together on one worker,
+// their threads interleaved as fibers, so that a thread may wait for another
+// CTA of its cluster (barrier.cluster, an mbarrier a peer's TMA load or
+// tcgen05.commit completes, a cta_group::2 collective). A launch without
+// clusters runs clusters of one CTA.
+//
+// Scheduling: each round runs every member CTA's round (CtaRunner::runRound)
+// in rank order. The cluster ends when all its threads have exited; a
+// deadlock is declared, with every member's report, when no thread of the
+// cluster can run, or only polling threads run and nothing changes for
+// LaunchConfig::pollRoundLimit rounds. The first error of any member stops
+// the whole cluster.
+//
+// Distributed shared memory: a .shared::cta window address (kSharedWindowBase
+// ..) is also the .shared::cluster address of the executing CTA's own byte.
+// The byte at .shared::cta address `a` of the CTA with rank r has the
+// .shared::cluster address (r + 1) * kClusterWindowStride + a, which is what
+// mapa returns; the own rank's form of it names the same byte as `a`.
+#pragma once
+
+#include "runtime/CtaRunner.h"
+#include "runtime/LaunchState.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cutec::rt {
+
+/// The .shared::cluster window of rank r starts at (r + 1) * this.
+inline constexpr uint32_t kClusterWindowStride = 1u << 24;
+/// At most 16 CTAs form a cluster (8 is the portable size).
+inline constexpr uint32_t kMaxClusterCtas = 16;
+
+/// The coordinates of linear index `index` in `extent`, x fastest (threads
+/// in a block, CTAs in a cluster, clusters in a grid).
+inline Dim3 unflatten(uint64_t index, const Dim3 &extent) {
+  return {uint32_t(index % extent.x), uint32_t(index / extent.x % extent.y),
+          uint32_t(index / (uint64_t(extent.x) * extent.y))};
+}
+
+class ClusterRunner {
+public:
+  explicit ClusterRunner(LaunchState &launch);
+
+  /// Allocates the member CTAs' threads, stacks and shared memory.
+  Status prepare();
+  /// Runs the cluster with linear index `index` to its end.
+  void run(uint64_t index);
+
+  const Dim3 &dims() const { return clusterDims; }
+  uint32_t size() const { return uint32_t(members.size()); }
+  CtaRunner &member(uint32_t rank) { return *members[rank]; }
+  const CtaRunner &member(uint32_t rank) const { return *members[rank]; }
+
+  /// The CTA whose thread runs now.
+  CtaRunner &running() { return *runningCta; }
+  void setRunning(CtaRunner *cta) { runningCta = cta; }
+  bool anyFailed() const;
+  /// Thread `t` exited: a cluster barrier may now be complete.
+  void threadExited(const Thread &t);
+  /// The .shared::cluster address of `owner`'s byte at `local` in a cluster
+  /// of several CTAs, else `local` (how the tcgen05 bookkeeping names
+  /// mbarriers, so that one cluster-wide name means one mbarrier).
+  uint32_t clusterAddress(const CtaRunner &owner, uint32_t local) const {
+    return members.size() > 1 ? (owner.clusterRank() + 1) * kClusterWindowStride + local : local;
+  }
+  /// The serial of the next TMA load of the cluster (from 1, in issue order).
+  uint32_t nextCopySerial() { return ++copySerials; }
+
+  // barrier.cluster.arrive / barrier.cluster.wait: every non-exited thread of
+  // the cluster arrives, then waits for the others.
+  void clusterArrive(Thread &t, const char *what);
+  /// Whether the phase `t` arrived in has completed; fails `t` if it has not
+  /// arrived.
+  bool clusterWaitDone(Thread &t, const char *what);
+
+  /// Called by warp `warp` of `t`'s CTA when all its lanes have arrived:
+  /// performs the collective if the peer's warp is there already. Returns
+  /// the generation its lanes wait to pass (pairGeneration).
+  uint64_t pairArrive(Thread &t, uint32_t warp, const PairOperands &op, const char *what);
+  uint64_t pairGeneration(uint32_t rank) const { return pairs[rank / 2].generation; }
+
+private:
+  struct Pair {
+    bool arrived[2] = {false, false};
+    PairOperands op[2];
+    uint32_t warp[2] = {0, 0};
+    uint64_t generation = 0;
+  };
+  struct ClusterBarrier {
+    uint64_t phase = 0;
+    uint32_t arrivals = 0;
+    /// Per cluster thread id: 1 + the phase it arrived in, 0 if none is due.
+    std::vector<uint64_t> arrivedIn;
+  };
+
+  void runCooperative();
+  uint32_t liveThreads() const;
+  void completeBarrierIfDone();
+  /// Performs the collective both warps of pair `p` have arrived at.
+  void performPair(Thread &t, Pair &p, uint32_t pairIndex, const char *what);
+  std::string deadlockReport(const std::string &why) const;
+
+  LaunchState &launch;
+  Dim3 clusterDims;
+  std::vector<std::unique_ptr<CtaRunner>> members;
+  CtaRunner *runningCta = nullptr;
+  uint32_t copySerials = 0;
+  uint64_t index = 0;
+  ClusterBarrier barrier;
+  std::vector<Pair> pairs;
+};
+
+/// The cluster shape a launch of `kernel` with `config` uses; "" or the
+/// problem (a shape that does not divide the grid, too many CTAs, a shape
+/// the kernel was not compiled for).
+std::string launchClusterDims(const KernelDescriptor &kernel, const LaunchConfig &config,
+                              Dim3 &dims);
+
+} // namespace cutec::rt

@@ -1,0 +1,126 @@
+// Distributed shared memory and cluster synchronisation: .shared::cluster
+// addresses (mapa, ld/st.shared::cluster, remote mbarrier arrivals), the
+// cluster barrier, and TMA loads that complete on the pair peer's mbarrier.
+#include "runtime/Cluster.h"
+
+#include "runtime/DiagnosticText.h"
+
+namespace cutec::rt {
+
+CtaRunner &CtaRunner::resolveCluster(Thread &t, uint32_t address, uint32_t &local,
+                                     const char *what) {
+  if (address < kClusterWindowStride) { // t's own CTA's window
+    local = address;
+    return *t.cta;
+  }
+  uint32_t target = address / kClusterWindowStride - 1;
+  local = address % kClusterWindowStride;
+  if (target >= cluster.size())
+    fail(t, what, [&] {
+      return ".shared::cluster address " + hex(address) + " names CTA rank " +
+             std::to_string(target) + ", but the cluster has " + std::to_string(cluster.size()) +
+             " CTA(s) (ranks 0-" + std::to_string(cluster.size() - 1) + ")";
+    });
+  CtaRunner &owner = cluster.member(target);
+  if (&owner != t.cta && owner.liveThreads == 0 && launch.kernel.usesBarriers)
+    fail(t, what, [&] {
+      return ".shared::cluster address " + hex(address) + " is in the shared memory of CTA " +
+             dim3Text(owner.ctaid) + " (rank " + std::to_string(target) +
+             "), whose threads have all exited: its shared memory is gone";
+    });
+  return owner;
+}
+
+std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t width, bool store,
+                                           const char *what) {
+  uint32_t local = 0;
+  CtaRunner &owner = resolveCluster(t, address, local, what);
+  if (&owner == t.cta)
+    return t.sharedPointer(local, width, store, what);
+  uint32_t offset = local - kSharedWindowBase;
+  if ((local & (width - 1)) != 0 || local < kSharedWindowBase || width > owner.shared.size() ||
+      offset > owner.shared.size() - width)
+    fail(t, what, [&] {
+      return std::string(local % width ? "misaligned " : "out-of-bounds ") + std::to_string(width) +
+             "-byte .shared::cluster " + (store ? "store" : "load") + " at " + hex(address) +
+             ": offset " + hex(local) + " in CTA rank " + std::to_string(owner.rank) +
+             ", whose shared memory is [" + hex(kSharedWindowBase) + ", " +
+             hex(kSharedWindowBase + owner.shared.size()) + ")";
+    });
+  if (owner.pendingAsync != 0)
+    owner.checkPendingAsync(t, local, width, store, what);
+  return owner.shared.data() + offset;
+}
+
+uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what) {
+  uint32_t local = 0;
+  CtaRunner &owner = resolveCluster(t, bar, local, what);
+  clusterSharedPointer(t, bar, 8, /*store=*/true, what);
+  uint64_t token = 0;
+  failIf(t, what, owner.mbarriers.arrive(local, 0, token));
+  ++t.effects;
+  return token;
+}
+
+void CtaRunner::tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                                uint32_t rank, uint32_t bar, const char *what) {
+  uint32_t local = 0;
+  CtaRunner &barCta = resolveCluster(t, bar, local, what);
+  if (&barCta != this && &barCta != &pairPeer(t, "a .cta_group::2 TMA load", what))
+    fail(t, what, [&] {
+      return "the mbarrier " + hex(bar) + " of a .cta_group::2 TMA load is in CTA rank " +
+             std::to_string(barCta.rank) + ", which is neither this CTA (rank " +
+             std::to_string(this->rank) + ") nor its peer (rank " + std::to_string(this->rank ^ 1) +
+             ")";
+    });
+  clusterSharedPointer(t, bar, 8, /*store=*/false, what);
+  tmaLoadTileTo(t, dst, tensorMap, coords, rank, barCta, local, what);
+}
+
+CtaRunner &CtaRunner::pairPeer(Thread &t, const char *instruction, const char *what) {
+  if ((rank ^ 1) >= cluster.size())
+    fail(t, what, [&] {
+      return std::string(instruction) +
+             " needs a pair of CTAs (ranks 2i and 2i+1 of a cluster), "
+             "but CTA rank " +
+             std::to_string(rank) + "'s cluster " + dim3Text(cluster.dims()) + " has no rank " +
+             std::to_string(rank ^ 1);
+    });
+  return cluster.member(rank ^ 1);
+}
+
+// Thread's entry points.
+
+uint32_t Thread::mapaShared(uint32_t address, uint32_t rank, const char *what) {
+  uint32_t local = 0;
+  cta->resolveCluster(*this, address, local, what);
+  if (rank >= cluster_nctarank)
+    failWith(what, [&] {
+      return "mapa to CTA rank " + std::to_string(rank) + ", but the cluster has " +
+             std::to_string(cluster_nctarank) + " CTA(s)";
+    });
+  return (rank + 1) * kClusterWindowStride + local;
+}
+
+std::byte *Thread::clusterSharedPointer(uint32_t address, uint32_t width, bool store,
+                                        const char *what) {
+  return cta->clusterSharedPointer(*this, address, width, store, what);
+}
+
+void Thread::mbarrierArriveCluster(uint32_t bar, const char *what) {
+  cta->mbarrierArriveCluster(*this, bar, what);
+}
+
+void Thread::clusterArrive(const char *what) { cta->clusterRunner().clusterArrive(*this, what); }
+
+void Thread::clusterWait(const char *what) {
+  while (!cta->clusterRunner().clusterWaitDone(*this, what))
+    yieldThread(what);
+}
+
+void Thread::tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                             uint32_t bar, const char *what) {
+  cta->tmaLoadTilePair(*this, dst, tensorMap, coords, rank, bar, what);
+}
+
+} // namespace cutec::rt
