@@ -38,10 +38,15 @@ SemaValue IRGen::tmemScaleFactorTensor(CallSite &site) {
       {address.irValue()}));
 }
 
-// tmem_copy(src, dst): scale-factor tiles from shared to tensor memory
-// (tcgen05.cp, by the thread that issues the MMAs, which reads them in order).
+// tmem_copy(src, dst[, cta_group=2]): scale-factor tiles from shared to
+// tensor memory (tcgen05.cp, by the thread that issues the MMAs, which reads
+// them in order). With cta_group=2 the pair leader's copy fills, in each CTA
+// of the pair, `dst` from that CTA's own `src`.
 SemaValue IRGen::tmemCopy(CallSite &site) {
-  if (!checkArity(site, "tmem_copy", 2, 2))
+  if (!checkArity(site, "tmem_copy", 2, 2, {"cta_group"}))
+    return SemaValue::poison();
+  std::optional<int64_t> group = ctaGroupArgument(site, "tmem_copy", /*tcgen05=*/true);
+  if (!group)
     return SemaValue::poison();
   const SemaValue &src = site.args[0], &dst = site.args[1];
   if (!isScaleFactorTensor(src, ir::MemorySpace::Shared))
@@ -54,7 +59,8 @@ SemaValue IRGen::tmemCopy(CallSite &site) {
   if (src.type().element() != dst.type().element())
     return error(site.argExpr(1), "tmem_copy copies " + ir::name(src.type().element()) +
                                       " into scale factors of " + ir::name(dst.type().element()));
-  builder->create(ir::OpKind::TmemCopy, site.loc(), {src.irValue(), dst.irValue()});
+  setCtaGroup(builder->create(ir::OpKind::TmemCopy, site.loc(), {src.irValue(), dst.irValue()}),
+              *group);
   return SemaValue::none();
 }
 

@@ -85,14 +85,14 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
-    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind"), {},
+    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind") + pair, {},
              {in[0], a, bd, idesc, in[4], in[5], in[3]});
     return nullptr;
   }
   case OpKind::Tcgen05Cp: {
     // tcgen05.cp [taddr], s-desc.
     ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("desc"));
-    emitInst(b, loc, "tcgen05.cp." + *op.attrAs<std::string>("shape"), {}, {in[0], desc});
+    emitInst(b, loc, "tcgen05.cp." + *op.attrAs<std::string>("shape") + pair, {}, {in[0], desc});
     return nullptr;
   }
   case OpKind::UmmaCommit:

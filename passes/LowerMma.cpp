@@ -12,7 +12,8 @@
 // after `partition`, when the operands are views with static layouts. With
 // scale factors (`cute.gemm ..., %sfa, %sfb[, %sfb_row]`) the instructions
 // are `nvgpu.umma_block_scaled`, each with its scale factors' TMEM views and
-// SF ids (passes/BlockScaledMma.h).
+// SF ids (passes/BlockScaledMma.h); with cta_group=2 too, each CTA holding
+// SFA for its own rows of A and SFB for all N rows of the pair's B.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/core/Builder.h"
@@ -136,10 +137,25 @@ private:
     int64_t kTotal = *k * ctas / *n;
     if (scaled && aInTmem)
       return fail(gemm, "a block-scaled MMA takes A from shared memory, not tensor memory");
-    if (ctas == 2 && (scaled || aInTmem))
-      return fail(gemm, llvm::Twine("cta_group=2 is lowered for A and B in shared memory without "
-                                    "scale factors so far; this gemm has ") +
-                            (scaled ? "scale factors" : "A in tensor memory"));
+    if (ctas == 2 && aInTmem)
+      return fail(gemm, "cta_group=2 is lowered for A in shared memory so far, not in tensor "
+                        "memory");
+    if (*m != 128)
+      return fail(gemm, ctas == 2 ? "only M = 256 with cta_group=2 (128 rows of A and D per "
+                                    "CTA) is lowered so far, not " +
+                                        llvm::Twine(ctas * *m)
+                                  : "only M = 128 (one CTA) is lowered so far, not " +
+                                        llvm::Twine(*m));
+    // A block-scaled pair reads SFA (this CTA's M rows) and SFB (all N rows
+    // of the pair's B) from each CTA's tensor memory at the same addresses,
+    // so the plan is that of one CTA's M rows and the pair's N.
+    if (scaled && ctas == 2 && gemm.operands().size() > 6)
+      return fail(gemm, "sfb_row= is not lowered with cta_group=2; the pair's scale factors of "
+                        "B start at its first row");
+    if (scaled && ctas == 2 && *n % 64 != 0)
+      return fail(gemm, "a block-scaled gemm with cta_group=2 is lowered for N a multiple of 64 "
+                        "(each CTA's half of B in whole 32-row TMEM columns of scale factors), "
+                        "not " + llvm::Twine(*n));
     std::optional<BlockScaledMma> plan;
     if (scaled) {
       // A run-time sfb_row is trusted to keep B's rows inside SFB.
@@ -174,12 +190,6 @@ private:
       return false;
     if (llvm::Expected<uint32_t> idesc = umma::instrDescriptor(spec); !idesc)
       return fail(gemm, llvm::toString(idesc.takeError()));
-    if (*m != 128)
-      return fail(gemm, ctas == 2 ? "only M = 256 with cta_group=2 (128 rows of A and D per "
-                                    "CTA) is lowered so far, not " +
-                                        llvm::Twine(ctas * *m)
-                                  : "only M = 128 (one CTA) is lowered so far, not " +
-                                        llvm::Twine(*m));
 
     ir::Builder builder;
     builder.setInsertionPoint(gemm);

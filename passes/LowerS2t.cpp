@@ -15,7 +15,11 @@
 // not is an error naming the first misplaced factor. The shared memory
 // descriptor (no swizzle, 8-row core matrices 128 bytes apart) is constant
 // but for the start address. The thread that issues the MMAs issues the
-// copies: tcgen05.cp and tcgen05.mma execute in issue order.
+// copies: tcgen05.cp and tcgen05.mma execute in issue order. With
+// `cta_group = 2` the copies are tcgen05.cp.cta_group::2, issued by the pair
+// leader: each CTA of the pair copies its own shared tile to its own tensor
+// memory, at the same addresses (the pair's SFA rows are split between the
+// CTAs, its SFB rows are in both).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/BlockScaledMma.h"
@@ -132,6 +136,8 @@ private:
                                 shiftView(b, copy.loc(), src, atom.src)});
       cp.setAttr("shape", std::string("32x128b.warpx4"));
       cp.setAttr("desc", int64_t(desc.constantBits()));
+      if (const int64_t *group = copy.attrAs<int64_t>("cta_group"))
+        cp.setAttr("cta_group", *group);
     }
     ir::erase(copy);
     return true;

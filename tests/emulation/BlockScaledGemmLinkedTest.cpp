@@ -2,9 +2,11 @@
 // linked in and launched on the runtime: every f16 output equals the
 // independent reference of BlockScaledGemmReference.h (dequantise with the
 // scales, multiply exactly, add in K order in f32, round), bit for bit, for
-// the competition's shapes and others.
+// the competition's shapes and others; the same for the CTA-pair NVFP4 GEMM
+// (nvfp4_gemm_2cta.cute, cta_group::2).
 #include "BlockScaledGemmReference.h"
 #include "block_scaled_gemm_emu.h"
+#include "nvfp4_gemm_2cta_emu.h"
 #include "nvfp4_gemm_emu.h"
 
 #include <gtest/gtest.h>
@@ -35,7 +37,7 @@ struct Kernel {
 const Kernel kKernels[] = {
     CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),      CUTEC_SCALED_KERNEL(mxfp8_gemm, kMxfp8),
     CUTEC_SCALED_KERNEL(mxfp4_gemm, kMxfp4),      CUTEC_SCALED_KERNEL(nvfp4_gemm_n64, kNvfp4),
-    CUTEC_SCALED_KERNEL(nvfp4_gemm_n192, kNvfp4),
+    CUTEC_SCALED_KERNEL(nvfp4_gemm_n192, kNvfp4), CUTEC_SCALED_KERNEL(nvfp4_gemm_2cta, kNvfp4),
 };
 
 struct Case {
@@ -78,7 +80,11 @@ INSTANTIATE_TEST_SUITE_P(
         // N = 64 and 192 tiles sharing SFB atoms; odd tile counts leave the
         // last atom half used.
         Case{3, 128, 64, 256}, Case{3, 256, 448, 512}, Case{4, 128, 192, 256},
-        Case{4, 256, 576, 512}, Case{4, 128, 960, 256}),
+        Case{4, 256, 576, 512}, Case{4, 128, 960, 256},
+        // CTA pairs: 256 x 256 tiles, SFA split between the pair, SFB of
+        // the pair's 256 rows in both CTAs.
+        Case{5, 256, 256, 256}, Case{5, 512, 512, 1024}, Case{5, 768, 256, 512},
+        Case{5, 256, 1792, 256}),
     [](const auto &info) {
       const Case &c = info.param;
       return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +
