@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
         // CTA pairs: 256 x 256 tiles, SFA split between the pair, SFB of
         // the pair's 256 rows in both CTAs.
         Case{5, 256, 256, 256}, Case{5, 512, 512, 1024}, Case{5, 768, 256, 512},
-        Case{5, 256, 1792, 256}),
+        Case{5, 256, 1792, 256}, Case{5, 256, 7168, 256}, Case{5, 512, 512, 7168}),
     [](const auto &info) {
       const Case &c = info.param;
       return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +
