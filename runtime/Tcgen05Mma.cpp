@@ -133,9 +133,9 @@ std::vector<float> decodeTable(const FloatFormat &format) {
 /// the integer ones and tf32.
 const float *valueTable(Element e) {
   static const std::vector<float> f16 = decodeTable(kF16), bf16 = decodeTable(kBF16),
-                                   e4m3 = decodeTable(kE4M3), e5m2 = decodeTable(kE5M2),
-                                   e2m3 = decodeTable(kE2M3), e3m2 = decodeTable(kE3M2),
-                                   e2m1 = decodeTable(kE2M1);
+                                  e4m3 = decodeTable(kE4M3), e5m2 = decodeTable(kE5M2),
+                                  e2m3 = decodeTable(kE2M3), e3m2 = decodeTable(kE3M2),
+                                  e2m1 = decodeTable(kE2M1);
   switch (e) {
   case Element::F16:
     return f16.data();
@@ -222,8 +222,8 @@ uint32_t elementCode(const std::byte *chunk, uint32_t position, uint32_t bits) {
 
 /// Decodes the first `count` elements of a chunk to out[0], out[step], ...;
 /// returns whether one is NaN.
-bool decodeChunk(const std::byte *chunk, const ElementFormat &f, const float *table,
-                 uint32_t count, float *out, size_t step) {
+bool decodeChunk(const std::byte *chunk, const ElementFormat &f, const float *table, uint32_t count,
+                 float *out, size_t step) {
   bool nan = false;
   for (uint32_t position = 0; position < count; ++position) {
     float v = elementValue(f.element, table, elementCode(chunk, position, f.bits));
@@ -353,9 +353,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
 /// 32 bits of K per column, elements packed from each cell's low bits (as
 /// CUTLASS's tmem_frg<T, T> keeps an MMA's A), so one instruction reads
 /// 256 / 32 = 8 columns.
-Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address,
-                                 const ElementFormat &f, uint32_t rows, uint32_t k,
-                                 Operand &operand) {
+Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address, const ElementFormat &f,
+                                 uint32_t rows, uint32_t k, Operand &operand) {
   const uint32_t lane = address >> 16, column = address & 0xFFFF;
   if (f.bits * f.perChunk != 128)
     return {"A from tensor memory with " + std::string(f.name) +
@@ -523,8 +522,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
                  gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a)) {
     return p;
   }
-  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor,
-                                       fb, N, K, true, "B", b))
+  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor, fb,
+                                       N, K, true, "B", b))
     return p;
   auto dValue = [&](uint32_t cell) {
     float acc = 0;
