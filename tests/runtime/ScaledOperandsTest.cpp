@@ -272,28 +272,14 @@ TEST(ScaledOperandsMma, Nvf4Ue4m3FactorsPerQuarterAndShared) {
   // Every ue4m3 factor but NaN keeps e2m1 exact: the f32 path.
   Case c{"nvf4 ue4m3, four quarters", kNvf4, kE2M1Packed, kE2M1Packed, kX4, false, 0, 0x7E};
   EXPECT_GT(expectPathsAgree(c).normal, 0u);
-  c = {"nvf4 ue4m3, one quarter, N=200",
-       kNvf4,
-       kE2M1Packed,
-       kE2M1Packed,
-       kX4,
-       false,
-       0,
-       0x7E,
-       true,
-       200};
+  c.name = "nvf4 ue4m3, one quarter, N=200";
+  c.sameQuarters = true;
+  c.n = 200;
   EXPECT_GT(expectPathsAgree(c).normal, 0u);
-  c = {"nvf4 ue4m3 negated A",
-       kNvf4,
-       kE2M1Packed,
-       kE2M1Packed,
-       kX4,
-       false,
-       0,
-       0x7E,
-       false,
-       64,
-       true};
+  c.name = "nvf4 ue4m3 negated A, N=64";
+  c.sameQuarters = false;
+  c.n = 64;
+  c.negateA = true;
   EXPECT_GT(expectPathsAgree(c).normal, 0u);
 }
 
