@@ -120,15 +120,15 @@ template <typename T>
 } // namespace
 
 CUTEC_VECTOR_CLONES
-uint32_t accumulateProducts(const float *a, const float *bT, uint32_t M, uint32_t N, uint32_t K,
-                            uint32_t *const *dRows, bool stopAtNaN) {
-  return accumulateRows(a, bT, 0, M, N, K, dRows, stopAtNaN);
+uint32_t accumulateProducts(const float *a, const float *bT, size_t quarterStride, uint32_t M,
+                            uint32_t N, uint32_t K, uint32_t *const *dRows, bool stopAtNaN) {
+  return accumulateRows(a, bT, quarterStride, M, N, K, dRows, stopAtNaN);
 }
 
 CUTEC_VECTOR_CLONES
-uint32_t accumulateScaledProducts(const double *a, const double *bT, uint32_t M, uint32_t N,
-                                  uint32_t K, uint32_t *const *dRows, bool stopAtNaN) {
-  return accumulateRows(a, bT, size_t(K) * N, M, N, K, dRows, stopAtNaN);
+uint32_t accumulateProducts(const double *a, const double *bT, size_t quarterStride, uint32_t M,
+                            uint32_t N, uint32_t K, uint32_t *const *dRows, bool stopAtNaN) {
+  return accumulateRows(a, bT, quarterStride, M, N, K, dRows, stopAtNaN);
 }
 
 } // namespace cutec::rt

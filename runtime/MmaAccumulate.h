@@ -16,6 +16,7 @@
 // the caller's one-output-at-a-time loop. It returns M when all are done.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cutec::rt {
@@ -23,15 +24,15 @@ namespace cutec::rt {
 /// d[m][n] += sum over k of f32(a[m*K + k] * bT[k*N + n]) for M rows, in
 /// increasing k, where a and bT hold f32 values (with the operands' signs):
 /// their f32 product is the exact product rounded once, as the model wants.
-/// dRows[m] points to the N f32 bit patterns of row m (a TMEM lane).
-uint32_t accumulateProducts(const float *a, const float *bT, uint32_t M, uint32_t N, uint32_t K,
-                            uint32_t *const *dRows, bool stopAtNaN);
+/// dRows[m] points to the N f32 bit patterns of row m (a TMEM lane). Row m
+/// takes bT + (m / 32) * quarterStride: with block scaling a column's factors
+/// depend on the lane quarter of the row (0: the same B for all rows).
+uint32_t accumulateProducts(const float *a, const float *bT, size_t quarterStride, uint32_t M,
+                            uint32_t N, uint32_t K, uint32_t *const *dRows, bool stopAtNaN);
 
 /// The same with f64 values whose products are exact (block-scaled kinds:
-/// the element times its scale factor), rounded to f32 before each add. Row m
-/// takes bT + (m / 32) * K * N: a column's scale factors depend on the lane
-/// quarter of the row.
-uint32_t accumulateScaledProducts(const double *a, const double *bT, uint32_t M, uint32_t N,
-                                  uint32_t K, uint32_t *const *dRows, bool stopAtNaN);
+/// the element times its scale factor), rounded to f32 before each add.
+uint32_t accumulateProducts(const double *a, const double *bT, size_t quarterStride, uint32_t M,
+                            uint32_t N, uint32_t K, uint32_t *const *dRows, bool stopAtNaN);
 
 } // namespace cutec::rt

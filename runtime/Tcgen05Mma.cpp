@@ -18,10 +18,12 @@
 #include "runtime/HalfCodes.h"
 #include "runtime/MmaAccumulate.h"
 #include "runtime/PtxCvt.h"
+#include "runtime/ScaledOperands.h"
 #include "runtime/Thread.h"
 #include "runtime/UmmaDescriptors.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -117,34 +119,49 @@ const char *kindName(Tcgen05Kind kind) {
   return "kind::?";
 }
 
-/// decode() of every code of a 16-bit format, made once: an MMA decodes
+/// decode() of every code of `format` (and of every byte, for the formats
+/// narrower than 8 bits a byte may hold), made once: an MMA decodes
 /// thousands of elements.
 std::vector<float> decodeTable(const FloatFormat &format) {
-  std::vector<float> table(1u << 16);
+  std::vector<float> table(size_t(1) << std::max(format.codeBits(), 8u));
   for (uint32_t code = 0; code < table.size(); ++code)
     table[code] = decode(format, code);
   return table;
 }
 
-/// The values of all codes of a 16-bit element format; null for the others.
+/// The values of all codes of a floating-point element format; null for
+/// the integer ones and tf32.
 const float *valueTable(Element e) {
-  if (e == Element::F16) {
-    static const std::vector<float> f16 = decodeTable(kF16);
-    return f16.data();
-  }
-  if (e == Element::BF16) {
-    static const std::vector<float> bf16 = decodeTable(kBF16);
-    return bf16.data();
-  }
-  return nullptr;
-}
-
-/// The value of one element code; every format's values are f32 values.
-float elementValue(Element e, uint32_t code) {
+  static const std::vector<float> f16 = decodeTable(kF16), bf16 = decodeTable(kBF16),
+                                  e4m3 = decodeTable(kE4M3), e5m2 = decodeTable(kE5M2),
+                                  e2m3 = decodeTable(kE2M3), e3m2 = decodeTable(kE3M2),
+                                  e2m1 = decodeTable(kE2M1);
   switch (e) {
   case Element::F16:
+    return f16.data();
   case Element::BF16:
-    return valueTable(e)[code & 0xFFFF];
+    return bf16.data();
+  case Element::E4M3:
+    return e4m3.data();
+  case Element::E5M2:
+    return e5m2.data();
+  case Element::E2M3:
+    return e2m3.data();
+  case Element::E3M2:
+    return e3m2.data();
+  case Element::E2M1:
+    return e2m1.data();
+  default:
+    return nullptr;
+  }
+}
+
+/// The value of one element code (below 2^bits); every format's values are
+/// f32 values. `table` is valueTable(e).
+float elementValue(Element e, const float *table, uint32_t code) {
+  if (table)
+    return table[code];
+  switch (e) {
   case Element::TF32: {
     // The tensor core reads the top 19 bits of the 32-bit container.
     uint32_t bits = code & 0xFFFFE000u;
@@ -152,22 +169,37 @@ float elementValue(Element e, uint32_t code) {
     std::memcpy(&value, &bits, 4);
     return value;
   }
-  case Element::E4M3:
-    return decode(kE4M3, code);
-  case Element::E5M2:
-    return decode(kE5M2, code);
-  case Element::E2M3:
-    return decode(kE2M3, code);
-  case Element::E3M2:
-    return decode(kE3M2, code);
-  case Element::E2M1:
-    return decode(kE2M1, code);
   case Element::U8:
     return float(code & 0xFF);
   case Element::S8:
     return float(int8_t(uint8_t(code)));
+  default:
+    return 0;
   }
-  return 0;
+}
+
+/// The values of every scale-factor byte (ue8m0 or ue4m3, whose bit 7 is
+/// ignored).
+const float *scaleFactorValues(bool ue8m0) {
+  static const std::vector<float> ue8m0Values = decodeTable(kUE8M0),
+                                  ue4m3Values = decodeTable(kUE4M3);
+  return ue8m0 ? ue8m0Values.data() : ue4m3Values.data();
+}
+
+/// f32ExactFactors for a block-scaled element format (one with a value
+/// table of 256 entries: codes, or bytes holding them) and factor format,
+/// made once for all of them.
+const std::array<bool, 256> &f32ExactFactorsOf(Element e, bool ue8m0) {
+  constexpr uint32_t kElements = uint32_t(Element::S8) + 1;
+  static const auto tables = [] {
+    std::array<std::array<bool, 256>, 2 * kElements> t{};
+    for (Element f : {Element::E4M3, Element::E5M2, Element::E2M3, Element::E3M2, Element::E2M1})
+      for (bool scaleUe8m0 : {false, true})
+        t[2 * uint32_t(f) + scaleUe8m0] =
+            f32ExactFactors(valueTable(f), 256, scaleFactorValues(scaleUe8m0));
+    return t;
+  }();
+  return tables[2 * uint32_t(e) + ue8m0];
 }
 
 /// Bits [offset, offset + bits) of a little-endian 16-byte chunk.
@@ -186,6 +218,34 @@ uint32_t elementCode(const std::byte *chunk, uint32_t position, uint32_t bits) {
   if (bits == 8)
     return uint8_t(chunk[position]);
   return extractBits(chunk, position * bits, bits);
+}
+
+/// Decodes the first `count` elements of a chunk to out[0], out[step], ...;
+/// returns whether one is NaN.
+bool decodeChunk(const std::byte *chunk, const ElementFormat &f, const float *table, uint32_t count,
+                 float *out, size_t step) {
+  bool nan = false;
+  for (uint32_t position = 0; position < count; ++position) {
+    float v = elementValue(f.element, table, elementCode(chunk, position, f.bits));
+    nan |= v != v;
+    out[position * step] = v;
+  }
+  return nan;
+}
+
+/// decodeChunk for 4-bit elements (K-major, so `count` is the whole even
+/// chunk), a byte at a time: its low nibble is the earlier element.
+bool decodeNibbles(const std::byte *chunk, const float *table, uint32_t count, float *out,
+                   size_t step) {
+  bool nan = false;
+  for (uint32_t position = 0; position < count; position += 2) {
+    const uint8_t byte = uint8_t(chunk[position / 2]);
+    const float low = table[byte & 0xF], high = table[byte >> 4];
+    nan |= low != low || high != high;
+    out[position * step] = low;
+    out[(position + 1) * step] = high;
+  }
+  return nan;
 }
 
 /// Reads the 16 bytes at shared window address `address` into `out`, or
@@ -257,7 +317,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
   const uint32_t inner = mnMajor ? k : k / f.perChunk;
   // 16-bit K-major operands (the common case): the chunks' codes are
   // collected in (r, k) order and decoded together at the end.
-  const bool halfCodes = valueTable(f.element) && !mnMajor;
+  const bool halfCodes = f.bits == 16 && !mnMajor;
+  const float *table = valueTable(f.element);
   thread_local std::vector<uint16_t> codes;
   codes.resize(halfCodes ? size_t(rows) * k : 0);
   for (uint32_t o = 0; o < outer; ++o)
@@ -275,17 +336,12 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
         std::memcpy(&codes[size_t(r) * k + kk], chunk, 16);
         continue;
       }
-      bool nan = false;
-      for (uint32_t position = 0; position < f.perChunk; ++position) {
-        uint32_t row = mnMajor ? r + position : r, column = mnMajor ? kk : kk + position;
-        size_t at = size_t(row) * rowStride + size_t(column) * kStride;
-        if (row >= rows)
-          break;
-        float v = elementValue(f.element, elementCode(chunk, position, f.bits));
-        nan |= v != v;
-        values[at] = v;
-      }
-      operand.hasNaN |= nan;
+      // The chunk's elements go to `first`, `first + step`, ...
+      float *first = &values[size_t(r) * rowStride + size_t(kk) * kStride];
+      const size_t step = mnMajor ? rowStride : kStride;
+      const uint32_t count = mnMajor ? std::min(f.perChunk, rows - r) : f.perChunk;
+      operand.hasNaN |= f.bits == 4 ? decodeNibbles(chunk, table, count, first, step)
+                                    : decodeChunk(chunk, f, table, count, first, step);
     }
   if (halfCodes)
     operand.hasNaN = decodeHalfCodes(f.element == Element::BF16, codes.data(), rows, k, transposed,
@@ -297,9 +353,8 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
 /// 32 bits of K per column, elements packed from each cell's low bits (as
 /// CUTLASS's tmem_frg<T, T> keeps an MMA's A), so one instruction reads
 /// 256 / 32 = 8 columns.
-Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address,
-                                 const ElementFormat &f, uint32_t rows, uint32_t k,
-                                 Operand &operand) {
+Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address, const ElementFormat &f,
+                                 uint32_t rows, uint32_t k, Operand &operand) {
   const uint32_t lane = address >> 16, column = address & 0xFFFF;
   if (f.bits * f.perChunk != 128)
     return {"A from tensor memory with " + std::string(f.name) +
@@ -315,11 +370,12 @@ Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address,
   operand.rowStride = k;
   operand.kStride = 1;
   const uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+  const float *table = valueTable(f.element);
   for (uint32_t m = 0; m < rows; ++m)
     for (uint32_t c = 0; c < columns; ++c) {
       uint32_t cell = tmem.cell(m, column + c);
       for (uint32_t e = 0; e < perCell; ++e) {
-        float v = elementValue(f.element, (cell >> (e * f.bits)) & mask);
+        float v = elementValue(f.element, table, (cell >> (e * f.bits)) & mask);
         operand.hasNaN |= v != v;
         operand.values[size_t(m) * k + c * perCell + e] = v;
       }
@@ -412,7 +468,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
 
   // Scale factors: V per row and column, each covering K/V elements.
   uint32_t V = 1;
-  std::vector<double> sfa, sfb; // sfa[m*V+j], sfb[(q*N+n)*V+j]
+  std::vector<float> sfa, sfb; // sfa[m*V+j], sfb[(q*N+n)*V+j]
+  bool scaledInF32 = true;     // every element times its factor is exact in f32
   if (op.blockScaled) {
     V = uint32_t(op.scaleVec);
     bool ue8m0 = d.scaleUe8m0;
@@ -432,18 +489,25 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
     if ((bad = checkSfAddress(tmem, op.sfaTmem, M / 32, "SFA")) != "" ||
         (bad = checkSfAddress(tmem, op.sfbTmem, (N + 31) / 32, "SFB")) != "")
       return problem(bad);
-    const FloatFormat &sf = ue8m0 ? kUE8M0 : kUE4M3;
+    const float *sf = scaleFactorValues(ue8m0);
+    const std::array<bool, 256> &exactA = f32ExactFactorsOf(fa.element, ue8m0),
+                                &exactB = f32ExactFactorsOf(fb.element, ue8m0);
     uint32_t aCol = op.sfaTmem & 0xFFFF, bCol = op.sfbTmem & 0xFFFF;
     sfa.resize(size_t(M) * V);
     for (uint32_t m = 0; m < M; ++m)
-      for (uint32_t j = 0; j < V; ++j)
-        sfa[m * V + j] = decode(sf, sfByte(tmem, m, aCol + m / 32, d.aSfId + j));
+      for (uint32_t j = 0; j < V; ++j) {
+        uint8_t code = sfByte(tmem, m, aCol + m / 32, d.aSfId + j);
+        sfa[m * V + j] = sf[code];
+        scaledInF32 &= exactA[code];
+      }
     sfb.resize(size_t(4) * N * V);
     for (uint32_t q = 0; q < 4; ++q)
       for (uint32_t n = 0; n < N; ++n)
-        for (uint32_t j = 0; j < V; ++j)
-          sfb[(q * N + n) * V + j] =
-              decode(sf, sfByte(tmem, 32 * q + n % 32, bCol + n / 32, d.bSfId + j));
+        for (uint32_t j = 0; j < V; ++j) {
+          uint8_t code = sfByte(tmem, 32 * q + n % 32, bCol + n / 32, d.bSfId + j);
+          sfb[(q * N + n) * V + j] = sf[code];
+          scaledInF32 &= exactB[code];
+        }
   }
 
   Operand a, b;
@@ -458,8 +522,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
                  gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a)) {
     return p;
   }
-  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor,
-                                       fb, N, K, true, "B", b))
+  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor, fb,
+                                       N, K, true, "B", b))
     return p;
   auto dValue = [&](uint32_t cell) {
     float acc = 0;
@@ -477,7 +541,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
     else
       std::memcpy(&cell, &acc, 4);
   };
-  auto isNaN = [](double v) { return v != v; };
+  auto isNaN = [](float v) { return v != v; };
   bool anyNaN = a.hasNaN || b.hasNaN || std::any_of(sfa.begin(), sfa.end(), isNaN) ||
                 std::any_of(sfb.begin(), sfb.end(), isNaN);
   const uint32_t perSf = K / V;
@@ -490,7 +554,6 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   // page faults.
   thread_local std::vector<uint32_t *> dRows;
   thread_local std::vector<uint32_t> dF16AsF32;
-  thread_local std::vector<double> aScaled, bScaledT;
   uint32_t firstScalarRow = 0;
   if (!integer && !anyNaN) {
     dRows.resize(M);
@@ -520,8 +583,8 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
       if (d.negateB)
         for (float &v : b.values)
           v *= fSignB;
-      firstScalarRow = accumulateProducts(a.values.data(), b.values.data(), M, N, K, dRows.data(),
-                                          op.enableInputD);
+      firstScalarRow = accumulateProducts(a.values.data(), b.values.data(), 0, M, N, K,
+                                          dRows.data(), op.enableInputD);
       if (d.negateA) // the loop below wants them as they were
         for (float &v : a.values)
           v *= fSignA;
@@ -529,18 +592,16 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
         for (float &v : b.values)
           v *= fSignB;
     } else {
-      aScaled.resize(size_t(M) * K);
-      bScaledT.resize(size_t(4) * K * N);
-      for (uint32_t m = 0; m < M; ++m)
-        for (uint32_t k = 0; k < K; ++k)
-          aScaled[size_t(m) * K + k] = double(fSignA * a.at(m, k)) * sfa[m * V + k / perSf];
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t k = 0; k < K; ++k)
-          for (uint32_t n = 0; n < N; ++n)
-            bScaledT[(size_t(q) * K + k) * N + n] =
-                double(fSignB * b.at(n, k)) * sfb[(q * N + n) * V + k / perSf];
-      firstScalarRow = accumulateScaledProducts(aScaled.data(), bScaledT.data(), M, N, K,
-                                                dRows.data(), op.enableInputD);
+      // In f32 where every scaled element is exact there (runtime/ScaledOperands.h), else in f64.
+      auto scaleAndAccumulate = [&](auto &scaled) {
+        scaleOperands(a.values.data(), b.values.data(), sfa.data(), sfb.data(), M, N, K, V, fSignA,
+                      fSignB, scaled);
+        return accumulateProducts(scaled.a.data(), scaled.bT.data(), scaled.quarterStride(N, K), M,
+                                  N, K, dRows.data(), op.enableInputD);
+      };
+      thread_local ScaledOperands<float> scaledF32;
+      thread_local ScaledOperands<double> scaledF64;
+      firstScalarRow = scaledInF32 ? scaleAndAccumulate(scaledF32) : scaleAndAccumulate(scaledF64);
     }
     if (d.dFormat == 0)
       for (uint32_t m = 0; m < firstScalarRow; ++m) {
@@ -573,7 +634,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
       for (uint32_t k = 0; k < K; ++k) {
         double product = signA * a.at(m, k) * signB * b.at(n, k);
         if (op.blockScaled)
-          product *= sfa[m * V + k / perSf] * sfb[((m / 32) * N + n) * V + k / perSf];
+          product *= double(sfa[m * V + k / perSf]) * sfb[((m / 32) * N + n) * V + k / perSf];
         acc += float(product);
       }
       setD(cell, acc);
