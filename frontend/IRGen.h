@@ -206,6 +206,8 @@ private:
   /// The `major=` keyword of `site`, K-major when absent.
   std::optional<bool> majorKeyword(CallSite &site);
   SemaValue tmemTensor(CallSite &site);
+  /// tmem_tensor's tensor of `layout` at its address argument.
+  SemaValue tmemTensorAt(CallSite &site, const Layout &layout);
   /// tmem_load (store false) and tmem_store (IRGenTmemLoadStore.cpp).
   SemaValue tmemLoadStore(CallSite &site, bool store);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
