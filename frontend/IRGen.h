@@ -225,6 +225,7 @@ private:
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
   std::optional<SemaValue> tiledMmaAttribute(const SemaValue &base, llvm::StringRef name);
   SemaValue callTiledMmaMethod(const SemaValue &method, CallSite &site);
+  SemaValue setField(const TiledMma &mma, CallSite &site);
   SemaValue tiledMmaGemm(CallSite &site);
   SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 

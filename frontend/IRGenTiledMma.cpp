@@ -17,13 +17,14 @@ bool IRGen::isTiledMmaBuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("MmaF16BF16Op", "MmaTF32Op", "MmaI8Op", "MmaF8F6F4Op", true)
       .Cases("make_tiled_mma", "make_smem_layout_a", "make_smem_layout_b", true)
-      .Cases("CtaGroup", "OperandSource", true)
+      .Cases("CtaGroup", "OperandSource", "Field", true)
       .Default(false);
 }
 
 static bool isMethodName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases("get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C", true)
+      .Cases("set", "get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C",
+             true)
       .Cases("make_fragment_A", "make_fragment_B", "make_fragment_C", "partition_A", "partition_B",
              "partition_C", true)
       .Default(false);
@@ -33,7 +34,8 @@ static bool isMethodName(llvm::StringRef name) {
 // spelling (as OperandMajorMode's).
 static constexpr llvm::StringLiteral kCtaGroupOne = "CtaGroup.ONE", kCtaGroupTwo = "CtaGroup.TWO",
                                      kSourceSmem = "OperandSource.SMEM",
-                                     kSourceTmem = "OperandSource.TMEM";
+                                     kSourceTmem = "OperandSource.TMEM",
+                                     kAccumulate = "Field.ACCUMULATE";
 
 std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::StringRef name) {
   if (base.is(SemaValue::Kind::TiledMma) && isMethodName(name))
@@ -44,6 +46,8 @@ std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::S
     return SemaValue::builtin(name == "ONE" ? kCtaGroupOne : kCtaGroupTwo);
   if (base.name() == "OperandSource" && (name == "SMEM" || name == "TMEM"))
     return SemaValue::builtin(name == "SMEM" ? kSourceSmem : kSourceTmem);
+  if (base.name() == "Field" && name == "ACCUMULATE")
+    return SemaValue::builtin(kAccumulate);
   return std::nullopt;
 }
 
@@ -200,11 +204,12 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
 }
 
 SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
-  if (name == "CtaGroup" || name == "OperandSource")
+  if (name == "CtaGroup" || name == "OperandSource" || name == "Field")
     return error(site.loc(),
                  name + " is not a function: its values are " +
-                     (name == "CtaGroup" ? "CtaGroup.ONE and CtaGroup.TWO"
-                                         : "OperandSource.SMEM and OperandSource.TMEM"),
+                     (name == "CtaGroup"        ? "CtaGroup.ONE and CtaGroup.TWO"
+                      : name == "OperandSource" ? "OperandSource.SMEM and OperandSource.TMEM"
+                                                : "Field.ACCUMULATE"),
                  {site.range()});
   if (name.starts_with("Mma"))
     return mmaOp(name, site);
@@ -286,9 +291,31 @@ SemaValue IRGen::relayout(const SemaValue &tensor, const Layout &layout, llvm::S
       {tensor.irValue()}));
 }
 
+// tiled_mma.set(Field.ACCUMULATE, flag): the flag of the following
+// gemm(tiled_mma, d, a, b, d) in the same block (seed 003's form).
+SemaValue IRGen::setField(const TiledMma &mma, CallSite &site) {
+  if (!checkArity(site, "set", 2, 2))
+    return SemaValue::poison();
+  const SemaValue &field = site.args[0];
+  if (!field.is(SemaValue::Kind::Builtin) || field.name() != kAccumulate)
+    return error(site.argExpr(0),
+                 "the field a tiled MMA sets is Field.ACCUMULATE, not " + field.describe());
+  if (!requireBuilder(site.loc(), "set()"))
+    return SemaValue::poison();
+  ir::Value *flag = toRunTime(site.args[1], site.argExpr(1), ir::DataType::Bool);
+  if (!flag || flag->type() != ir::Type::scalar(ir::DataType::Bool))
+    return flag ? error(site.argExpr(1),
+                        "the accumulate flag is a bool, not " + site.args[1].describe())
+                : SemaValue::poison();
+  *mma.accumulate = {flag, builder->insertionBlock()};
+  return SemaValue::none();
+}
+
 SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
   const TiledMma &mma = method.receiver().tiledMma();
   llvm::StringRef name = method.name();
+  if (name == "set")
+    return setField(mma, site);
   if (name == "get_slice") {
     if (!checkArity(site, name, 1, 1))
       return SemaValue::poison();
@@ -364,6 +391,20 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
   if (!requireBuilder(site.loc(), "gemm()"))
     return SemaValue::poison();
   auto [m, n] = instructionTile(mma, MmaOperand::C);
+  // gemm(tiled_mma, d, a, b, d): C is D, and the flag is the one set().
+  const SemaValue &c = site.args[4];
+  if (c.is(SemaValue::Kind::RunTime) && c.type().isTensor()) {
+    if (!site.args[1].is(SemaValue::Kind::RunTime) || c.irValue() != site.args[1].irValue())
+      return error(site.argExpr(4), "C of gemm(tiled_mma, d, a, b, c) is the accumulator d "
+                                    "itself (D = A B + D) or an accumulate flag, not " +
+                                        c.describe());
+    if (mma.accumulate->block != builder->insertionBlock())
+      return error(site.argExpr(4),
+                   "gemm(tiled_mma, d, a, b, d) takes the accumulate flag from "
+                   "tiled_mma.set(Field.ACCUMULATE, flag) in the same block, and none was set "
+                   "there");
+    site.args[4] = SemaValue::runTime(mma.accumulate->flag);
+  }
   const SemaValue &acc = site.args[1];
   if (acc.is(SemaValue::Kind::RunTime) && acc.type().isTensor() &&
       acc.type().memorySpace() == ir::MemorySpace::Tensor) {

@@ -9,9 +9,21 @@
 
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 
 namespace cutec {
+namespace ir {
+class Block;
+class Value;
+} // namespace ir
+
+/// What tiled_mma.set(Field.ACCUMULATE, flag) set: the bool and the block
+/// it was computed in.
+struct AccumulateField {
+  ir::Value *flag = nullptr;
+  const ir::Block *block = nullptr;
+};
 
 struct TiledMma {
   /// The MMA op's constructor (MmaF16BF16Op, ...).
@@ -26,6 +38,8 @@ struct TiledMma {
   /// OperandSource.TMEM: A is read from tensor memory (K-major, packed
   /// into 32-bit cells).
   bool aInTmem = false;
+  /// Shared by the copies of the value, as set() mutates the Python object.
+  std::shared_ptr<AccumulateField> accumulate = std::make_shared<AccumulateField>();
   /// A get_slice(...) of the tiled MMA (a ThrMma); 1-CTA atoms have slice 0.
   bool isSlice = false;
 
