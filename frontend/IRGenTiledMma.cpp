@@ -366,7 +366,9 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
       operand == MmaOperand::A && mma.aInTmem ? ir::MemorySpace::Tensor : ir::MemorySpace::Shared;
   if (!arg.is(SemaValue::Kind::RunTime) || !arg.type().isTensor() ||
       (fragment ? arg.type().memorySpace() != fragmentSpace
-                : arg.type().memorySpace() == ir::MemorySpace::Register))
+                : arg.type().memorySpace() == ir::MemorySpace::Register) ||
+      (fragment && fragmentSpace == ir::MemorySpace::Tensor &&
+       arg.type().element() != ir::DataType::U32))
     return error(site.argExpr(0), "'" + name + "' takes " +
                                       (!fragment ? "a tensor in memory"
                                        : fragmentSpace == ir::MemorySpace::Tensor
@@ -375,7 +377,11 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                                       ", not " + arg.describe());
   if (!requireBuilder(site.loc(), name + "()"))
     return SemaValue::poison();
-  llvm::Expected<Layout> l = partitionLayout(mma, operand, arg.type().tensorLayout());
+  // A in tensor memory packs K into 32-bit cells: its tile is (M, cells).
+  TiledMma tile = mma;
+  if (fragment && fragmentSpace == ir::MemorySpace::Tensor)
+    tile.k = mma.k * ir::bitWidth(mma.a) / 32;
+  llvm::Expected<Layout> l = partitionLayout(tile, operand, arg.type().tensorLayout());
   if (!l)
     return error(site.argExpr(0), llvm::toString(l.takeError()));
   return relayout(arg, *l, site.loc());

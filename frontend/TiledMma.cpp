@@ -25,7 +25,7 @@ std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand oper
   int64_t m = mma.m / mma.ctaGroup;
   switch (operand) {
   case MmaOperand::A:
-    return {m, mma.aInTmem ? mma.k * ir::bitWidth(mma.a) / 32 : mma.k};
+    return {m, mma.k};
   case MmaOperand::B:
     return {mma.n / mma.ctaGroup, mma.k};
   case MmaOperand::C:

@@ -53,8 +53,7 @@ struct TiledMma {
 enum class MmaOperand { A, B, C };
 
 /// One CTA's part of the instruction tile of `operand`: (M, K), (N, K) or
-/// (M, N), with M and N of B halved for a CTA pair; K of A in tensor
-/// memory counts 32-bit cells.
+/// (M, N), with M and N of B halved for a CTA pair.
 std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand operand);
 
 /// `layout` (an (X, Y, rest...) tile of the operand) divided into
