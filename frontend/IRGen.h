@@ -206,6 +206,8 @@ private:
   /// The `major=` keyword of `site`, K-major when absent.
   std::optional<bool> majorKeyword(CallSite &site);
   SemaValue tmemTensor(CallSite &site);
+  /// tmem_tensor's tensor of `layout` at its address argument.
+  SemaValue tmemTensorAt(CallSite &site, const Layout &layout);
   /// tmem_load (store false) and tmem_store (IRGenTmemLoadStore.cpp).
   SemaValue tmemLoadStore(CallSite &site, bool store);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
@@ -223,6 +225,7 @@ private:
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
   std::optional<SemaValue> tiledMmaAttribute(const SemaValue &base, llvm::StringRef name);
   SemaValue callTiledMmaMethod(const SemaValue &method, CallSite &site);
+  SemaValue setField(const TiledMma &mma, CallSite &site);
   SemaValue tiledMmaGemm(CallSite &site);
   SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 

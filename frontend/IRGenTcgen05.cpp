@@ -168,6 +168,8 @@ SemaValue IRGen::ummaSmemLayout(CallSite &site) {
 // `address` (what tmem_alloc wrote) as a tensor: row r in lane r, column c
 // in column c, so element (r, c) is at address + (r << 16) + c, one element
 // per cell whatever its width (as tcgen05.mma keeps an f16 accumulator).
+// tmem_tensor(dtype, layout, address) takes a layout into these addresses
+// instead, e.g. a tiled MMA's make_fragment_C.
 SemaValue IRGen::tmemTensor(CallSite &site) {
   if (!checkArity(site, "tmem_tensor", 3, 3))
     return SemaValue::poison();
@@ -184,6 +186,9 @@ SemaValue IRGen::tmemTensor(CallSite &site) {
                                   "needs f32, i32, u32, or f16/bf16 (in the low half), not " +
                                       site.args[0].describe());
   const SemaValue &shape = site.args[1];
+  std::optional<LayoutValue> given = shape.toLayoutValue();
+  if (given && given->get<Layout>())
+    return tmemTensorAt(site, *given->get<Layout>());
   std::optional<int64_t> rows, columns;
   if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 2) {
     rows = staticInt(*this, shape.elements()[0]);
@@ -192,19 +197,42 @@ SemaValue IRGen::tmemTensor(CallSite &site) {
   if (!rows || !columns || *rows <= 0 || *rows > 128 || *columns <= 0 || *columns > 512)
     return error(site.argExpr(1), "a tensor-memory tensor is a static (rows, columns) shape of at "
                                   "most (128, 512), not " + shape.describe());
-  const SemaValue &address = site.args[2];
-  if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
-      !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
-    return error(site.argExpr(2), "tmem_tensor needs the 32-bit address tmem_alloc wrote, not " +
-                                      address.describe());
   llvm::Expected<Layout> layout =
       makeLayout(IntTuple::tuple({IntTuple(*rows), IntTuple(*columns)}),
                  IntTuple::tuple({IntTuple(int64_t(1) << 16), IntTuple(1)}));
   if (!layout)
     return error(site.loc(), llvm::toString(layout.takeError()), {site.range()});
+  return tmemTensorAt(site, *layout);
+}
+
+SemaValue IRGen::tmemTensorAt(CallSite &site, const Layout &layout) {
+  // Each leaf steps lanes (a multiple of 1 << 16) or columns; the farthest
+  // cell must stay within 128 lanes and 512 columns.
+  std::vector<IntTuple> shapes, strides;
+  flattenInto(layout.shape, shapes);
+  flattenInto(layout.stride, strides);
+  int64_t lane = 0, column = 0;
+  bool ok = true;
+  for (size_t i = 0; i < shapes.size() && ok; ++i) {
+    std::optional<int64_t> extent = shapes[i].leaf().getStatic(),
+                           step = strides[i].leaf().getStatic();
+    ok = extent && step && *step >= 0 && (*step % (1 << 16) == 0 || *step < (1 << 16));
+    bool lanes = ok && *step >= (1 << 16);
+    if (ok)
+      (lanes ? lane : column) += (*extent - 1) * (lanes ? *step >> 16 : *step);
+  }
+  if (!ok || lane >= 128 || column >= kTmemColumns)
+    return error(site.argExpr(1), "a tensor-memory layout steps lanes (multiples of 65536) or "
+                                  "columns with static strides, within 128 lanes and 512 "
+                                  "columns, not " + layout.str());
+  const SemaValue &address = site.args[2];
+  if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
+      !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
+    return error(site.argExpr(2), "tmem_tensor needs the 32-bit address tmem_alloc wrote, not " +
+                                      address.describe());
   return SemaValue::runTime(builder->createValue(
       ir::OpKind::TmemTensor, site.loc(),
-      ir::Type::tensor(site.args[0].dataType(), ir::MemorySpace::Tensor, *layout),
+      ir::Type::tensor(site.args[0].dataType(), ir::MemorySpace::Tensor, layout),
       {address.irValue()}));
 }
 

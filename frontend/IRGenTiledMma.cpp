@@ -17,20 +17,37 @@ bool IRGen::isTiledMmaBuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("MmaF16BF16Op", "MmaTF32Op", "MmaI8Op", "MmaF8F6F4Op", true)
       .Cases("make_tiled_mma", "make_smem_layout_a", "make_smem_layout_b", true)
+      .Cases("CtaGroup", "OperandSource", "Field", true)
       .Default(false);
 }
 
 static bool isMethodName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases("get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C", true)
-      .Cases("make_fragment_A", "make_fragment_B", "partition_A", "partition_B", "partition_C",
+      .Cases("set", "get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C",
              true)
+      .Cases("make_fragment_A", "make_fragment_B", "make_fragment_C", "partition_A", "partition_B",
+             "partition_C", true)
       .Default(false);
 }
+
+// The op constructors' enumerations, built-in values named by their
+// spelling (as OperandMajorMode's).
+static constexpr llvm::StringLiteral kCtaGroupOne = "CtaGroup.ONE", kCtaGroupTwo = "CtaGroup.TWO",
+                                     kSourceSmem = "OperandSource.SMEM",
+                                     kSourceTmem = "OperandSource.TMEM",
+                                     kAccumulate = "Field.ACCUMULATE";
 
 std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::StringRef name) {
   if (base.is(SemaValue::Kind::TiledMma) && isMethodName(name))
     return SemaValue::method(base, name);
+  if (!base.is(SemaValue::Kind::Builtin))
+    return std::nullopt;
+  if (base.name() == "CtaGroup" && (name == "ONE" || name == "TWO"))
+    return SemaValue::builtin(name == "ONE" ? kCtaGroupOne : kCtaGroupTwo);
+  if (base.name() == "OperandSource" && (name == "SMEM" || name == "TMEM"))
+    return SemaValue::builtin(name == "SMEM" ? kSourceSmem : kSourceTmem);
+  if (base.name() == "Field" && name == "ACCUMULATE")
+    return SemaValue::builtin(kAccumulate);
   return std::nullopt;
 }
 
@@ -48,6 +65,10 @@ std::optional<IntTuple> staticShape(const SemaValue &v) {
     if (leaf.isUnderscore() || !leaf.leaf().isStatic() || leaf.leaf().staticValue() <= 0)
       return std::nullopt;
   return *t;
+}
+
+bool isBuiltinValue(const SemaValue &v, llvm::StringRef a, llvm::StringRef b) {
+  return v.is(SemaValue::Kind::Builtin) && (v.name() == a || v.name() == b);
 }
 
 /// Whether the first element of a (possibly nested) mode has stride 1.
@@ -103,13 +124,14 @@ std::string typeProblem(const TiledMma &mma) {
 
 } // namespace
 
-// MmaF16BF16Op(ab_dtype, acc_dtype, (M, N, K), a_major, b_major),
-// MmaTF32Op((M, N, K), ...), MmaI8Op(ab_dtype, (M, N, K), ...),
-// MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, (M, N, K), ...): the majors are
-// optional (K-major). One CTA, A from shared memory.
+// MmaF16BF16Op(ab_dtype, acc_dtype, (M, N, K), cta_group, a_source,
+// a_major, b_major), MmaTF32Op((M, N, K), ...), MmaI8Op(ab_dtype, (M, N,
+// K), ...), MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, (M, N, K), ...): what
+// follows the shape is optional (CtaGroup.ONE, OperandSource.SMEM,
+// K-major), in this order.
 SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
   OpSignature sig = signatureOf(op);
-  if (!checkArity(site, op, sig.types + 1, sig.types + 3))
+  if (!checkArity(site, op, sig.types + 1, sig.types + 5))
     return SemaValue::poison();
   for (size_t i = 0; i < sig.types; ++i)
     if (!site.args[i].is(SemaValue::Kind::DType))
@@ -138,32 +160,57 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
     for (const SemaValue &e : shape.elements())
       if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
         mnk.push_back(e.intValue().staticValue());
+  size_t next = sig.types + 1;
+  if (next < site.args.size() && isBuiltinValue(site.args[next], kCtaGroupOne, kCtaGroupTwo))
+    mma.ctaGroup = site.args[next++].name() == kCtaGroupTwo ? 2 : 1;
+  if (next < site.args.size() && isBuiltinValue(site.args[next], kSourceSmem, kSourceTmem))
+    mma.aInTmem = site.args[next++].name() == kSourceTmem;
+  if (site.args.size() - next > 2)
+    return error(site.argExpr(next), op +
+                                         " takes (M, N, K), then optionally a CtaGroup, an "
+                                         "OperandSource and the two major modes, in this order; "
+                                         "not " +
+                                         site.args[next].describe() + " here");
   int64_t kWant = 256 / ir::bitWidth(mma.a);
-  if (mnk.size() != 3 || (mnk[0] != 64 && mnk[0] != 128) || mnk[1] < 8 || mnk[1] > 256 ||
-      mnk[1] % (mnk[0] == 64 ? 8 : 16) != 0 || mnk[2] != kWant)
+  // A CTA pair's M = 128 MMA is refused by lower-mma, so pairs take M = 256.
+  bool pair = mma.ctaGroup == 2;
+  if (mnk.size() != 3 || (pair ? mnk[0] != 256 : mnk[0] != 64 && mnk[0] != 128) || mnk[1] < 8 ||
+      mnk[1] > 256 || mnk[1] % (mnk[0] == 64 ? 8 : 16) != 0 || mnk[2] != kWant)
     return error(site.argExpr(sig.types),
-                 "the instruction shape of " + op +
-                     " is a static (M, N, K): M 64 or 128, N a "
-                     "multiple of 8 (M = 64) or 16 (M = 128) up to 256, K " +
-                     llvm::Twine(kWant) + " (32 bytes of " + ir::name(mma.a) + "), not " +
-                     shape.describe());
+                 "the instruction shape of " + op + " is a static (M, N, K): M " +
+                     (pair ? "256 for a CTA pair, N a multiple of 16"
+                           : "64 or 128, N a multiple of 8 (M = 64) or 16 (M = 128)") +
+                     " up to 256, K " + llvm::Twine(kWant) + " (32 bytes of " + ir::name(mma.a) +
+                     "), not " + shape.describe());
   mma.m = mnk[0];
   mma.n = mnk[1];
   mma.k = mnk[2];
-  for (size_t i = sig.types + 1; i < site.args.size(); ++i) {
+  if (pair && mma.aInTmem)
+    return error(site.loc(), "a CTA pair's MMA with A in tensor memory is not supported yet",
+                 {site.range()});
+  for (size_t i = next; i < site.args.size(); ++i) {
     std::optional<bool> mn = mnMajorArgument(site.args[i], site.argExpr(i));
     if (!mn)
       return SemaValue::poison();
-    (i == sig.types + 1 ? mma.aMnMajor : mma.bMnMajor) = *mn;
-    ir::DataType t = i == sig.types + 1 ? mma.a : mma.b;
+    (i == next ? mma.aMnMajor : mma.bMnMajor) = *mn;
+    ir::DataType t = i == next ? mma.a : mma.b;
     if (*mn && ir::bitWidth(t) < 8)
       return error(site.argExpr(i),
                    "4- and 6-bit operands must be K-major; " + ir::name(t) + " cannot be MN-major");
+    if (*mn && i == next && mma.aInTmem)
+      return error(site.argExpr(i), "A in tensor memory is K-major");
   }
   return SemaValue::tiledMma(std::move(mma));
 }
 
 SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
+  if (name == "CtaGroup" || name == "OperandSource" || name == "Field")
+    return error(site.loc(),
+                 name + " is not a function: its values are " +
+                     (name == "CtaGroup"        ? "CtaGroup.ONE and CtaGroup.TWO"
+                      : name == "OperandSource" ? "OperandSource.SMEM and OperandSource.TMEM"
+                                                : "Field.ACCUMULATE"),
+                 {site.range()});
   if (name.starts_with("Mma"))
     return mmaOp(name, site);
   if (name == "make_tiled_mma") {
@@ -197,6 +244,8 @@ SemaValue IRGen::smemLayoutForMma(MmaOperand operand, CallSite &site) {
   if (!site.args[0].is(SemaValue::Kind::TiledMma))
     return error(site.argExpr(0), name + " needs a tiled MMA, not " + site.args[0].describe());
   const TiledMma &mma = site.args[0].tiledMma();
+  if (operand == MmaOperand::A && mma.aInTmem)
+    return error(site.argExpr(0), "A of " + mma.str() + " is in tensor memory, not shared memory");
   const SemaValue &tiler = site.args[1];
   std::vector<int64_t> mnk;
   if (tiler.is(SemaValue::Kind::Tuple) && tiler.elements().size() == 3)
@@ -217,12 +266,14 @@ SemaValue IRGen::smemLayoutForMma(MmaOperand operand, CallSite &site) {
       stages.intValue().staticValue() <= 0)
     return error(site.argExpr(3), "the number of stages must be a positive static integer, not " +
                                       stages.describe());
+  // A CTA pair's tiler is the pair's tile; each CTA holds half of its rows.
   int64_t mn = operand == MmaOperand::A ? mnk[0] : mnk[1];
   auto [instMn, instK] = instructionTile(mma, operand);
-  if (mn % instMn != 0 || mnk[2] % instK != 0)
-    return error(site.argExpr(1), "the instruction tile " + llvm::Twine(instMn) + "x" +
-                                      llvm::Twine(instK) + " does not divide the (" +
+  if (mn % (instMn * mma.ctaGroup) != 0 || mnk[2] % instK != 0)
+    return error(site.argExpr(1), "the instruction tile " + llvm::Twine(instMn * mma.ctaGroup) +
+                                      "x" + llvm::Twine(instK) + " does not divide the (" +
                                       llvm::Twine(mn) + ", " + llvm::Twine(mnk[2]) + ") tile");
+  mn /= mma.ctaGroup;
   bool mnMajor = operand == MmaOperand::A ? mma.aMnMajor : mma.bMnMajor;
   llvm::Expected<ComposedLayout> layout =
       makeUmmaSmemLayout(want, mnMajor, mn, mnk[2], stages.intValue().staticValue());
@@ -240,13 +291,40 @@ SemaValue IRGen::relayout(const SemaValue &tensor, const Layout &layout, llvm::S
       {tensor.irValue()}));
 }
 
+// tiled_mma.set(Field.ACCUMULATE, flag): the flag of the following
+// gemm(tiled_mma, d, a, b, d) in the same block (seed 003's form).
+SemaValue IRGen::setField(const TiledMma &mma, CallSite &site) {
+  if (!checkArity(site, "set", 2, 2))
+    return SemaValue::poison();
+  const SemaValue &field = site.args[0];
+  if (!field.is(SemaValue::Kind::Builtin) || field.name() != kAccumulate)
+    return error(site.argExpr(0),
+                 "the field a tiled MMA sets is Field.ACCUMULATE, not " + field.describe());
+  if (!requireBuilder(site.loc(), "set()"))
+    return SemaValue::poison();
+  ir::Value *flag = toRunTime(site.args[1], site.argExpr(1), ir::DataType::Bool);
+  if (!flag || flag->type() != ir::Type::scalar(ir::DataType::Bool))
+    return flag ? error(site.argExpr(1),
+                        "the accumulate flag is a bool, not " + site.args[1].describe())
+                : SemaValue::poison();
+  *mma.accumulate = {flag, builder->insertionBlock()};
+  return SemaValue::none();
+}
+
 SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
   const TiledMma &mma = method.receiver().tiledMma();
   llvm::StringRef name = method.name();
+  if (name == "set")
+    return setField(mma, site);
   if (name == "get_slice") {
     if (!checkArity(site, name, 1, 1))
       return SemaValue::poison();
     const SemaValue &v = site.args[0];
+    if (mma.ctaGroup == 2)
+      return error(site.loc(),
+                   "get_slice of a CTA pair's tiled MMA is not supported yet: give each CTA its "
+                   "tiles with local_tile and use make_fragment_A/B/C",
+                   {site.range()});
     if (mma.isSlice || !v.is(SemaValue::Kind::Int) || !v.intValue().isConstant(0))
       return error(site.loc(), "a tiled MMA of one CTA has the one slice get_slice(0)",
                    {site.range()});
@@ -267,27 +345,43 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                               : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
-  if (name.starts_with("partition_shape")) {
+  if (name.starts_with("partition_shape") || name == "make_fragment_C") {
     std::optional<IntTuple> shape = staticShape(arg);
     if (!shape)
       return error(site.argExpr(0), "'" + name + "' takes a static shape, not " + arg.describe());
-    llvm::Expected<Layout> l = partitionLayout(mma, operand, makeLayout(*shape));
+    llvm::Expected<Layout> l =
+        name == "make_fragment_C"
+            ? accumulatorLayout(mma, *shape)
+            : partitionLayout(mma, operand, makeLayout(ctaShare(mma, *shape)));
     if (!l)
       return error(site.argExpr(0), llvm::toString(l.takeError()));
+    if (name == "make_fragment_C")
+      return SemaValue::fromLayoutValue(*l);
     return SemaValue::fromIntTuple(l->shape);
   }
   // partition_A/B/C(gX) and make_fragment_A/B(sX): the tensor under its
-  // MMA-partitioned layout.
+  // MMA-partitioned layout. A in tensor memory is its u32 tmem_tensor.
   bool fragment = name.starts_with("make_fragment");
+  ir::MemorySpace fragmentSpace =
+      operand == MmaOperand::A && mma.aInTmem ? ir::MemorySpace::Tensor : ir::MemorySpace::Shared;
   if (!arg.is(SemaValue::Kind::RunTime) || !arg.type().isTensor() ||
-      (fragment ? arg.type().memorySpace() != ir::MemorySpace::Shared
-                : arg.type().memorySpace() == ir::MemorySpace::Register))
+      (fragment ? arg.type().memorySpace() != fragmentSpace
+                : arg.type().memorySpace() == ir::MemorySpace::Register) ||
+      (fragment && fragmentSpace == ir::MemorySpace::Tensor &&
+       arg.type().element() != ir::DataType::U32))
     return error(site.argExpr(0), "'" + name + "' takes " +
-                                      (fragment ? "a shared tensor" : "a tensor in memory") +
+                                      (!fragment ? "a tensor in memory"
+                                       : fragmentSpace == ir::MemorySpace::Tensor
+                                           ? "a u32 tmem_tensor (A of this op is in tensor memory)"
+                                           : "a shared tensor") +
                                       ", not " + arg.describe());
   if (!requireBuilder(site.loc(), name + "()"))
     return SemaValue::poison();
-  llvm::Expected<Layout> l = partitionLayout(mma, operand, arg.type().tensorLayout());
+  // A in tensor memory packs K into 32-bit cells: its tile is (M, cells).
+  TiledMma tile = mma;
+  if (fragment && fragmentSpace == ir::MemorySpace::Tensor)
+    tile.k = mma.k * ir::bitWidth(mma.a) / 32;
+  llvm::Expected<Layout> l = partitionLayout(tile, operand, arg.type().tensorLayout());
   if (!l)
     return error(site.argExpr(0), llvm::toString(l.takeError()));
   return relayout(arg, *l, site.loc());
@@ -300,27 +394,59 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
   if (!checkArity(site, "gemm", 5, 5))
     return SemaValue::poison();
   const TiledMma &mma = site.args[0].tiledMma();
+  if (!requireBuilder(site.loc(), "gemm()"))
+    return SemaValue::poison();
+  auto [m, n] = instructionTile(mma, MmaOperand::C);
+  // gemm(tiled_mma, d, a, b, d): C is D, and the flag is the one set().
+  const SemaValue &c = site.args[4];
+  if (c.is(SemaValue::Kind::RunTime) && c.type().isTensor()) {
+    if (!site.args[1].is(SemaValue::Kind::RunTime) || c.irValue() != site.args[1].irValue())
+      return error(site.argExpr(4), "C of gemm(tiled_mma, d, a, b, c) is the accumulator d "
+                                    "itself (D = A B + D) or an accumulate flag, not " +
+                                        c.describe());
+    if (mma.accumulate->block != builder->insertionBlock())
+      return error(site.argExpr(4),
+                   "gemm(tiled_mma, d, a, b, d) takes the accumulate flag from "
+                   "tiled_mma.set(Field.ACCUMULATE, flag) in the same block, and none was set "
+                   "there");
+    site.args[4] = SemaValue::runTime(mma.accumulate->flag);
+  }
   const SemaValue &acc = site.args[1];
   if (acc.is(SemaValue::Kind::RunTime) && acc.type().isTensor() &&
       acc.type().memorySpace() == ir::MemorySpace::Tensor) {
+    // make_fragment_C's ((M, N), 1, 1) is the (M, N) tile.
+    std::string given = acc.describe();
     const Layout &l = acc.type().tensorLayout();
-    if (acc.type().element() != mma.acc || l.rank() != 2 || size(makeLayout(l.shape[0])) != mma.m ||
-        size(makeLayout(l.shape[1])) != mma.n)
-      return error(site.argExpr(1), "the accumulator of " + mma.str() + " is a (" +
-                                        llvm::Twine(mma.m) + ", " + llvm::Twine(mma.n) + ") " +
-                                        ir::name(mma.acc) +
-                                        " tmem_tensor (one instruction tile "
-                                        "per CTA tile so far), not " +
-                                        acc.describe());
+    if (l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2 &&
+        size(makeLayout(l.shape[1])) == IntExpr(1) && size(makeLayout(l.shape[2])) == IntExpr(1))
+      site.args[1] = relayout(acc,
+                              makeLayout({Layout(l.shape[0][0], l.stride[0][0]),
+                                          Layout(l.shape[0][1], l.stride[0][1])}),
+                              site.argExpr(1).getLoc());
+    const Layout &tile = site.args[1].type().tensorLayout();
+    if (acc.type().element() != mma.acc || tile.rank() != 2 ||
+        size(makeLayout(tile.shape[0])) != m || size(makeLayout(tile.shape[1])) != n)
+      return error(site.argExpr(1), "the accumulator of " + mma.str() + " is a (" + llvm::Twine(m) +
+                                        ", " + llvm::Twine(n) + ") " + ir::name(mma.acc) +
+                                        " tmem_tensor or its make_fragment_C ((" + llvm::Twine(m) +
+                                        ", " + llvm::Twine(n) +
+                                        "), 1, 1) (one instruction tile per CTA tile so far), "
+                                        "not " +
+                                        given);
   }
   for (size_t i : {size_t(2), size_t(3)}) {
     const SemaValue &v = site.args[i];
-    ir::DataType want = i == 2 ? mma.a : mma.b;
-    if (v.is(SemaValue::Kind::RunTime) && v.type().isTensor() && v.type().element() != want)
-      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
-                                        ir::name(want) + ", not " + v.describe());
+    bool tmemA = i == 2 && mma.aInTmem;
+    ir::DataType want = tmemA ? ir::DataType::U32 : i == 2 ? mma.a : mma.b;
     if (!v.is(SemaValue::Kind::RunTime) || !v.type().isTensor())
       continue; // the plain gemm reports it
+    if (v.type().element() != want ||
+        (i == 2 && (v.type().memorySpace() == ir::MemorySpace::Tensor) != tmemA))
+      return error(site.argExpr(i),
+                   llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() + " is " +
+                       (tmemA ? "a u32 tmem_tensor of packed " + ir::name(mma.a).str() + " cells"
+                              : ir::name(want).str() + " in shared memory") +
+                       ", not " + v.describe());
     const Layout &l = v.type().tensorLayout();
     if (l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
       // ((instMN, instK), MMA_MN, MMA_K) -> ((instMN, MMA_MN), (instK, MMA_K)),
@@ -329,8 +455,6 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
           makeLayout({Layout(l.shape[0][0], l.stride[0][0]), Layout(l.shape[1], l.stride[1])}));
       Layout k = coalesce(
           makeLayout({Layout(l.shape[0][1], l.stride[0][1]), Layout(l.shape[2], l.stride[2])}));
-      if (!requireBuilder(site.loc(), "gemm()"))
-        return SemaValue::poison();
       site.args[i] = relayout(v, makeLayout({mn, k}), site.argExpr(i).getLoc());
     }
     const Layout &tile = site.args[i].type().tensorLayout();
@@ -341,6 +465,10 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
                                         "-major: its tile needs that mode contiguous, not " +
                                         tile.str());
   }
+  // A pair's atom is gemm(..., cta_group=2).
+  if (mma.ctaGroup == 2)
+    site.keywords.push_back(
+        {"cta_group", site.range(), SemaValue::integer(IntExpr(2)), &site.call});
   return gemm(site, 1);
 }
 

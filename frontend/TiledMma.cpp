@@ -10,25 +10,28 @@ static const char *majorName(bool mnMajor) { return mnMajor ? "MN-major" : "K-ma
 std::string TiledMma::str() const {
   return (op + "(" + ir::name(a) + ", " + ir::name(b) + " -> " + ir::name(acc) + ", " +
           llvm::Twine(m) + "x" + llvm::Twine(n) + "x" + llvm::Twine(k) + ", A " +
-          majorName(aMnMajor) + ", B " + majorName(bMnMajor) + ")")
+          majorName(aMnMajor) + ", B " + majorName(bMnMajor) + (ctaGroup == 2 ? ", CTA pair" : "") +
+          (aInTmem ? ", A in TMEM" : "") + ")")
       .str();
 }
 
 bool TiledMma::operator==(const TiledMma &o) const {
   return op == o.op && a == o.a && b == o.b && acc == o.acc && m == o.m && n == o.n && k == o.k &&
-         aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && isSlice == o.isSlice;
+         aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && ctaGroup == o.ctaGroup &&
+         aInTmem == o.aInTmem && isSlice == o.isSlice;
 }
 
 std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand operand) {
+  int64_t m = mma.m / mma.ctaGroup;
   switch (operand) {
   case MmaOperand::A:
-    return {mma.m, mma.k};
+    return {m, mma.k};
   case MmaOperand::B:
-    return {mma.n, mma.k};
+    return {mma.n / mma.ctaGroup, mma.k};
   case MmaOperand::C:
     break;
   }
-  return {mma.m, mma.n};
+  return {m, mma.n};
 }
 
 llvm::Expected<Layout> partitionLayout(const TiledMma &mma, MmaOperand operand,
@@ -49,6 +52,50 @@ llvm::Expected<Layout> partitionLayout(const TiledMma &mma, MmaOperand operand,
             " (its first two modes must be static multiples of it)");
   return tiledDivide(layout, Tiler::byMode({Tiler::of(makeLayout(IntTuple(x))),
                                             Tiler::of(makeLayout(IntTuple(y)))}));
+}
+
+IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape) {
+  if (mma.ctaGroup == 1 || shape.isLeaf() || shape.rank() < 2 || !shape[0].isLeaf() ||
+      !shape[0].leaf().isStatic() || shape[0].leaf().staticValue() % 2 != 0)
+    return shape; // partitionLayout reports what does not divide
+  std::vector<IntTuple> modes;
+  for (size_t i = 0; i < shape.rank(); ++i)
+    modes.push_back(i == 0 ? IntTuple(shape[0].leaf().staticValue() / 2) : shape[i]);
+  return IntTuple::tuple(std::move(modes));
+}
+
+llvm::Expected<Layout> accumulatorLayout(const TiledMma &mma, const IntTuple &shape) {
+  auto [m, n] = instructionTile(mma, MmaOperand::C);
+  IntTuple parts = shape;
+  if (shape.isLeaf() || !shape[0].isTuple()) {
+    llvm::Expected<Layout> l =
+        partitionLayout(mma, MmaOperand::C, makeLayout(ctaShare(mma, shape)));
+    if (!l)
+      return l.takeError();
+    parts = l->shape;
+  }
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the accumulator of " +
+                                                                       mma.str() + " " + why +
+                                                                       ", not " + parts.str());
+  };
+  if (parts.rank() < 3 || !(parts[0] == IntTuple::tuple({IntTuple(m), IntTuple(n)})))
+    return fail("is ((" + llvm::Twine(m) + ", " + llvm::Twine(n) + "), MMA_M, MMA_N, ...)");
+  // The instruction tile fills the lanes, so further tiles go to columns.
+  if (!(parts[1] == IntTuple(1)))
+    return fail("has one instruction tile in M (MMA_M = 1: it fills the lanes)");
+  std::vector<IntTuple> strides{IntTuple::tuple({IntTuple(int64_t(1) << 16), IntTuple(1)}),
+                                IntTuple(0)};
+  int64_t columns = n;
+  for (size_t i = 2; i < parts.rank(); ++i) {
+    if (!parts[i].isLeaf() || !parts[i].leaf().isStatic())
+      return fail("has static integer modes after the instruction tile");
+    strides.push_back(IntTuple(columns));
+    columns *= parts[i].leaf().staticValue();
+  }
+  if (columns > 512)
+    return fail("takes " + llvm::Twine(columns) + " columns of tensor memory (at most 512)");
+  return makeLayout(parts, IntTuple::tuple(std::move(strides)));
 }
 
 } // namespace cutec

@@ -9,9 +9,21 @@
 
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 
 namespace cutec {
+namespace ir {
+class Block;
+class Value;
+} // namespace ir
+
+/// What tiled_mma.set(Field.ACCUMULATE, flag) set: the bool and the block
+/// it was computed in.
+struct AccumulateField {
+  ir::Value *flag = nullptr;
+  const ir::Block *block = nullptr;
+};
 
 struct TiledMma {
   /// The MMA op's constructor (MmaF16BF16Op, ...).
@@ -20,10 +32,19 @@ struct TiledMma {
   /// The instruction shape.
   int64_t m = 128, n = 256, k = 16;
   bool aMnMajor = false, bMnMajor = false;
+  /// CtaGroup.TWO: a CTA pair computes the (m, n) tile, each CTA m/2 rows
+  /// of A and D and n/2 rows of B.
+  int ctaGroup = 1;
+  /// OperandSource.TMEM: A is read from tensor memory (K-major, packed
+  /// into 32-bit cells).
+  bool aInTmem = false;
+  /// Shared by the copies of the value, as set() mutates the Python object.
+  std::shared_ptr<AccumulateField> accumulate = std::make_shared<AccumulateField>();
   /// A get_slice(...) of the tiled MMA (a ThrMma); 1-CTA atoms have slice 0.
   bool isSlice = false;
 
-  /// "MmaF16BF16Op(f16, f16 -> f32, 128x256x16, A K-major, B K-major)"
+  /// "MmaF16BF16Op(f16, f16 -> f32, 128x256x16, A K-major, B K-major)",
+  /// with ", CTA pair" and ", A in TMEM" where they apply.
   std::string str() const;
   bool operator==(const TiledMma &o) const;
 };
@@ -31,7 +52,8 @@ struct TiledMma {
 /// Which operand a partition is for: A (M, K), B (N, K) or C (M, N).
 enum class MmaOperand { A, B, C };
 
-/// The instruction tile of `operand`: (M, K), (N, K) or (M, N).
+/// One CTA's part of the instruction tile of `operand`: (M, K), (N, K) or
+/// (M, N), with M and N of B halved for a CTA pair.
 std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand operand);
 
 /// `layout` (an (X, Y, rest...) tile of the operand) divided into
@@ -39,6 +61,16 @@ std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand oper
 /// tiled_divide. An error when the instruction tile does not divide it.
 llvm::Expected<Layout> partitionLayout(const TiledMma &mma, MmaOperand operand,
                                        const Layout &layout);
+
+/// One CTA's share of an (X, Y, rest...) tile of the operand: the tile
+/// itself, or for a CTA pair the first half of X (M of A and C, N of B).
+IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape);
+
+/// make_fragment_C: the layout in tensor memory of the accumulator of one
+/// CTA, ((instM, instN), 1, MMA_N, rest...) with row r in lane r and the
+/// instruction tiles and further modes (stages) side by side in columns.
+/// `shape` is partition_shape_C's or the (M, N, rest...) tile it takes.
+llvm::Expected<Layout> accumulatorLayout(const TiledMma &mma, const IntTuple &shape);
 
 } // namespace cutec
 
