@@ -79,6 +79,8 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
     if (uint64_t last = tmem.observeCompletion(cluster.clusterAddress(*this, bar), s->phase))
       forgetTcgen05Reads(last);
   }
+  if (done && cluster.size() > 1)
+    forgetPeerReadsCompletedBy(bar, s->phase);
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;

@@ -256,6 +256,10 @@ private:
                         uint32_t issuer);
   /// Forgets the reads of operations up to `serial` (0: all of them).
   void forgetTcgen05Reads(uint64_t serial);
+  /// A thread of this CTA saw mbarrier `bar` complete its phases before
+  /// `phasesDone`: forgets the pair peer's shared reads of the operations
+  /// committed there (runtime/ClusterTcgen05.cpp).
+  void forgetPeerReadsCompletedBy(uint32_t bar, uint64_t phasesDone);
   /// The pending tcgen05 operation reading shared offset `offset`, or null.
   const Tcgen05Read *tcgen05ReaderOf(uint32_t offset) const;
   /// "'tcgen05.mma ...' (issued by thread (0,0,0), warp 0 lane 0)"
