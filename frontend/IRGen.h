@@ -238,6 +238,10 @@ private:
   std::optional<int64_t> ctaGroupArgument(CallSite &site, llvm::StringRef name, bool tcgen05);
   /// Marks `op` as a cta_group::2 operation when `group` is 2.
   static void setCtaGroup(ir::Operation &op, int64_t group);
+  /// The run-time i32 CTA mask of `name`'s multicast= keyword; `absent`
+  /// (true, null) when there is none, null after an error: multicast needs
+  /// a cluster kernel, and a static mask names CTAs of the cluster.
+  ir::Value *multicastArgument(CallSite &site, llvm::StringRef name, bool &absent);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

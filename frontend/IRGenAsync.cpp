@@ -208,12 +208,18 @@ SemaValue IRGen::mbarrierOp(llvm::StringRef name, CallSite &site) {
 // that completes its bytes on `bar`. lower-tma checks that the tile is a box
 // of its tensor and that the shared layout is the box's image.
 SemaValue IRGen::tmaLoad(CallSite &site) {
-  if (!checkArity(site, "tma_load", 3, 3, {"cta_group"}))
+  if (!checkArity(site, "tma_load", 3, 3, {"cta_group", "multicast"}))
     return SemaValue::poison();
   // cta_group=2: the load completes on the mbarrier at `bar`'s offset in the
   // pair's leader (the even CTA), whichever CTA of the pair issues it.
   std::optional<int64_t> group = ctaGroupArgument(site, "tma_load", /*tcgen05=*/false);
   if (!group)
+    return SemaValue::poison();
+  // multicast=mask: the box lands at `smem`'s offset in every CTA of the
+  // mask, each completing on its own `bar` (or its pair leader's).
+  bool unicast = true;
+  ir::Value *mask = multicastArgument(site, "tma_load", unicast);
+  if (!unicast && !mask)
     return SemaValue::poison();
   const SemaValue &src = site.args[0], &dst = site.args[1];
   if (!(src.is(SemaValue::Kind::RunTime) && src.type().isTensor() &&
@@ -235,8 +241,10 @@ SemaValue IRGen::tmaLoad(CallSite &site) {
                  "tma_load copies a tile of " + srcSize.str() + " elements into a shared tensor of " +
                      dstSize.str() + "; the tile must be static and the sizes equal",
                  {site.range()});
-  setCtaGroup(builder->create(ir::OpKind::TmaLoad, site.loc(), {src.irValue(), dst.irValue(), bar}),
-              *group);
+  std::vector<ir::Value *> operands{src.irValue(), dst.irValue(), bar};
+  if (mask)
+    operands.push_back(mask);
+  setCtaGroup(builder->create(ir::OpKind::TmaLoad, site.loc(), operands), *group);
   return SemaValue::none();
 }
 

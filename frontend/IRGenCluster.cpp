@@ -72,6 +72,31 @@ std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef n
   return group;
 }
 
+ir::Value *IRGen::multicastArgument(CallSite &site, llvm::StringRef name, bool &absent) {
+  const CallSite::Keyword *kw = site.keyword("multicast");
+  absent = !kw;
+  if (!kw)
+    return nullptr;
+  if (clusterCtas < 2) {
+    error(kw->nameRange.Start,
+          name + " with multicast= copies into several CTAs of a cluster: the kernel must run "
+                 "in clusters of 2 or more CTAs, e.g. @kernel(..., cluster=(2, 1, 1))",
+          {kw->nameRange});
+    return nullptr;
+  }
+  const SemaValue &v = kw->value;
+  if (v.is(SemaValue::Kind::Int) && v.intValue().isStatic()) {
+    int64_t mask = v.intValue().staticValue();
+    if (mask <= 0 || mask >> clusterCtas) {
+      error(*kw->expr, "the multicast mask " + llvm::Twine(mask) +
+                           " must name CTAs of the cluster: bits 0-" +
+                           llvm::Twine(clusterCtas - 1) + ", at least one set");
+      return nullptr;
+    }
+  }
+  return toIndex(v, *kw->expr, "the multicast mask");
+}
+
 void IRGen::setCtaGroup(ir::Operation &op, int64_t group) {
   if (group == 2)
     op.setAttr("cta_group", group);

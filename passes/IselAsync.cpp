@@ -58,13 +58,22 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, "mbarrier.wait.parity", {}, in);
     return nullptr;
   case OpKind::TmaLoadTile: {
-    std::string opcode = "cp.async.bulk.tensor." + std::to_string(in.size() - 3) + "d";
+    bool multicast = op.attrAs<bool>("multicast") != nullptr;
+    std::vector<ir::Value *> operands(in.begin(), in.end());
+    std::string opcode =
+        "cp.async.bulk.tensor." + std::to_string(in.size() - 3 - multicast) + "d";
+    if (multicast) {
+      // .multicast::cluster: the CTA mask, a b16, goes after the mbarrier.
+      operands.pop_back();
+      operands.insert(operands.begin() + 3,
+                      emitValue(b, loc, "cvt.u16.u32", DataType::U16, {in.back()}));
+      opcode += ".mc";
+    }
     if (!op.attrAs<int64_t>("cta_group")) {
-      emitInst(b, loc, opcode, {}, in);
+      emitInst(b, loc, opcode, {}, operands);
       return nullptr;
     }
     // .cta_group::2: the bytes complete on the pair leader's mbarrier.
-    std::vector<ir::Value *> operands(in.begin(), in.end());
     operands[2] = pairLeaderAddress(b, loc, in[2]);
     emitInst(b, loc, opcode + ".cg2", {}, operands);
     return nullptr;

@@ -327,7 +327,13 @@ private:
         operands[3] = b.createValue(
             OpKind::Add, load.loc(), Type::scalar(DataType::I32),
             {origin[0], b.constantInt(load.loc(), DataType::I32, piece * mapSpec.box[0] / unit0)});
+      // A multicast load's CTA mask follows the coordinates, on every box.
+      bool multicast = load.operands().size() == 4;
+      if (multicast)
+        operands.push_back(load.operand(3));
       Operation &copy = b.create(OpKind::TmaLoadTile, load.loc(), operands);
+      if (multicast)
+        copy.setAttr("multicast", true);
       if (const int64_t *group = load.attrAs<int64_t>("cta_group"))
         copy.setAttr("cta_group", *group); // completes on the pair leader's mbarrier
     }

@@ -77,6 +77,34 @@ void CtaRunner::tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, con
   tmaLoadTileTo(t, dst, tensorMap, coords, rank, barCta, local, what);
 }
 
+void CtaRunner::tmaLoadTileMulticast(Thread &t, uint32_t dst, uint64_t tensorMap,
+                                     const int32_t *coords, uint32_t rank, uint32_t bar,
+                                     uint16_t ctaMask, bool pair, const char *what) {
+  if (ctaMask == 0 || ctaMask >> cluster.size())
+    fail(t, what, [&] {
+      return "TMA multicast mask " + hex(ctaMask) + " must name CTAs of the cluster (ranks 0-" +
+             std::to_string(cluster.size() - 1) + ")";
+    });
+  if (pair)
+    pairPeer(t, "a .cta_group::2 TMA load", what);
+  // Only the CTA-relative offsets of dst and bar matter: the box lands at dst
+  // in every CTA of the mask, and each copy completes on the mbarrier at bar
+  // in its own CTA or, with .cta_group::2, in the even CTA of its pair.
+  uint32_t dstLocal = 0, barLocal = 0;
+  resolveCluster(t, dst, dstLocal, what);
+  resolveCluster(t, bar, barLocal, what);
+  for (uint32_t r = 0; r < cluster.size(); ++r) {
+    if (!(ctaMask >> r & 1))
+      continue;
+    CtaRunner &target = cluster.member(r);
+    if (pair)
+      target.pairPeer(t, "a .cta_group::2 TMA load", what);
+    CtaRunner &barCta = cluster.member(pair ? r & ~1u : r);
+    clusterSharedPointer(t, cluster.clusterAddress(barCta, barLocal), 8, /*store=*/false, what);
+    target.tmaLoadTileTo(t, dstLocal, tensorMap, coords, rank, barCta, barLocal, what);
+  }
+}
+
 CtaRunner &CtaRunner::pairPeer(Thread &t, const char *instruction, const char *what) {
   if ((rank ^ 1) >= cluster.size())
     fail(t, what, [&] {
@@ -121,6 +149,12 @@ void Thread::clusterWait(const char *what) {
 void Thread::tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                              uint32_t bar, const char *what) {
   cta->tmaLoadTilePair(*this, dst, tensorMap, coords, rank, bar, what);
+}
+
+void Thread::tmaLoadTileMulticast(uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                                  uint32_t rank, uint32_t bar, uint16_t ctaMask, bool pair,
+                                  const char *what) {
+  cta->tmaLoadTileMulticast(*this, dst, tensorMap, coords, rank, bar, ctaMask, pair, what);
 }
 
 } // namespace cutec::rt

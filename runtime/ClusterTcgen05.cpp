@@ -127,6 +127,21 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
   ++t.effects;
 }
 
+void CtaRunner::forgetPeerReadsCompletedBy(uint32_t bar, uint64_t phasesDone) {
+  // A pair's commit arrives on both CTAs' barriers once its operations,
+  // which read both CTAs' shared memory, are done. A thread that sees it
+  // complete may refill the buffers they read in the peer too (a multicast
+  // TMA load does); the peer's TMEM writes stay pending until one of the
+  // peer's threads waits.
+  if ((rank ^ 1) >= cluster.size())
+    return;
+  CtaRunner &peer = cluster.member(rank ^ 1);
+  if (peer.tcgen05Reads.empty())
+    return;
+  if (uint64_t last = peer.tmem.completedThrough(cluster.clusterAddress(*this, bar), phasesDone))
+    peer.forgetTcgen05Reads(last);
+}
+
 void CtaRunner::tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                               const char *what) {
   CtaRunner *pair[2] = {this, &pairPeer(t, "tcgen05.cp.cta_group::2", what)};

@@ -79,6 +79,8 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
     if (uint64_t last = tmem.observeCompletion(cluster.clusterAddress(*this, bar), s->phase))
       forgetTcgen05Reads(last);
   }
+  if (done && cluster.size() > 1)
+    forgetPeerReadsCompletedBy(bar, s->phase);
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;
@@ -165,7 +167,8 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
     });
 
   AsyncCopy copy{cluster.nextCopySerial(), dst, info.boxBytes(), bar, &barCta,
-                 barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what, t.index, {}};
+                 barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what,
+                 clusterThreadId(t), {}};
   if (asyncOwner.size() != sharedUnits())
     asyncOwner.assign(sharedUnits(), 0);
   // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
@@ -244,10 +247,10 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
 }
 
 std::string CtaRunner::copyText(const AsyncCopy &c) const {
-  const Thread &issuer = threads[c.issuer];
-  return "'" + std::string(c.what ? c.what : "?") + "' (issued by thread " +
-         dim3Text(issuer.tid) + ", warp " + std::to_string(issuer.warpid) + " lane " +
-         std::to_string(issuer.laneid) + "; " + std::to_string(c.bytes) + " bytes to [" +
+  // A multicast copy issued by another CTA names that CTA.
+  return "'" + std::string(c.what ? c.what : "?") + "' (issued by " +
+         issuerText(c.issuer, /*alwaysNameCta=*/false) + "; " +
+         std::to_string(c.bytes) + " bytes to [" +
          hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " + hex(c.bar) + c.barCta->rankText() +
          " in its phase " + std::to_string(c.barPhase) + ")";
 }

@@ -288,10 +288,11 @@ std::string CtaRunner::rankText() const {
   return cluster.size() > 1 ? " of CTA rank " + std::to_string(rank) : "";
 }
 
-std::string CtaRunner::issuerText(uint32_t clusterThread) const {
+std::string CtaRunner::issuerText(uint32_t clusterThread, bool alwaysNameCta) const {
   const CtaRunner &owner = cluster.member(clusterThread >> 10);
   const Thread &t = owner.threads[clusterThread & 1023];
-  std::string text = cluster.size() > 1 ? "CTA " + dim3Text(owner.ctaid) + " " : "";
+  bool nameCta = cluster.size() > 1 && (alwaysNameCta || &owner != this);
+  std::string text = nameCta ? "CTA " + dim3Text(owner.ctaid) + " " : "";
   return text + "thread " + dim3Text(t.tid) + ", warp " + std::to_string(t.warpid) + " lane " +
          std::to_string(t.laneid);
 }

@@ -74,8 +74,9 @@ public:
   ClusterRunner &clusterRunner() { return cluster; }
   /// "thread (0,0,0), warp 0 lane 0" of the cluster thread id (rank << 10 |
   /// index, see clusterThreadId) with "CTA (1,0,0) " before it in a
-  /// cluster of several CTAs.
-  std::string issuerText(uint32_t clusterThread) const;
+  /// cluster of several CTAs (or, with alwaysNameCta false, only when it
+  /// is another CTA than this one).
+  std::string issuerText(uint32_t clusterThread, bool alwaysNameCta = true) const;
   static uint32_t clusterThreadId(const Thread &t);
   /// " of CTA rank r" in a cluster of several CTAs, else "".
   std::string rankText() const;
@@ -122,6 +123,9 @@ public:
   uint64_t mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what);
   void tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                        uint32_t rank, uint32_t bar, const char *what);
+  void tmaLoadTileMulticast(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                            uint32_t rank, uint32_t bar, uint16_t ctaMask, bool pair,
+                            const char *what);
   void tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *what);
   void tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                      const char *what);
@@ -174,7 +178,7 @@ private:
     uint64_t barPhase; // the mbarrier's phase when it was issued
     TmaSharedLayout layout; // where its image bytes land
     const char *what;
-    uint32_t issuer; // thread index
+    uint32_t issuer; // clusterThreadId (a multicast load's copies lie in other CTAs)
     std::vector<std::byte> image;
   };
 
@@ -252,6 +256,10 @@ private:
                         uint32_t issuer);
   /// Forgets the reads of operations up to `serial` (0: all of them).
   void forgetTcgen05Reads(uint64_t serial);
+  /// A thread of this CTA saw mbarrier `bar` complete its phases before
+  /// `phasesDone`: forgets the pair peer's shared reads of the operations
+  /// committed there (runtime/ClusterTcgen05.cpp).
+  void forgetPeerReadsCompletedBy(uint32_t bar, uint64_t phasesDone);
   /// The pending tcgen05 operation reading shared offset `offset`, or null.
   const Tcgen05Read *tcgen05ReaderOf(uint32_t offset) const;
   /// "'tcgen05.mma ...' (issued by thread (0,0,0), warp 0 lane 0)"

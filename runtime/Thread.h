@@ -242,6 +242,14 @@ public:
   /// .shared::cluster address) may be in the peer CTA of the pair.
   void tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                        uint32_t bar, const char *what);
+  /// `cp.async.bulk.tensor.<rank>d[.cta_group::2].shared::cluster.global.tile
+  /// .mbarrier::complete_tx::bytes.multicast::cluster`: the box lands at the
+  /// CTA-relative offset of `dst` in every CTA of `ctaMask` (bit i: rank i),
+  /// each copy completing its bytes on the mbarrier at the offset of `bar` in
+  /// that CTA or, with `pair` (.cta_group::2), in the even CTA of its pair.
+  void tmaLoadTileMulticast(uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                            uint32_t rank, uint32_t bar, uint16_t ctaMask, bool pair,
+                            const char *what);
   /// The cta_group::2 forms of alloc, dealloc and relinquish_alloc_permit:
   /// one warp of each CTA of the pair executes them, and both wait for the
   /// other. alloc takes the same columns in both CTAs' TMEM and writes the

@@ -167,12 +167,17 @@ void TensorMemory::commit(uint32_t issuer, uint32_t bar, uint64_t phase) {
   }
 }
 
-uint64_t TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
+uint64_t TensorMemory::completedThrough(uint32_t bar, uint64_t phasesDone) const {
   uint64_t last = 0;
   for (const PendingWrite &p : pending)
     for (auto [commitBar, commitPhase] : p.commits)
       if (commitBar == bar && commitPhase < phasesDone)
         last = std::max(last, p.serial);
+  return last;
+}
+
+uint64_t TensorMemory::observeCompletion(uint32_t bar, uint64_t phasesDone) {
+  uint64_t last = completedThrough(bar, phasesDone);
   if (last != 0)
     std::erase_if(pending, [&](const PendingWrite &p) { return p.serial <= last; });
   return last;

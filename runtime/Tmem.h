@@ -95,6 +95,8 @@ public:
   /// tcgen05 pipeline completes in order), are observed complete. Returns
   /// the serial of the last write that completed (0: none).
   uint64_t observeCompletion(uint32_t bar, uint64_t phasesDone);
+  /// The serial observeCompletion would return, leaving the writes pending.
+  uint64_t completedThrough(uint32_t bar, uint64_t phasesDone) const;
   /// The first pending write overlapping the region, or null; with
   /// `orRead`, a pending read counts too (for an access that writes).
   const PendingWrite *pendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,

@@ -32,6 +32,7 @@ enum class PtxSyntax {
   MmaTmemA,  // op [a0], [a1], a2, a3, a4;
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
+  TensorLoadMulticast, // op [a1], [a0, {a4, ...}], [a2], a3;
   LoadVector, // op {r0, r1, ...}, [a+off];
   StoreVector, // op [a0+off], {a1, a2, ...};
   LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;

@@ -251,6 +251,10 @@ private:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}]", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(3), ", "), a[2]);
       break;
+    case PtxSyntax::TensorLoadMulticast:
+      text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}], {}", m, a[1], a[0],
+                         llvm::join(llvm::ArrayRef(a).drop_front(4), ", "), a[2], a[3]);
+      break;
     }
     line(indent, text + ";");
     return llvm::Error::success();

@@ -40,7 +40,7 @@ struct PairParams {
   uint64_t aDesc[kInstructions], bDesc[kInstructions], sfaDesc, sfbDesc;
 };
 
-enum Mode : uint32_t { Normal, PeerSkipsWait, OddIssues, PeerSkipsDealloc };
+enum Mode : uint32_t { Normal, PeerSkipsWait, OddIssues, PeerSkipsDealloc, PeerRewritesLeaderSf };
 
 /// Byte offset of 16-byte unit (row r, K unit c) in the K-major, unswizzled
 /// canonical layout ((8,n),2):((1,SBO),LBO) (units of 16 bytes).
@@ -88,8 +88,16 @@ void pairBody(Thread &t, const void *raw) {
                       "tcgen05.cp.cta_group::2 SFB");
       t.tcgen05CommitMulticast(cpBar, 0b11, true, "tcgen05.commit of the copies");
     }
-    if (tid == 0)
+    // PeerRewritesLeaderSf: only the peer waits for the copies, then
+    // rewrites (with the same bytes) the leader's SFA tile they read, as a
+    // multicast TMA load refilling it would: its wait covers both CTAs.
+    if (tid == 0 && !(p.mode == PeerRewritesLeaderSf && rank == 0))
       t.mbarrierWaitParity(cpBar, 0, "mbarrier.try_wait.parity of the copies");
+    if (tid == 0 && p.mode == PeerRewritesLeaderSf && rank == 1) {
+      uint32_t sf = t.mapaShared(base + sfaOffset(p.n), 0, "mapa of the leader's SFA");
+      t.storeSharedCluster(sf, t.loadSharedCluster<Chunk16>(sf, "ld.shared::cluster"),
+                           "st.shared::cluster into the leader's SFA");
+    }
     t.clusterArrive("barrier.cluster.arrive at pair.cute:11");
     t.clusterWait("barrier.cluster.wait at pair.cute:11");
   }
@@ -274,6 +282,14 @@ TEST(ClusterTcgen05, ABlockScaledPairMmaUsesEachCtasScaleFactors) {
     for (size_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(pair.out[i], want[i]) << "N=" << n << " row " << i / n << " column " << i % n;
   }
+}
+
+TEST(ClusterTcgen05, APeerThatSawThePairCommitMayRewriteTheLeadersSharedOperands) {
+  PairMma pair(64, /*scaled=*/true);
+  pair.p.mode = PeerRewritesLeaderSf;
+  Status s = launch(pairKernel, pair.c, &pair.p, pair.map);
+  ASSERT_TRUE(bool(s)) << s.error();
+  EXPECT_EQ(pair.out, pair.reference());
 }
 
 TEST(ClusterTcgen05, ABlockScaledPairMmaOfNNotAMultipleOf64IsRefused) {
