@@ -213,9 +213,10 @@ private:
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
   SemaValue tmemScaleFactorTensor(CallSite &site);
   SemaValue tmemCopy(CallSite &site);
-  /// Appends gemm's sfa, sfb (and sfb_row) operands when the call has them;
-  /// false after an error.
-  bool blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands);
+  /// Appends gemm's sfa, sfb (and sfb_row) operands when the call has them
+  /// and sets `kind` to its kind= keyword ("" without); false after an error.
+  bool blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands,
+                               llvm::StringRef &kind);
   /// gemm(acc, a, b, accumulate) at arguments `first`... (1 after a tiled MMA).
   SemaValue gemm(CallSite &site, size_t first = 0);
   // --- Tiled MMA vocabulary (IRGenTiledMma.cpp) --------------------------------

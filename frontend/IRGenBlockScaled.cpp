@@ -1,7 +1,7 @@
 // IRGen for block-scaled MMA (docs/language.md, "Block-scaled MMA"): scale
 // factors in tensor memory (`tmem_tensor(ue4m3, sf_tmem_layout(...), addr)`),
-// their SMEM->TMEM copy `tmem_copy`, and the sfa=/sfb=/sfb_row= operands of
-// `gemm`. The frontend checks what a call can be at all; which tcgen05.mma
+// their SMEM->TMEM copy `tmem_copy`, and the sfa=/sfb=/sfb_row=/kind=
+// arguments of `gemm`. The frontend checks what a call can be at all; which tcgen05.mma
 // kind, scale vector and SF ids the operands make is lower-mma's decision
 // (passes/BlockScaledMma.h), and where each scale-factor tile goes is
 // lower-s2t's.
@@ -64,13 +64,30 @@ SemaValue IRGen::tmemCopy(CallSite &site) {
   return SemaValue::none();
 }
 
-bool IRGen::blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands) {
+bool IRGen::blockScaledGemmOperands(CallSite &site, std::vector<ir::Value *> &operands,
+                                    llvm::StringRef &kind) {
   const CallSite::Keyword *sfa = site.keyword("sfa"), *sfb = site.keyword("sfb"),
-                          *row = site.keyword("sfb_row");
+                          *row = site.keyword("sfb_row"), *kindKw = site.keyword("kind");
   if (!sfa && !sfb) {
-    if (row)
-      error(*row->expr, "sfb_row= is for block-scaled gemm (with sfa= and sfb=)");
-    return !row;
+    for (const CallSite::Keyword *kw : {row, kindKw})
+      if (kw) {
+        error(*kw->expr, kw->name + "= is for block-scaled gemm (with sfa= and sfb=)");
+        return false;
+      }
+    return true;
+  }
+  // kind= picks among the kinds that fit the operands (lower-mma checks that
+  // it does); without it lower-mma picks one.
+  if (kindKw) {
+    const SemaValue &v = kindKw->value;
+    if (!v.is(SemaValue::Kind::String) ||
+        !llvm::is_contained(std::initializer_list<llvm::StringRef>{"mxf8f6f4", "mxf4", "mxf4nvf4"},
+                             v.name())) {
+      error(*kindKw->expr, "kind= of a block-scaled gemm is \"mxf8f6f4\", \"mxf4\" or "
+                           "\"mxf4nvf4\", not " + v.describe());
+      return false;
+    }
+    kind = v.name();
   }
   if (!sfa || !sfb) {
     error(site.loc(), "a block-scaled gemm takes both sfa= and sfb=", {site.range()});

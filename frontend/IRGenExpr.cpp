@@ -25,7 +25,7 @@ SemaValue IRGen::eval(const ast::Expr &expr) {
   case ast::NodeKind::BoolLiteral:
     return SemaValue::boolean(llvm::cast<ast::BoolLiteralExpr>(expr).getValue());
   case ast::NodeKind::StringLiteral:
-    return error(expr, "strings are only allowed as docstrings");
+    return SemaValue::string(llvm::cast<ast::StringLiteralExpr>(expr).getValue());
   case ast::NodeKind::Paren:
     return eval(llvm::cast<ast::ParenExpr>(expr).getInner());
   case ast::NodeKind::Tuple:

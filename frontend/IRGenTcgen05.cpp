@@ -247,7 +247,7 @@ SemaValue IRGen::tmemTensorAt(CallSite &site, const Layout &layout) {
 SemaValue IRGen::gemm(CallSite &site, size_t first) {
   if (site.args.size() && site.args[0].is(SemaValue::Kind::TiledMma) && !first)
     return tiledMmaGemm(site);
-  if (!first && !checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row", "cta_group"}))
+  if (!first && !checkArity(site, "gemm", 4, 4, {"sfa", "sfb", "sfb_row", "kind", "cta_group"}))
     return SemaValue::poison();
   std::optional<int64_t> group = ctaGroupArgument(site, "gemm", /*tcgen05=*/true);
   if (!group)
@@ -311,9 +311,13 @@ SemaValue IRGen::gemm(CallSite &site, size_t first) {
                               "the accumulate flag of gemm is a bool, not " + flag.describe())
                       : SemaValue::poison();
   std::vector<ir::Value *> operands{acc.irValue(), a.irValue(), b.irValue(), accumulate};
-  if (!blockScaledGemmOperands(site, operands))
+  llvm::StringRef kind;
+  if (!blockScaledGemmOperands(site, operands, kind))
     return SemaValue::poison();
-  setCtaGroup(builder->create(ir::OpKind::Gemm, site.loc(), operands), *group);
+  ir::Operation &op = builder->create(ir::OpKind::Gemm, site.loc(), operands);
+  if (!kind.empty())
+    op.setAttr("kind", kind.str());
+  setCtaGroup(op, *group);
   return SemaValue::none();
 }
 

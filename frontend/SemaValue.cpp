@@ -85,6 +85,12 @@ SemaValue SemaValue::tiledMma(TiledMma mma) {
   return s;
 }
 
+SemaValue SemaValue::string(llvm::StringRef text) {
+  SemaValue s(Kind::String);
+  s.label = text;
+  return s;
+}
+
 SemaValue SemaValue::runTime(ir::Value *v) {
   SemaValue s(Kind::RunTime);
   s.value = v;
@@ -150,6 +156,7 @@ bool SemaValue::sameAs(const SemaValue &other) const {
   case Kind::Kernel:
     return def == other.def;
   case Kind::Builtin:
+  case Kind::String:
     return label == other.label;
   case Kind::Method:
     return label == other.label && receiver().sameAs(other.receiver());
@@ -181,6 +188,8 @@ std::string SemaValue::describe() const {
     return "the " + layoutValue->kindName() + " " + layoutValue->str();
   case Kind::DType:
     return "the type " + ir::name(elementType).str();
+  case Kind::String:
+    return "the string \"" + label.str() + "\"";
   case Kind::Helper:
     return "the function '" + label.str() + "'";
   case Kind::Kernel:

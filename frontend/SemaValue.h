@@ -36,6 +36,7 @@ public:
     Tuple,      // (a, b, ...); elements may be run-time values
     Layout,     // a layout, tiler, swizzle or swizzled layout
     DType,      // an element type, e.g. f32
+    String,     // a string literal, e.g. gemm's kind="mxf4nvf4"
     Helper,     // a `def` without decorator
     Kernel,     // a `@kernel def` (not callable)
     Builtin,    // a built-in function, by name
@@ -57,6 +58,8 @@ public:
   static SemaValue fromLayoutValue(LayoutValue v);
   static SemaValue fromIntTuple(const IntTuple &t);
   static SemaValue dtype(ir::DataType t);
+  /// `text` lives in the AST.
+  static SemaValue string(llvm::StringRef text);
   static SemaValue helper(const ast::FunctionDef &def);
   static SemaValue kernel(const ast::FunctionDef &def);
   static SemaValue builtin(llvm::StringRef name);
@@ -75,7 +78,7 @@ public:
   const std::vector<SemaValue> &elements() const { return *children; }
   const LayoutValue &layout() const { return *layoutValue; }
   const ast::FunctionDef &function() const { return *def; }
-  /// The builtin's or method's name.
+  /// The builtin's or method's name, or the string's text.
   llvm::StringRef name() const { return label; }
   const SemaValue &receiver() const { return children->front(); }
   ir::Value *irValue() const { return value; }
@@ -108,7 +111,7 @@ private:
   std::shared_ptr<const LayoutValue> layoutValue;
   std::shared_ptr<const TiledMma> mmaValue;
   const ast::FunctionDef *def = nullptr;
-  llvm::StringRef label; // static builtin names or AST storage
+  llvm::StringRef label; // static builtin names or AST storage (strings)
   ir::Value *value = nullptr;
 };
 

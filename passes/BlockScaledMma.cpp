@@ -92,7 +92,8 @@ llvm::Expected<int64_t> ScaleFactorTmem::offset(int64_t row, int64_t quarter,
 
 llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const ir::Type &sfaType,
                                                   const ir::Type &sfbType, int64_t m, int64_t n,
-                                                  int64_t k, int64_t sfbRow) {
+                                                  int64_t k, int64_t sfbRow,
+                                                  llvm::StringRef kind) {
   llvm::Expected<ScaleFactorTmem> sfa = ScaleFactorTmem::of(sfaType, "A");
   if (!sfa)
     return sfa.takeError();
@@ -106,17 +107,27 @@ llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const 
   plan.scale = sfaType.element();
   int64_t vec = sfa->vec;
   bool ue8m0 = plan.scale == DataType::UE8M0;
-  if (a == DataType::F4E2M1 && b == DataType::F4E2M1) {
+  bool fp4 = a == DataType::F4E2M1 && b == DataType::F4E2M1;
+  // kind::mxf8f6f4 takes e2m1 only one per byte, not packed as here.
+  if ((kind == "mxf8f6f4" && !(isFp8Or6(a) && isFp8Or6(b))) ||
+      ((kind == "mxf4" || kind == "mxf4nvf4") && !fp4))
+    return fail("kind::" + kind + " does not multiply " + ir::name(a) + " by " + ir::name(b) +
+                " (kind::mxf8f6f4 takes fp8 and fp6, kind::mxf4 and mxf4nvf4 packed e2m1)");
+  if (fp4) {
     plan.kBlock = 64;
-    if (vec == 16) {
+    if (vec == 16 && kind == "mxf4") {
+      return fail("kind::mxf4 takes one scale factor per 32 elements of K (scale_vec::2X), not "
+                  "per 16; kind::mxf4nvf4 takes 16 (block16)");
+    } else if (vec == 16) {
       plan.kind = umma::Kind::MxF4NvF4;
       plan.ptxKind = "mxf4nvf4.block_scale.block16";
     } else if (vec == 32 && ue8m0) {
-      plan.kind = umma::Kind::MxF4;
-      plan.ptxKind = "mxf4.block_scale.scale_vec::2X";
+      bool nv = kind == "mxf4nvf4";
+      plan.kind = nv ? umma::Kind::MxF4NvF4 : umma::Kind::MxF4;
+      plan.ptxKind = nv ? "mxf4nvf4.block_scale.scale_vec::2X" : "mxf4.block_scale.scale_vec::2X";
     } else if (vec == 32) {
-      return fail("e2m1 with a scale factor per 32 elements takes ue8m0 factors (kind::mxf4), "
-                  "not ue4m3; ue4m3 goes with 16 (nvfp4)");
+      return fail("e2m1 with a scale factor per 32 elements takes ue8m0 factors (kind::mxf4 or "
+                  "mxf4nvf4, scale_vec::2X), not ue4m3; ue4m3 goes with 16 (nvfp4)");
     }
   } else if (isFp8Or6(a) && isFp8Or6(b)) {
     if (vec != 32 || !ue8m0)

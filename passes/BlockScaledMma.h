@@ -7,8 +7,12 @@
 //
 //   A, B                      vec  scale factors   kind, .scale_vec
 //   fp8/fp6 (any mix)         32   ue8m0           mxf8f6f4, 1X
-//   e2m1 (packed)             32   ue8m0           mxf4, 2X
+//   e2m1 (packed)             32   ue8m0           mxf4, 2X (or mxf4nvf4, 2X)
 //   e2m1 (packed)             16   ue4m3 or ue8m0  mxf4nvf4, 4X (block16)
+//
+// The gemm's kind= ("mxf8f6f4", "mxf4", "mxf4nvf4") picks the kind where two
+// fit (mxf4nvf4 for e2m1 with ue8m0 per 32); a kind that does not fit the
+// operands is an error.
 //
 // Each instruction reads, for row r of A (column n of B), the V = 1, 2 or 4
 // factors of its K block from bytes id .. id+V-1 of TMEM column
@@ -66,12 +70,12 @@ struct BlockScaledMma {
 
 /// The plan of a gemm of A (M, K) `a` by B (N, K) `b` with scale factors
 /// `sfa` and `sfb` (tensor-memory tensors), B's rows starting at row
-/// `sfbRow` of `sfb` when that is known at compile time; an error says which
-/// rule fails.
+/// `sfbRow` of `sfb` when that is known at compile time, of the kind `kind`
+/// asks for ("" lets the types choose); an error says which rule fails.
 llvm::Expected<BlockScaledMma> planBlockScaledMma(ir::DataType a, ir::DataType b,
                                                   const ir::Type &sfa, const ir::Type &sfb,
                                                   int64_t m, int64_t n, int64_t k,
-                                                  int64_t sfbRow = 0);
+                                                  int64_t sfbRow = 0, llvm::StringRef kind = "");
 
 } // namespace cutec
 

@@ -160,12 +160,13 @@ private:
     if (scaled) {
       // A run-time sfb_row is trusted to keep B's rows inside SFB.
       const int64_t *sfbRow = nullptr;
+      const std::string *kindAttr = gemm.attrAs<std::string>("kind");
       if (Operation *row = gemm.operands().size() > 6 ? gemm.operand(6)->definingOp() : nullptr;
           row && row->kind() == OpKind::Constant)
         sfbRow = row->attrAs<int64_t>("value");
       llvm::Expected<BlockScaledMma> p =
           planBlockScaledMma(ta, tb, gemm.operand(4)->type(), gemm.operand(5)->type(), *m, *n,
-                             kTotal, sfbRow ? *sfbRow : 0);
+                             kTotal, sfbRow ? *sfbRow : 0, kindAttr ? *kindAttr : "");
       if (!p)
         return fail(gemm, llvm::toString(p.takeError()));
       plan = std::move(*p);

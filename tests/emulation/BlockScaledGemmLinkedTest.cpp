@@ -38,6 +38,7 @@ const Kernel kKernels[] = {
     CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),      CUTEC_SCALED_KERNEL(mxfp8_gemm, kMxfp8),
     CUTEC_SCALED_KERNEL(mxfp4_gemm, kMxfp4),      CUTEC_SCALED_KERNEL(nvfp4_gemm_n64, kNvfp4),
     CUTEC_SCALED_KERNEL(nvfp4_gemm_n192, kNvfp4), CUTEC_SCALED_KERNEL(nvfp4_gemm_2cta, kNvfp4),
+    CUTEC_SCALED_KERNEL(mxf4nvf4_2x_gemm, kMxfp4),
 };
 
 struct Case {
@@ -84,7 +85,9 @@ INSTANTIATE_TEST_SUITE_P(
         // CTA pairs: 256 x 256 tiles, SFA split between the pair, SFB of
         // the pair's 256 rows in both CTAs.
         Case{5, 256, 256, 256}, Case{5, 512, 512, 1024}, Case{5, 768, 256, 512},
-        Case{5, 256, 1792, 256}, Case{5, 256, 7168, 256}, Case{5, 512, 512, 7168}),
+        Case{5, 256, 1792, 256}, Case{5, 256, 7168, 256}, Case{5, 512, 512, 7168},
+        // MXFP4 data through kind::mxf4nvf4.block_scale.scale_vec::2X.
+        Case{6, 128, 256, 256}, Case{6, 256, 768, 1280}, Case{6, 384, 512, 512}),
     [](const auto &info) {
       const Case &c = info.param;
       return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +

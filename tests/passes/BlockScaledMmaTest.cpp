@@ -73,6 +73,46 @@ TEST(BlockScaledMma, Nvfp4TakesAColumnGroupPerKBlock) {
   EXPECT_EQ(plan->scale, DataType::UE8M0);
 }
 
+TEST(BlockScaledMma, KindMxf4nvf4TakesMxfp4AsScaleVec2X) {
+  ir::Type sfa = sfTensor(DataType::UE8M0, 128, 256, 32, 64),
+           sfb = sfTensor(DataType::UE8M0, 256, 256, 32, 64);
+  auto plan = planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1, sfa, sfb, 128, 256, 256, 0,
+                                 "mxf4nvf4");
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->kind, umma::Kind::MxF4NvF4);
+  EXPECT_EQ(plan->ptxKind, "mxf4nvf4.block_scale.scale_vec::2X");
+  // The factors sit where kind::mxf4 reads them.
+  expectSteps(*plan, {{0, 0, 0, 0}, {0, 0, 2, 2}, {16, 32, 0, 0}, {16, 32, 2, 2}});
+  plan = planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1, sfa, sfb, 128, 256, 256, 0,
+                            "mxf4");
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->kind, umma::Kind::MxF4);
+}
+
+TEST(BlockScaledMma, RefusesAKindTheOperandsDoNotFit) {
+  auto error = [](llvm::Expected<BlockScaledMma> plan) {
+    return plan ? std::string() : llvm::toString(plan.takeError());
+  };
+  EXPECT_NE(error(planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1,
+                                     sfTensor(DataType::UE4M3, 128, 256, 16, 64),
+                                     sfTensor(DataType::UE4M3, 256, 256, 16, 64), 128, 256, 256,
+                                     0, "mxf4"))
+                .find("kind::mxf4 takes one scale factor per 32"),
+            std::string::npos);
+  EXPECT_NE(error(planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1,
+                                     sfTensor(DataType::UE8M0, 128, 256, 32, 64),
+                                     sfTensor(DataType::UE8M0, 256, 256, 32, 64), 128, 256, 256,
+                                     0, "mxf8f6f4"))
+                .find("kind::mxf8f6f4 does not multiply f4e2m1 by f4e2m1"),
+            std::string::npos);
+  EXPECT_NE(error(planBlockScaledMma(DataType::F8E4M3, DataType::F8E4M3,
+                                     sfTensor(DataType::UE8M0, 128, 128, 32, 32),
+                                     sfTensor(DataType::UE8M0, 256, 128, 32, 32), 128, 256, 128,
+                                     0, "mxf4nvf4"))
+                .find("kind::mxf4nvf4 does not multiply f8e4m3 by f8e4m3"),
+            std::string::npos);
+}
+
 TEST(BlockScaledMma, RefusesWhatNoInstructionReads) {
   auto error = [](llvm::Expected<BlockScaledMma> plan) {
     return plan ? std::string() : llvm::toString(plan.takeError());
