@@ -145,33 +145,37 @@ void CtaRunner::tcgen05LdStWarp(Thread &t, const WarpCollective &w, bool store,
   const auto *op = static_cast<const TmemLaneOperands *>(
       uniformLaneOperands(t, w, what, store ? "tcgen05.st" : "tcgen05.ld"));
   const TmemFragmentForm &form = op->form;
-  const std::string instruction =
-      std::string(store ? "tcgen05.st." : "tcgen05.ld.") + form.name(store);
+  // Texts are built only when reported: a failure abandons this fiber's
+  // frame, and any string alive on it would never be freed.
+  auto instruction = [&] {
+    return std::string(store ? "tcgen05.st." : "tcgen05.ld.") + form.name(store);
+  };
   uint32_t lane = op->address >> 16, column = op->address & 0xFFFF;
   uint32_t quarter = w.warpid % 4, lanes = form.lanes(), span = form.columnSpan();
-  if (std::string bad = form.check(); !bad.empty())
-    fail(t, what, [&] { return instruction + ": " + bad; });
+  if (!form.check().empty())
+    fail(t, what, [&] { return instruction() + ": " + form.check(); });
   // A warp reaches its lane quarter only; a 16-lane shape either half of it.
   if (lane != 32 * quarter && !(lanes == 16 && lane == 32 * quarter + 16))
     fail(t, what, [&] {
       return "lane-quarter violation: warp " + std::to_string(w.warpid) + " (warp " +
              std::to_string(w.warpid) + " mod 4 = " + std::to_string(quarter) +
              ") may access TMEM lanes [" + std::to_string(32 * quarter) + "," +
-             std::to_string(32 * quarter + 32) + ") only, but " + instruction + " at address " +
+             std::to_string(32 * quarter + 32) + ") only, but " + instruction() + " at address " +
              tmemAddressText(op->address) + (store ? " writes" : " reads") + " lanes [" +
              std::to_string(lane) + "," + std::to_string(lane + lanes) + ")" +
              (lanes == 16 ? " (a 16-lane shape starts at the quarter's lane 0 or 16)" : "");
     });
-  {
-    std::string problem = column + span > TensorMemory::kColumns
-                              ? "the columns [" + std::to_string(column) + "," +
-                                    std::to_string(column + span) + ") run past column 512"
-                              : tmem.checkColumns(column, span, store ? "the store" : "the load");
-    failIf(t, what,
-           problem.empty() ? problem
-                           : instruction + " at TMEM address " + tmemAddressText(op->address) +
-                                 ": " + problem);
-  }
+  auto columnProblem = [&] {
+    return column + span > TensorMemory::kColumns
+               ? "the columns [" + std::to_string(column) + "," + std::to_string(column + span) +
+                     ") run past column 512"
+               : tmem.checkColumns(column, span, store ? "the store" : "the load");
+  };
+  if (!columnProblem().empty())
+    fail(t, what, [&] {
+      return instruction() + " at TMEM address " + tmemAddressText(op->address) + ": " +
+             columnProblem();
+    });
   // A load races with pending writes; a store with pending reads too (an
   // MMA's A operand).
   if (const TensorMemory::PendingWrite *p =
