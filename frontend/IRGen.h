@@ -208,6 +208,9 @@ private:
   SemaValue tmemTensor(CallSite &site);
   /// tmem_tensor's tensor of `layout` at its address argument.
   SemaValue tmemTensorAt(CallSite &site, const Layout &layout);
+  /// The tensor of `layout` at tmem_tensor's address argument, once it is
+  /// checked to be a 32-bit value (what tmem_alloc wrote).
+  SemaValue tmemTensorValue(CallSite &site, const Layout &layout);
   /// tmem_load (store false) and tmem_store (IRGenTmemLoadStore.cpp).
   SemaValue tmemLoadStore(CallSite &site, bool store);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------

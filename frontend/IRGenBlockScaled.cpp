@@ -27,15 +27,7 @@ SemaValue IRGen::tmemScaleFactorTensor(CallSite &site) {
   if (!layout || !layout->shape.isStatic() || !layout->stride.isStatic())
     return error(site.argExpr(1), "scale factors in tensor memory need a static layout with byte "
                                   "strides (sf_tmem_layout), not " + site.args[1].describe());
-  const SemaValue &address = site.args[2];
-  if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
-      !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
-    return error(site.argExpr(2), "tmem_tensor needs a 32-bit tensor-memory address, not " +
-                                      address.describe());
-  return SemaValue::runTime(builder->createValue(
-      ir::OpKind::TmemTensor, site.loc(),
-      ir::Type::tensor(site.args[0].dataType(), ir::MemorySpace::Tensor, *layout),
-      {address.irValue()}));
+  return tmemTensorValue(site, *layout);
 }
 
 // tmem_copy(src, dst[, cta_group=2]): scale-factor tiles from shared to

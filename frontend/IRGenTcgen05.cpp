@@ -15,6 +15,12 @@ namespace cutec {
 /// Columns of a CTA's tensor memory (128 lanes of 512 32-bit cells).
 static constexpr int64_t kTmemColumns = 512;
 
+/// Whether `v` is a run-time 32-bit integer: a tensor-memory address.
+static bool isTmemAddress(const SemaValue &v) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isScalar() &&
+         ir::isInteger(v.type().element()) && ir::bitWidth(v.type().element()) == 32;
+}
+
 bool IRGen::isTcgen05BuiltinName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("tmem_alloc", "tmem_dealloc", "tmem_relinquish_alloc_permit", "tmem_tensor",
@@ -93,8 +99,7 @@ SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
   if (name == "tmem_dealloc") {
     // tmem_dealloc(address, columns): the address tmem_alloc wrote.
     const SemaValue &address = site.args[0];
-    if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
-        !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
+    if (!isTmemAddress(address))
       return error(site.argExpr(0), "tmem_dealloc takes the 32-bit address tmem_alloc wrote, not " +
                                         address.describe());
     setCtaGroup(builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count}),
@@ -225,9 +230,12 @@ SemaValue IRGen::tmemTensorAt(CallSite &site, const Layout &layout) {
     return error(site.argExpr(1), "a tensor-memory layout steps lanes (multiples of 65536) or "
                                   "columns with static strides, within 128 lanes and 512 "
                                   "columns, not " + layout.str());
+  return tmemTensorValue(site, layout);
+}
+
+SemaValue IRGen::tmemTensorValue(CallSite &site, const Layout &layout) {
   const SemaValue &address = site.args[2];
-  if (!address.is(SemaValue::Kind::RunTime) || !address.type().isScalar() ||
-      !ir::isInteger(address.type().element()) || ir::bitWidth(address.type().element()) != 32)
+  if (!isTmemAddress(address))
     return error(site.argExpr(2), "tmem_tensor needs the 32-bit address tmem_alloc wrote, not " +
                                       address.describe());
   return SemaValue::runTime(builder->createValue(

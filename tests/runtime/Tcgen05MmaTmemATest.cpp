@@ -73,13 +73,9 @@ struct Fixture {
   }
 
   Tcgen05Problem run(uint32_t aTmem, uint32_t instr, Tcgen05Kind kind = Tcgen05Kind::F16) {
-    MmaOperands op;
-    op.kind = kind;
-    op.dTmem = kDColumn;
+    MmaOperands op = mmaOperands(kDColumn, 0, bDesc, instr, false, kind);
     op.aFromTmem = true;
     op.aTmem = aTmem;
-    op.bDesc = bDesc;
-    op.idesc = instr;
     SharedView view;
     view.bytes = shared.data();
     view.size = uint32_t(shared.size());
