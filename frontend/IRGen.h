@@ -20,6 +20,7 @@
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
 
+#include "frontend/Builtins.h"
 #include "frontend/Diagnostics.h"
 #include "frontend/SemaValue.h"
 #include "ir/core/Builder.h"
@@ -46,6 +47,17 @@ struct CallSite {
     const ast::Expr *expr;
   };
   std::vector<Keyword> keywords;
+  /// The built-in being called (its table spelling), once callBuiltin has
+  /// looked it up.
+  llvm::StringRef callee;
+  /// A method's receiver; null for a function.
+  const SemaValue *self = nullptr;
+  /// The arguments bound to the built-in's signature, in declaration order
+  /// (defaults filled in); empty for an unchecked ("...") signature.
+  std::vector<SemaValue> bound;
+  /// Set by a method that changes its object (`state.advance()`): the
+  /// object's new value, which the variable named before the `.` takes.
+  std::optional<SemaValue> updatedSelf;
 
   llvm::SMLoc loc() const { return call.getLoc(); }
   llvm::SMRange range() const { return call.getRange(); }
@@ -63,6 +75,9 @@ struct BinarySite {
 };
 
 class IRGen {
+  /// The built-in table names IRGen's handlers (frontend/Builtins.cpp).
+  friend llvm::ArrayRef<BuiltinInfo> builtinTable();
+
 public:
   explicit IRGen(DiagnosticEngine &diags);
   std::unique_ptr<ir::Module> run(const ast::Module &module);
@@ -132,6 +147,9 @@ private:
   /// An operand of `:`, where `(t)` around a tuple is a rank-1 tuple.
   SemaValue evalLayoutOperand(const ast::Expr &expr);
   SemaValue evalCall(const ast::CallExpr &call);
+  /// After a method that changed its object: rebinds the variable the
+  /// method was called on (`state` in `state.advance()`).
+  void updateReceiver(const ast::CallExpr &call, const SemaValue &self);
   /// The call's arguments, or nullopt when one of them failed.
   std::optional<CallSite> evalCallSite(const ast::CallExpr &call);
   /// A binary operation on evaluated operands: folded or emitted.
@@ -167,14 +185,26 @@ private:
   ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
   /// The builder, or an error saying `what` needs a kernel.
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
+  /// Whether the built-in call is inside a kernel (an error otherwise).
+  bool inKernel(CallSite &site) { return requireBuilder(site.loc(), site.callee + "()"); }
 
-  // --- Built-ins (IRGenBuiltins.cpp) ---------------------------------------
+  // --- Built-ins (IRGenBuiltins.cpp; the table is frontend/Builtins.def) -----
   static bool isBuiltinName(llvm::StringRef name);
   SemaValue callBuiltin(llvm::StringRef name, CallSite &site);
+  /// Checks the call against the built-in's signature and fills
+  /// `site.bound`; false after an error.
+  bool bindArguments(const BuiltinInfo &builtin, CallSite &site);
+  /// A built-in of the table that is one kernel IR op.
+  SemaValue callIntrinsic(const BuiltinInfo &builtin, CallSite &site);
+  /// `range`/`unroll` outside a for header, `Tensor[...]` outside a
+  /// parameter type, and built-in enumerations called as functions.
+  SemaValue misplacedIterable(CallSite &site);
+  SemaValue misplacedTensorType(CallSite &site);
+  SemaValue notAFunction(CallSite &site);
   SemaValue callLayoutBuiltin(llvm::StringRef name, CallSite &site);
   SemaValue callSize(CallSite &site);
   SemaValue callSelect(CallSite &site);
-  SemaValue callIndexTuple(ir::OpKind kind, CallSite &site);
+  SemaValue callIndexTuple(CallSite &site);
   SemaValue callMethod(const SemaValue &method, CallSite &site);
   SemaValue callDType(ir::DataType type, CallSite &site);
   bool checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -183,20 +213,18 @@ private:
   std::optional<LayoutValue> layoutArgument(const SemaValue &v);
 
   // --- Shared memory, mbarriers, TMA (IRGenAsync.cpp) ----------------------
-  static bool isAsyncBuiltinName(llvm::StringRef name);
-  SemaValue callAsyncBuiltin(llvm::StringRef name, CallSite &site);
   SemaValue sharedTensor(CallSite &site);
   SemaValue asBytes(CallSite &site);
   SemaValue sizeInBytes(CallSite &site);
-  SemaValue mbarrierOp(llvm::StringRef name, CallSite &site);
+  SemaValue mbarrierOp(CallSite &site);
   ir::Value *mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name);
   SemaValue tmaLoad(CallSite &site);
   // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
   SemaValue callShuffleBfly(CallSite &site);
 
   // --- Tensor memory (IRGenTcgen05.cpp) ------------------------------------
-  static bool isTcgen05BuiltinName(llvm::StringRef name);
-  SemaValue callTcgen05Builtin(llvm::StringRef name, CallSite &site);
+  /// tmem_alloc, tmem_dealloc, tmem_relinquish_alloc_permit, umma_commit.
+  SemaValue tmemAllocation(CallSite &site);
   std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
   SemaValue ummaSmemLayout(CallSite &site);
   // --- OperandMajorMode.K/.MN (IRGenOperandMajor.cpp) -------------------------
@@ -212,7 +240,7 @@ private:
   /// checked to be a 32-bit value (what tmem_alloc wrote).
   SemaValue tmemTensorValue(CallSite &site, const Layout &layout);
   /// tmem_load (store false) and tmem_store (IRGenTmemLoadStore.cpp).
-  SemaValue tmemLoadStore(CallSite &site, bool store);
+  SemaValue tmemLoadStore(CallSite &site);
   // --- Block-scaled MMA (IRGenBlockScaled.cpp) ------------------------------
   SemaValue tmemScaleFactorTensor(CallSite &site);
   SemaValue tmemCopy(CallSite &site);
@@ -222,10 +250,10 @@ private:
                                llvm::StringRef &kind);
   /// gemm(acc, a, b, accumulate) at arguments `first`... (1 after a tiled MMA).
   SemaValue gemm(CallSite &site, size_t first = 0);
+  SemaValue gemmCall(CallSite &site) { return inKernel(site) ? gemm(site) : SemaValue::poison(); }
   // --- Tiled MMA vocabulary (IRGenTiledMma.cpp) --------------------------------
-  static bool isTiledMmaBuiltinName(llvm::StringRef name);
-  SemaValue callTiledMmaBuiltin(llvm::StringRef name, CallSite &site);
-  SemaValue mmaOp(llvm::StringRef op, CallSite &site);
+  SemaValue callTiledMmaBuiltin(CallSite &site);
+  SemaValue mmaOp(CallSite &site);
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
   std::optional<SemaValue> tiledMmaAttribute(const SemaValue &base, llvm::StringRef name);
   SemaValue callTiledMmaMethod(const SemaValue &method, CallSite &site);
@@ -234,8 +262,8 @@ private:
   SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 
   // --- Clusters (IRGenCluster.cpp) ------------------------------------------
-  static bool isClusterBuiltinName(llvm::StringRef name);
-  SemaValue callClusterBuiltin(llvm::StringRef name, CallSite &site);
+  /// cluster_ctarank() and cluster_size().
+  SemaValue clusterSpecial(CallSite &site);
   /// The cta_group= keyword of `name` (1 when absent), or nullopt after an
   /// error: 2 needs clusters of an even number of CTAs, and the tcgen05
   /// operations (`tcgen05`) of a kernel must all use the same group.

@@ -13,14 +13,6 @@ namespace cutec {
 /// What a CTA may have: 227 KiB on sm_90 and sm_100.
 static constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
-bool IRGen::isAsyncBuiltinName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("shared_tensor", "as_bytes", "size_in_bytes", "mbarrier_init", "mbarrier_arrive",
-             "mbarrier_arrive_expect_tx", "mbarrier_wait", "tma_load", true)
-      .Cases("fence_proxy_async", "fence_mbarrier_init", "sync_threads", true)
-      .Default(false);
-}
-
 static bool isSharedTensor(const SemaValue &v) {
   return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
          v.type().memorySpace() == ir::MemorySpace::Shared;
@@ -31,36 +23,12 @@ static int64_t storageBytes(ir::DataType type, int64_t size) {
   return (size * ir::bitWidth(type) + 7) / 8;
 }
 
-SemaValue IRGen::callAsyncBuiltin(llvm::StringRef name, CallSite &site) {
-  ir::Builder *b = requireBuilder(site.loc(), name + "()");
-  if (!b)
-    return SemaValue::poison();
-  if (name == "shared_tensor")
-    return sharedTensor(site);
-  if (name == "as_bytes")
-    return asBytes(site);
-  if (name == "size_in_bytes")
-    return sizeInBytes(site);
-  if (name == "tma_load")
-    return tmaLoad(site);
-  if (name.starts_with("mbarrier_"))
-    return mbarrierOp(name, site);
-  // The fences and sync_threads take no arguments.
-  if (!checkArity(site, name, 0, 0))
-    return SemaValue::poison();
-  ir::OpKind kind = name == "fence_proxy_async"     ? ir::OpKind::FenceProxyAsync
-                    : name == "fence_mbarrier_init" ? ir::OpKind::FenceMbarrierInit
-                                                    : ir::OpKind::BarrierSync;
-  b->create(kind, site.loc(), {});
-  return SemaValue::none();
-}
-
 // shared_tensor(dtype, layout, align=N): a tensor in shared memory. The
 // layout may be swizzled (`composition(Swizzle(3,4,3), L)`); the swizzle then
 // permutes the allocation's byte offsets, as TMA and the MMA units do, so the
 // allocation is aligned to the swizzle's repeat.
 SemaValue IRGen::sharedTensor(CallSite &site) {
-  if (!checkArity(site, "shared_tensor", 2, 2, {"align"}))
+  if (!inKernel(site) || !checkArity(site, "shared_tensor", 2, 2, {"align"}))
     return SemaValue::poison();
   if (!site.args[0].is(SemaValue::Kind::DType))
     return error(site.argExpr(0), "the first argument of shared_tensor must be an element type "
@@ -120,7 +88,7 @@ SemaValue IRGen::sharedTensor(CallSite &site) {
 // as_bytes(s): the bytes of a shared allocation in address order, whatever
 // its layout and swizzle: what TMA or another thread physically wrote.
 SemaValue IRGen::asBytes(CallSite &site) {
-  if (!checkArity(site, "as_bytes", 1, 1))
+  if (!inKernel(site) || !checkArity(site, "as_bytes", 1, 1))
     return SemaValue::poison();
   const SemaValue &t = site.args[0];
   ir::Operation *alloc = isSharedTensor(t) ? t.irValue()->definingOp() : nullptr;
@@ -138,7 +106,7 @@ SemaValue IRGen::asBytes(CallSite &site) {
 
 // size_in_bytes(t): the bytes of a tensor's elements (CuTe's size_in_bytes).
 SemaValue IRGen::sizeInBytes(CallSite &site) {
-  if (!checkArity(site, "size_in_bytes", 1, 1))
+  if (!inKernel(site) || !checkArity(site, "size_in_bytes", 1, 1))
     return SemaValue::poison();
   const SemaValue &t = site.args[0];
   if (!t.is(SemaValue::Kind::RunTime) || !t.type().isTensor() ||
@@ -164,7 +132,10 @@ ir::Value *IRGen::mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name
   return nullptr;
 }
 
-SemaValue IRGen::mbarrierOp(llvm::StringRef name, CallSite &site) {
+SemaValue IRGen::mbarrierOp(CallSite &site) {
+  llvm::StringRef name = site.callee;
+  if (!inKernel(site))
+    return SemaValue::poison();
   struct Form {
     const char *name;
     ir::OpKind kind;
@@ -208,7 +179,7 @@ SemaValue IRGen::mbarrierOp(llvm::StringRef name, CallSite &site) {
 // that completes its bytes on `bar`. lower-tma checks that the tile is a box
 // of its tensor and that the shared layout is the box's image.
 SemaValue IRGen::tmaLoad(CallSite &site) {
-  if (!checkArity(site, "tma_load", 3, 3, {"cta_group", "multicast"}))
+  if (!inKernel(site) || !checkArity(site, "tma_load", 3, 3, {"cta_group", "multicast"}))
     return SemaValue::poison();
   // cta_group=2: the load completes on the mbarrier at `bar`'s offset in the
   // pair's leader (the even CTA), whichever CTA of the pair issues it.

@@ -35,7 +35,7 @@ SemaValue IRGen::tmemScaleFactorTensor(CallSite &site) {
 // them in order). With cta_group=2 the pair leader's copy fills, in each CTA
 // of the pair, `dst` from that CTA's own `src`.
 SemaValue IRGen::tmemCopy(CallSite &site) {
-  if (!checkArity(site, "tmem_copy", 2, 2, {"cta_group"}))
+  if (!inKernel(site) || !checkArity(site, "tmem_copy", 2, 2, {"cta_group"}))
     return SemaValue::poison();
   std::optional<int64_t> group = ctaGroupArgument(site, "tmem_copy", /*tcgen05=*/true);
   if (!group)

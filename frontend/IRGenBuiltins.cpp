@@ -4,18 +4,11 @@
 // tensor methods .load(), .store(v) and .to(dtype).
 #include "frontend/IRGen.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 namespace cutec {
 
 bool IRGen::isBuiltinName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-             .Cases("range", "unroll", "block_idx", "thread_idx", "local_tile", "Tensor", true)
-             .Case("shuffle_sync_bfly", true) // warp collectives (IRGenWarp.cpp)
-             .Default(false) ||
-         isAsyncBuiltinName(name) || isTcgen05BuiltinName(name) || isTiledMmaBuiltinName(name) ||
-         isClusterBuiltinName(name) ||
-         isLayoutFunction(name);
+  return findBuiltin(name) || isLayoutFunction(name);
 }
 
 bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -46,39 +39,177 @@ std::optional<LayoutValue> IRGen::layoutArgument(const SemaValue &v) {
 }
 
 SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
-  if (name == "range" || name == "unroll")
-    return error(site.loc(), name + "() can only be the iterable of a for loop", {site.range()});
-  if (name == "Tensor")
-    return error(site.loc(), "Tensor[...] is only allowed as the type of a kernel parameter",
-                 {site.range()});
-  if (name == "block_idx")
-    return callIndexTuple(ir::OpKind::BlockIdx, site);
-  if (name == "thread_idx")
-    return callIndexTuple(ir::OpKind::ThreadIdx, site);
-  if (name == "local_tile")
-    return localTile(site);
-  if (name == "shuffle_sync_bfly")
-    return callShuffleBfly(site);
-  if (name == "size")
-    return callSize(site);
-  if (name == "select")
-    return callSelect(site);
-  if (isAsyncBuiltinName(name))
-    return callAsyncBuiltin(name, site);
-  if (isTcgen05BuiltinName(name))
-    return callTcgen05Builtin(name, site);
-  if (isTiledMmaBuiltinName(name))
-    return callTiledMmaBuiltin(name, site);
-  if (isClusterBuiltinName(name))
-    return callClusterBuiltin(name, site);
-  return callLayoutBuiltin(name, site);
+  const BuiltinInfo *builtin = findBuiltin(name);
+  if (!builtin)
+    return callLayoutBuiltin(name, site);
+  site.callee = builtin->spelling;
+  if (!bindArguments(*builtin, site))
+    return SemaValue::poison();
+  if (!builtin->handler)
+    return callIntrinsic(*builtin, site);
+  return (this->*builtin->handler)(site);
 }
 
-SemaValue IRGen::callIndexTuple(ir::OpKind kind, CallSite &site) {
-  llvm::StringRef name = kind == ir::OpKind::BlockIdx ? "block_idx" : "thread_idx";
-  if (!checkArity(site, name, 0, 0))
+/// Whether `v` is one u64 element of a shared tensor: an mbarrier.
+static bool isMbarrier(const SemaValue &v) {
+  if (!v.is(SemaValue::Kind::RunTime) || !v.type().isTensor())
+    return false;
+  const ir::Type &t = v.type();
+  return t.memorySpace() == ir::MemorySpace::Shared && t.tensorLayout().shape.isTuple() &&
+         t.tensorLayout().shape.rank() == 0 && ir::bitWidth(t.element()) == 64 &&
+         ir::isInteger(t.element());
+}
+
+static bool isTensorIn(const SemaValue &v, std::optional<ir::MemorySpace> space) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         (!space || v.type().memorySpace() == *space);
+}
+
+static bool hasKind(const SemaValue &v, ArgKind kind) {
+  switch (kind) {
+  case ArgKind::I32:
+    return v.is(SemaValue::Kind::Int) ||
+           (v.is(SemaValue::Kind::RunTime) && v.type().isScalar() &&
+            ir::isInteger(v.type().element()) && ir::bitWidth(v.type().element()) == 32);
+  case ArgKind::Bool:
+    return v.is(SemaValue::Kind::Bool) ||
+           (v.is(SemaValue::Kind::RunTime) && v.type() == ir::Type::scalar(ir::DataType::Bool));
+  case ArgKind::Int:
+    return v.is(SemaValue::Kind::Int) && v.intValue().isStatic();
+  case ArgKind::Flag:
+    return v.is(SemaValue::Kind::Bool);
+  case ArgKind::Mbarrier:
+    return isMbarrier(v);
+  case ArgKind::Smem:
+    return isTensorIn(v, ir::MemorySpace::Shared);
+  case ArgKind::Gmem:
+    return isTensorIn(v, ir::MemorySpace::Global);
+  case ArgKind::Tensor:
+    return isTensorIn(v, std::nullopt);
+  case ArgKind::Any:
+    return true;
+  }
+  return false;
+}
+
+bool IRGen::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
+  const BuiltinSignature &sig = builtin.signature;
+  if (sig.unchecked)
+    return true;
+  llvm::SmallVector<llvm::StringRef, 4> keywords;
+  for (const BuiltinParam &p : sig.params)
+    if (p.keywordOnly || p.defaultValue)
+      keywords.push_back(p.name);
+  if (!checkArity(site, builtin.spelling, sig.requiredCount(), sig.positionalCount(), keywords))
+    return false;
+  std::vector<std::optional<SemaValue>> bound(sig.params.size());
+  std::vector<const ast::Expr *> exprs(sig.params.size());
+  for (size_t i = 0; i < site.args.size(); ++i) {
+    bound[i] = site.args[i];
+    exprs[i] = &site.argExpr(i);
+  }
+  for (const CallSite::Keyword &kw : site.keywords) {
+    size_t i = size_t(sig.find(kw.name));
+    if (bound[i]) {
+      error(kw.nameRange.Start,
+            "'" + builtin.spelling + "' got argument '" + kw.name + "' twice", {kw.nameRange});
+      return false;
+    }
+    bound[i] = kw.value;
+    exprs[i] = kw.expr;
+  }
+  site.bound.clear();
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const BuiltinParam &p = sig.params[i];
+    if (!bound[i]) {
+      bool flag = p.kind == ArgKind::Flag;
+      site.bound.push_back(flag ? SemaValue::boolean(*p.defaultValue != 0)
+                                : SemaValue::integer(*p.defaultValue));
+      continue;
+    }
+    const SemaValue &v = *bound[i];
+    if (!hasKind(v, p.kind)) {
+      error(*exprs[i], "'" + p.name + "' of " + builtin.spelling + " must be " +
+                           describeArgKind(p.kind) + ", not " + v.describe());
+      return false;
+    }
+    if (p.kind == ArgKind::Int && p.lo) {
+      int64_t n = v.intValue().staticValue();
+      if (n < *p.lo || n > *p.hi || (n - *p.lo) % p.step != 0) {
+        std::string step = p.step == 1 ? "" : " in steps of " + std::to_string(p.step);
+        error(*exprs[i], "'" + p.name + "' of " + builtin.spelling + " must be from " +
+                             llvm::Twine(*p.lo) + " to " + llvm::Twine(*p.hi) + step + ", not " +
+                             llvm::Twine(n));
+        return false;
+      }
+    }
+    site.bound.push_back(v);
+  }
+  return true;
+}
+
+SemaValue IRGen::callIntrinsic(const BuiltinInfo &builtin, CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), builtin.spelling + "()");
+  if (!b)
     return SemaValue::poison();
-  ir::Builder *b = requireBuilder(site.loc(), name + "()");
+  const BuiltinSignature &sig = builtin.signature;
+  std::vector<ir::Value *> operands;
+  std::vector<std::pair<std::string, ir::Attribute>> attributes;
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const BuiltinParam &p = sig.params[i];
+    const SemaValue &v = site.bound[i];
+    switch (p.kind) {
+    case ArgKind::Int:
+      attributes.push_back({p.name, ir::Attribute(v.intValue().staticValue())});
+      continue;
+    case ArgKind::Flag:
+      attributes.push_back({p.name, ir::Attribute(v.boolValue())});
+      continue;
+    case ArgKind::I32:
+      operands.push_back(toRunTime(v, site.loc(), site.range(), ir::DataType::I32));
+      break;
+    case ArgKind::Bool:
+      operands.push_back(toRunTime(v, site.loc(), site.range(), ir::DataType::Bool));
+      break;
+    default:
+      operands.push_back(v.irValue());
+      break;
+    }
+    if (!operands.back())
+      return SemaValue::poison();
+  }
+  std::vector<ir::Type> results;
+  if (sig.result)
+    results.push_back(ir::Type::scalar(*sig.result));
+  ir::Operation &op = b->create(builtin.op, site.loc(), operands, results);
+  for (const auto &[name, value] : attributes)
+    op.setAttr(name, value);
+  return sig.result ? SemaValue::runTime(op.result()) : SemaValue::none();
+}
+
+SemaValue IRGen::misplacedIterable(CallSite &site) {
+  return error(site.loc(), site.callee + "() can only be the iterable of a for loop",
+               {site.range()});
+}
+
+SemaValue IRGen::misplacedTensorType(CallSite &site) {
+  return error(site.loc(), "Tensor[...] is only allowed as the type of a kernel parameter",
+               {site.range()});
+}
+
+SemaValue IRGen::notAFunction(CallSite &site) {
+  llvm::StringRef name = site.callee;
+  llvm::StringRef values = name == "CtaGroup"        ? "CtaGroup.ONE and CtaGroup.TWO"
+                           : name == "OperandSource" ? "OperandSource.SMEM and OperandSource.TMEM"
+                           : name == "Field"         ? "Field.ACCUMULATE"
+                                                     : "OperandMajorMode.K and OperandMajorMode.MN";
+  return error(site.loc(), name + " is not a function: its values are " + values,
+               {site.range()});
+}
+
+SemaValue IRGen::callIndexTuple(CallSite &site) {
+  ir::OpKind kind = site.callee == "block_idx" ? ir::OpKind::BlockIdx : ir::OpKind::ThreadIdx;
+  ir::Builder *b = requireBuilder(site.loc(), site.callee + "()");
   if (!b)
     return SemaValue::poison();
   std::vector<SemaValue> dims;
@@ -209,6 +340,14 @@ SemaValue IRGen::callMethod(const SemaValue &method, CallSite &site) {
   llvm::StringRef name = method.name();
   if (self.is(SemaValue::Kind::TiledMma))
     return callTiledMmaMethod(method, site);
+  if (self.is(SemaValue::Kind::Object)) {
+    const BuiltinInfo *builtin = findBuiltin((self.className() + "." + name).str());
+    site.callee = builtin->spelling;
+    site.self = &self;
+    if (!bindArguments(*builtin, site))
+      return SemaValue::poison();
+    return (this->*builtin->handler)(site);
+  }
   if (name == "load") {
     if (!checkArity(site, "load", 0, 0))
       return SemaValue::poison();

@@ -6,24 +6,13 @@
 // tcgen05 instructions of a kernel use one CTA group.
 #include "frontend/IRGen.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 namespace cutec {
 
-bool IRGen::isClusterBuiltinName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("cluster_ctarank", "cluster_size", "cluster_sync", true)
-      .Default(false);
-}
-
-SemaValue IRGen::callClusterBuiltin(llvm::StringRef name, CallSite &site) {
+SemaValue IRGen::clusterSpecial(CallSite &site) {
+  llvm::StringRef name = site.callee;
   ir::Builder *b = requireBuilder(site.loc(), name + "()");
-  if (!b || !checkArity(site, name, 0, 0))
+  if (!b)
     return SemaValue::poison();
-  if (name == "cluster_sync") {
-    b->create(ir::OpKind::ClusterSync, site.loc(), {});
-    return SemaValue::none();
-  }
   ir::Operation &op =
       b->create(ir::OpKind::ClusterSpecial, site.loc(), {}, {ir::Type::scalar(ir::DataType::I32)});
   op.setAttr("register",

@@ -347,7 +347,7 @@ const CallSite::Keyword *CallSite::keyword(llvm::StringRef name) const {
 }
 
 std::optional<CallSite> IRGen::evalCallSite(const ast::CallExpr &call) {
-  CallSite site{call, {}, {}};
+  CallSite site{call, {}, {}, {}, nullptr, {}, std::nullopt};
   bool poisoned = false;
   for (const ast::ExprPtr &arg : call.getArgs()) {
     site.args.push_back(eval(*arg));
@@ -384,8 +384,12 @@ SemaValue IRGen::evalCall(const ast::CallExpr &call) {
     return callDType(callee.dataType(), *site);
   case SemaValue::Kind::Helper:
     return callHelper(callee.function(), *site);
-  case SemaValue::Kind::Method:
-    return callMethod(callee, *site);
+  case SemaValue::Kind::Method: {
+    SemaValue result = callMethod(callee, *site);
+    if (site->updatedSelf)
+      updateReceiver(call, *site->updatedSelf);
+    return result;
+  }
   case SemaValue::Kind::Kernel:
     return error(call.getCallee(), "kernels cannot be called; only helper functions can");
   default:
@@ -394,6 +398,21 @@ SemaValue IRGen::evalCall(const ast::CallExpr &call) {
   const auto *name = llvm::dyn_cast<ast::NameExpr>(&call.getCallee());
   std::string what = name ? ("'" + name->getName() + "' is ").str() : "this is ";
   return error(call.getCallee(), what + callee.describe() + ", not a function");
+}
+
+void IRGen::updateReceiver(const ast::CallExpr &call, const SemaValue &self) {
+  const auto &method = llvm::cast<ast::AttributeExpr>(call.getCallee());
+  const auto *name = llvm::dyn_cast<ast::NameExpr>(&method.getBase());
+  if (!name) {
+    error(method.getBase(), "'" + method.getName() +
+                                "' changes its object, so it must be called on a variable");
+    return;
+  }
+  if (frame->locals->count(name->getName()))
+    (*frame->locals)[name->getName()] = self;
+  else
+    error(method.getBase(), "'" + method.getName() + "' changes its object, so '" +
+                                name->getName() + "' must be a local variable");
 }
 
 SemaValue IRGen::indexTuple(const SemaValue &tuple, const ast::SubscriptExpr &subscript) {
@@ -487,6 +506,14 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
       return SemaValue::fromLayoutValue(type.tensorLayout());
     if (name == "dtype")
       return SemaValue::dtype(type.element());
+  }
+  if (base.is(SemaValue::Kind::Object)) {
+    // Methods are the built-in table's "Class.method" rows; fields whose
+    // names start with '_' are the object's own.
+    if (findBuiltin((base.className() + "." + name).str()))
+      return SemaValue::method(base, name);
+    if (const SemaValue *field = base.field(name); field && !name.starts_with("_"))
+      return *field;
   }
   if (std::optional<SemaValue> major = operandMajorModeAttribute(base, name))
     return *major;

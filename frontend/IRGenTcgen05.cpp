@@ -7,7 +7,6 @@
 #include "frontend/IRGen.h"
 #include "frontend/UmmaSmemLayout.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace cutec {
@@ -19,16 +18,6 @@ static constexpr int64_t kTmemColumns = 512;
 static bool isTmemAddress(const SemaValue &v) {
   return v.is(SemaValue::Kind::RunTime) && v.type().isScalar() &&
          ir::isInteger(v.type().element()) && ir::bitWidth(v.type().element()) == 32;
-}
-
-bool IRGen::isTcgen05BuiltinName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("tmem_alloc", "tmem_dealloc", "tmem_relinquish_alloc_permit", "tmem_tensor",
-             "tmem_load", "tmem_store", "gemm", "umma_commit", "make_umma_smem_layout",
-             "tmem_copy", true)
-      .Case("OperandMajorMode", true)
-      .Cases("tcgen05_fence_before_thread_sync", "tcgen05_fence_after_thread_sync", true)
-      .Default(false);
 }
 
 /// A static column count: a power of two from 32 to 512.
@@ -46,35 +35,14 @@ std::optional<int64_t> IRGen::tmemColumnsArgument(CallSite &site, size_t i) {
   return std::nullopt;
 }
 
-SemaValue IRGen::callTcgen05Builtin(llvm::StringRef name, CallSite &site) {
-  if (name == "make_umma_smem_layout")
-    return ummaSmemLayout(site);
-  if (name == "OperandMajorMode")
-    return error(site.loc(),
-                 "OperandMajorMode is not a function: its values are "
-                 "OperandMajorMode.K and OperandMajorMode.MN",
-                 {site.range()});
-  if (!requireBuilder(site.loc(), name + "()"))
+// tmem_alloc, tmem_dealloc, tmem_relinquish_alloc_permit and umma_commit
+// take cta_group= (IRGenCluster.cpp): with 2, umma_commit arrives on the
+// mbarrier of both CTAs of the pair, and the allocation instructions are
+// performed by one warp of each CTA together.
+SemaValue IRGen::tmemAllocation(CallSite &site) {
+  llvm::StringRef name = site.callee;
+  if (!inKernel(site))
     return SemaValue::poison();
-  if (name == "tmem_tensor")
-    return tmemTensor(site);
-  if (name == "tmem_load" || name == "tmem_store")
-    return tmemLoadStore(site, name == "tmem_store");
-  if (name == "gemm")
-    return gemm(site);
-  if (name == "tmem_copy")
-    return tmemCopy(site);
-  if (name.starts_with("tcgen05_fence_")) {
-    if (!checkArity(site, name, 0, 0))
-      return SemaValue::poison();
-    builder->create(name == "tcgen05_fence_before_thread_sync" ? ir::OpKind::Tcgen05FenceBefore
-                                                               : ir::OpKind::Tcgen05FenceAfter,
-                    site.loc(), {});
-    return SemaValue::none();
-  }
-  // The others take cta_group= (IRGenCluster.cpp): with 2, umma_commit
-  // arrives on the mbarrier of both CTAs of the pair, and the allocation
-  // instructions are performed by one warp of each CTA together.
   size_t arity = name == "umma_commit" ? 1 : name == "tmem_relinquish_alloc_permit" ? 0 : 2;
   if (!checkArity(site, name, arity, arity, {"cta_group"}))
     return SemaValue::poison();
@@ -176,7 +144,7 @@ SemaValue IRGen::ummaSmemLayout(CallSite &site) {
 // tmem_tensor(dtype, layout, address) takes a layout into these addresses
 // instead, e.g. a tiled MMA's make_fragment_C.
 SemaValue IRGen::tmemTensor(CallSite &site) {
-  if (!checkArity(site, "tmem_tensor", 3, 3))
+  if (!inKernel(site) || !checkArity(site, "tmem_tensor", 3, 3))
     return SemaValue::poison();
   if (site.args[0].is(SemaValue::Kind::DType) &&
       (site.args[0].dataType() == ir::DataType::UE4M3 ||

@@ -13,14 +13,6 @@
 
 namespace cutec {
 
-bool IRGen::isTiledMmaBuiltinName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("MmaF16BF16Op", "MmaTF32Op", "MmaI8Op", "MmaF8F6F4Op", true)
-      .Cases("make_tiled_mma", "make_smem_layout_a", "make_smem_layout_b", true)
-      .Cases("CtaGroup", "OperandSource", "Field", true)
-      .Default(false);
-}
-
 static bool isMethodName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("set", "get_slice", "partition_shape_A", "partition_shape_B", "partition_shape_C",
@@ -129,7 +121,8 @@ std::string typeProblem(const TiledMma &mma) {
 // K), ...), MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, (M, N, K), ...): what
 // follows the shape is optional (CtaGroup.ONE, OperandSource.SMEM,
 // K-major), in this order.
-SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
+SemaValue IRGen::mmaOp(CallSite &site) {
+  llvm::StringRef op = site.callee;
   OpSignature sig = signatureOf(op);
   if (!checkArity(site, op, sig.types + 1, sig.types + 5))
     return SemaValue::poison();
@@ -203,16 +196,8 @@ SemaValue IRGen::mmaOp(llvm::StringRef op, CallSite &site) {
   return SemaValue::tiledMma(std::move(mma));
 }
 
-SemaValue IRGen::callTiledMmaBuiltin(llvm::StringRef name, CallSite &site) {
-  if (name == "CtaGroup" || name == "OperandSource" || name == "Field")
-    return error(site.loc(),
-                 name + " is not a function: its values are " +
-                     (name == "CtaGroup"        ? "CtaGroup.ONE and CtaGroup.TWO"
-                      : name == "OperandSource" ? "OperandSource.SMEM and OperandSource.TMEM"
-                                                : "Field.ACCUMULATE"),
-                 {site.range()});
-  if (name.starts_with("Mma"))
-    return mmaOp(name, site);
+SemaValue IRGen::callTiledMmaBuiltin(CallSite &site) {
+  llvm::StringRef name = site.callee;
   if (name == "make_tiled_mma") {
     // make_tiled_mma(op, atom_layout_mnk=(1, 1, 1)): one atom per CTA.
     if (!checkArity(site, name, 1, 2))

@@ -36,9 +36,10 @@ std::optional<int64_t> staticInteger(const SemaValue &v) {
 // tmem_store(t, column, fragment, shape=..., lane=0): thread l of warp w
 // moves the n elements of its fragment from or to the cells of `t` the PTX
 // fragment figures give it, from lane 32*(w % 4) + `lane` and `column` on.
-SemaValue IRGen::tmemLoadStore(CallSite &site, bool store) {
-  llvm::StringRef name = store ? "tmem_store" : "tmem_load";
-  if (!checkArity(site, name, 3, 3, {"shape", "lane"}))
+SemaValue IRGen::tmemLoadStore(CallSite &site) {
+  llvm::StringRef name = site.callee;
+  bool store = name == "tmem_store";
+  if (!inKernel(site) || !checkArity(site, name, 3, 3, {"shape", "lane"}))
     return SemaValue::poison();
   const SemaValue &t = site.args[0];
   if (!t.is(SemaValue::Kind::RunTime) || !t.type().isTensor() ||

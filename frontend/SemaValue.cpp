@@ -85,6 +85,32 @@ SemaValue SemaValue::tiledMma(TiledMma mma) {
   return s;
 }
 
+SemaValue SemaValue::object(llvm::StringRef className, std::vector<std::string> fieldNames,
+                            std::vector<SemaValue> fieldValues) {
+  SemaValue s(Kind::Object);
+  s.label = className;
+  s.names = std::make_shared<const std::vector<std::string>>(std::move(fieldNames));
+  s.children = std::make_shared<const std::vector<SemaValue>>(std::move(fieldValues));
+  return s;
+}
+
+const SemaValue *SemaValue::field(llvm::StringRef name) const {
+  for (size_t i = 0; i < names->size(); ++i)
+    if ((*names)[i] == name)
+      return &(*children)[i];
+  return nullptr;
+}
+
+SemaValue SemaValue::withField(llvm::StringRef name, SemaValue value) const {
+  std::vector<SemaValue> values = *children;
+  for (size_t i = 0; i < names->size(); ++i)
+    if ((*names)[i] == name)
+      values[i] = std::move(value);
+  SemaValue s = *this;
+  s.children = std::make_shared<const std::vector<SemaValue>>(std::move(values));
+  return s;
+}
+
 SemaValue SemaValue::string(llvm::StringRef text) {
   SemaValue s(Kind::String);
   s.label = text;
@@ -164,6 +190,13 @@ bool SemaValue::sameAs(const SemaValue &other) const {
     return value == other.value;
   case Kind::TiledMma:
     return *mmaValue == *other.mmaValue;
+  case Kind::Object:
+    if (label != other.label || children->size() != other.children->size())
+      return false;
+    for (size_t i = 0; i < children->size(); ++i)
+      if (!(*children)[i].sameAs((*other.children)[i]))
+        return false;
+    return true;
   }
   return false;
 }
@@ -203,6 +236,8 @@ std::string SemaValue::describe() const {
                                     : "a " + value->type().str();
   case Kind::TiledMma:
     return (mmaValue->isSlice ? "the MMA slice " : "the tiled MMA ") + mmaValue->str();
+  case Kind::Object:
+    return "a " + label.str();
   }
   return "a value";
 }

@@ -43,6 +43,8 @@ public:
     Method,     // `receiver.name`, waiting for its call
     RunTime,    // an IR value: scalar or tensor
     TiledMma,   // make_tiled_mma's value, or its get_slice (frontend/TiledMma.h)
+    Object,     // a built-in object (NamedBarrier, a pipeline, its state): a
+                // class name and named fields, compile-time or run-time
   };
 
   SemaValue() = default;
@@ -66,6 +68,10 @@ public:
   static SemaValue method(SemaValue receiver, llvm::StringRef name);
   static SemaValue runTime(ir::Value *v);
   static SemaValue tiledMma(TiledMma mma);
+  /// An object of the built-in class `className` (a static string): its
+  /// methods are the built-in table's "className.method" rows.
+  static SemaValue object(llvm::StringRef className, std::vector<std::string> fieldNames,
+                          std::vector<SemaValue> fieldValues);
 
   Kind kind() const { return valueKind; }
   bool is(Kind k) const { return valueKind == k; }
@@ -83,6 +89,13 @@ public:
   const SemaValue &receiver() const { return children->front(); }
   ir::Value *irValue() const { return value; }
   const TiledMma &tiledMma() const { return *mmaValue; }
+  /// An object's class name (name()), field names and values (elements()).
+  llvm::StringRef className() const { return label; }
+  const std::vector<std::string> &fieldNames() const { return *names; }
+  /// The field called `name`, or null.
+  const SemaValue *field(llvm::StringRef name) const;
+  /// A copy of the object with field `name` set to `value`.
+  SemaValue withField(llvm::StringRef name, SemaValue value) const;
   /// The type of a run-time value.
   const ir::Type &type() const { return value->type(); }
 
@@ -110,6 +123,7 @@ private:
   std::shared_ptr<const std::vector<SemaValue>> children;
   std::shared_ptr<const LayoutValue> layoutValue;
   std::shared_ptr<const TiledMma> mmaValue;
+  std::shared_ptr<const std::vector<std::string>> names; // an object's fields
   const ast::FunctionDef *def = nullptr;
   llvm::StringRef label; // static builtin names or AST storage (strings)
   ir::Value *value = nullptr;

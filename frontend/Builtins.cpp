@@ -1,0 +1,51 @@
+// The built-in table: frontend/Builtins.def's rows, their signatures parsed
+// once.
+#include "frontend/Builtins.h"
+
+#include "frontend/IRGen.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
+
+namespace cutec {
+
+static BuiltinInfo makeRow(llvm::StringRef spelling, llvm::StringRef signature,
+                           SemaValue (IRGen::*handler)(CallSite &), ir::OpKind op) {
+  BuiltinInfo info;
+  info.spelling = spelling;
+  info.signatureText = signature;
+  std::string error;
+  // A malformed row is a bug in the table, which BuiltinTableTest reports
+  // with the row; here it leaves an unchecked signature.
+  if (std::optional<BuiltinSignature> parsed = parseBuiltinSignature(signature, error))
+    info.signature = std::move(*parsed);
+  info.handler = handler;
+  info.op = op;
+  return info;
+}
+
+llvm::ArrayRef<BuiltinInfo> builtinTable() {
+  static const std::vector<BuiltinInfo> table = [] {
+    std::vector<BuiltinInfo> rows;
+#define BUILTIN(spelling, signature, handler)                                                   \
+  rows.push_back(makeRow(spelling, signature, &IRGen::handler, ir::OpKind::Kernel));
+#define INTRINSIC(spelling, signature, op)                                                      \
+  rows.push_back(makeRow(spelling, signature, nullptr, ir::OpKind::op));
+#include "frontend/Builtins.def"
+    return rows;
+  }();
+  return table;
+}
+
+const BuiltinInfo *findBuiltin(llvm::StringRef spelling) {
+  static const llvm::StringMap<const BuiltinInfo *> index = [] {
+    llvm::StringMap<const BuiltinInfo *> map;
+    for (const BuiltinInfo &row : builtinTable())
+      map[row.spelling] = &row;
+    return map;
+  }();
+  auto it = index.find(spelling);
+  return it == index.end() ? nullptr : it->second;
+}
+
+} // namespace cutec

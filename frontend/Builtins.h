@@ -1,0 +1,35 @@
+// The table of built-in functions and methods (frontend/Builtins.def),
+// with each row's signature parsed.
+#ifndef CUTEC_FRONTEND_BUILTINS_H
+#define CUTEC_FRONTEND_BUILTINS_H
+
+#include "frontend/BuiltinSignature.h"
+#include "ir/core/IR.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace cutec {
+
+class IRGen;
+class SemaValue;
+struct CallSite;
+
+struct BuiltinInfo {
+  llvm::StringRef spelling;
+  llvm::StringRef signatureText;
+  BuiltinSignature signature;
+  /// The IRGen method that handles a BUILTIN row; null for an INTRINSIC.
+  SemaValue (IRGen::*handler)(CallSite &) = nullptr;
+  /// The kernel IR op of an INTRINSIC row.
+  ir::OpKind op = ir::OpKind::Kernel;
+};
+
+/// The row of `spelling` ("warp_idx", "NamedBarrier.sync"), or null.
+const BuiltinInfo *findBuiltin(llvm::StringRef spelling);
+
+/// Every row, in table order (for the test that checks the table).
+llvm::ArrayRef<BuiltinInfo> builtinTable();
+
+} // namespace cutec
+
+#endif // CUTEC_FRONTEND_BUILTINS_H
