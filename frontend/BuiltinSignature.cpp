@@ -15,7 +15,7 @@ size_t BuiltinSignature::positionalCount() const {
 size_t BuiltinSignature::requiredCount() const {
   size_t n = 0;
   for (const BuiltinParam &p : params)
-    n += !p.keywordOnly && !p.defaultValue;
+    n += !p.keywordOnly && !p.optional;
   return n;
 }
 
@@ -44,6 +44,8 @@ llvm::StringRef describeArgKind(ArgKind kind) {
     return "a tensor in global memory";
   case ArgKind::Tensor:
     return "a tensor";
+  case ArgKind::String:
+    return "a string";
   case ArgKind::Any:
     return "a value";
   }
@@ -70,6 +72,7 @@ static bool parseKind(llvm::StringRef text, BuiltinParam &param) {
                                     .Case("smem", ArgKind::Smem)
                                     .Case("gmem", ArgKind::Gmem)
                                     .Case("tensor", ArgKind::Tensor)
+                                    .Case("str", ArgKind::String)
                                     .Case("any", ArgKind::Any)
                                     .Default(std::nullopt);
   if (!kind)
@@ -130,16 +133,14 @@ std::optional<BuiltinSignature> parseBuiltinSignature(llvm::StringRef text, std:
     }
     if (!def.empty()) {
       def = def.trim();
+      param.optional = true;
       param.defaultValue = def == "True" ? std::optional<int64_t>(1)
                            : def == "False" ? std::optional<int64_t>(0)
                                             : parseInteger(def);
-      if (!param.defaultValue) {
+      if (!param.defaultValue && def != "None") {
         error = "malformed default in '" + item.str() + "'";
         return std::nullopt;
       }
-    } else if (keywordOnly) {
-      error = "keyword-only parameter '" + param.name + "' needs a default";
-      return std::nullopt;
     }
     sig.params.push_back(std::move(param));
   }

@@ -11,8 +11,9 @@
 // value), `bool` (a bool, passed as a value), `int` (a compile-time integer,
 // optionally with a range `[lo..hi]` and `step k`), `flag` (a compile-time
 // bool), `mbarrier` (one u64 element of a shared tensor), `smem` (a shared
-// tensor), `gmem` (a tensor in global memory), `tensor` (any tensor) and
-// `any`. A default is an integer, True or False.
+// tensor), `gmem` (a tensor in global memory), `tensor` (any tensor),
+// `str` (a string) and `any`. A default is an integer, True, False or None
+// (the argument may be left out, and is then the value None).
 #ifndef CUTEC_FRONTEND_BUILTINSIGNATURE_H
 #define CUTEC_FRONTEND_BUILTINSIGNATURE_H
 
@@ -27,7 +28,7 @@
 
 namespace cutec {
 
-enum class ArgKind { I32, Bool, Int, Flag, Mbarrier, Smem, Gmem, Tensor, Any };
+enum class ArgKind { I32, Bool, Int, Flag, Mbarrier, Smem, Gmem, Tensor, String, Any };
 
 struct BuiltinParam {
   std::string name;
@@ -36,7 +37,9 @@ struct BuiltinParam {
   /// `int[lo..hi step k]`.
   std::optional<int64_t> lo, hi;
   int64_t step = 1;
-  /// The default of an optional parameter: an integer (a flag's is 0 or 1).
+  /// Whether the parameter may be left out, and its default then: an
+  /// integer (a flag's is 0 or 1), or none for None.
+  bool optional = false;
   std::optional<int64_t> defaultValue;
 };
 

@@ -61,7 +61,11 @@ struct CallSite {
 
   llvm::SMLoc loc() const { return call.getLoc(); }
   llvm::SMRange range() const { return call.getRange(); }
-  const ast::Expr &argExpr(size_t i) const { return *call.getArgs()[i]; }
+  /// Where argument i is written; the whole call for an argument that a
+  /// built-in passed to another (invokeBuiltin).
+  const ast::Expr &argExpr(size_t i) const {
+    return i < call.getArgs().size() ? *call.getArgs()[i] : static_cast<const ast::Expr &>(call);
+  }
   /// The keyword's value, or null when it was not given.
   const Keyword *keyword(llvm::StringRef name) const;
 };
@@ -201,6 +205,9 @@ private:
   SemaValue misplacedIterable(CallSite &site);
   SemaValue misplacedTensorType(CallSite &site);
   SemaValue notAFunction(CallSite &site);
+  /// Calls the built-in `name` of the table with `args` (positional, already
+  /// evaluated) on behalf of `site`: how built-ins are made of built-ins.
+  SemaValue invokeBuiltin(llvm::StringRef name, CallSite &site, std::vector<SemaValue> args);
   SemaValue callLayoutBuiltin(llvm::StringRef name, CallSite &site);
   SemaValue callSize(CallSite &site);
   SemaValue callSelect(CallSite &site);
@@ -214,6 +221,11 @@ private:
 
   // --- Shared memory, mbarriers, TMA (IRGenAsync.cpp) ----------------------
   SemaValue sharedTensor(CallSite &site);
+  /// A static allocation of shared memory (what shared_tensor makes), named
+  /// `name` in diagnostics when not empty; poison after an error at `loc`.
+  SemaValue allocateShared(ir::DataType dtype, const Layout &layout, const Swizzle &swizzle,
+                           int64_t align, llvm::SMLoc loc, llvm::SMRange range,
+                           const std::string &name);
   SemaValue asBytes(CallSite &site);
   SemaValue sizeInBytes(CallSite &site);
   SemaValue mbarrierOp(CallSite &site);
@@ -228,7 +240,6 @@ private:
   std::optional<int64_t> tmemColumnsArgument(CallSite &site, size_t i);
   SemaValue ummaSmemLayout(CallSite &site);
   // --- OperandMajorMode.K/.MN (IRGenOperandMajor.cpp) -------------------------
-  std::optional<SemaValue> operandMajorModeAttribute(const SemaValue &base, llvm::StringRef name);
   /// Whether `v` is OperandMajorMode.MN (false for .K); an error otherwise.
   std::optional<bool> mnMajorArgument(const SemaValue &v, const ast::Expr &expr);
   /// The `major=` keyword of `site`, K-major when absent.
@@ -261,6 +272,31 @@ private:
   SemaValue tiledMmaGemm(CallSite &site);
   SemaValue relayout(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
 
+  // --- Pipelines (IRGenPipeline.cpp) ----------------------------------------
+  SemaValue cooperativeGroup(CallSite &site);
+  SemaValue makePipelineState(CallSite &site);
+  SemaValue pipelineStateAdvance(CallSite &site);
+  SemaValue pipelineStateResetCount(CallSite &site);
+  SemaValue createPipeline(CallSite &site);
+  SemaValue pipelineProducerAcquire(CallSite &site);
+  SemaValue pipelineProducerCommit(CallSite &site);
+  SemaValue pipelineProducerGetBarrier(CallSite &site);
+  SemaValue pipelineProducerTail(CallSite &site);
+  SemaValue pipelineConsumerWait(CallSite &site);
+  SemaValue pipelineConsumerRelease(CallSite &site);
+  const SemaValue *pipelineStateArgument(CallSite &site);
+  void waitStage(const SemaValue &barriers, const SemaValue &state, llvm::SMLoc loc);
+  void commitStage(const SemaValue &pipeline, ir::Value *bar, CallSite &site);
+  ir::Value *stageBarrier(const SemaValue &barriers, const SemaValue &index, llvm::SMLoc loc);
+  /// `a + c` or `a ^ c` on an i32 (folded when `a` is compile-time).
+  SemaValue pipelineArith(ir::OpKind kind, const SemaValue &a, int64_t c, llvm::SMLoc loc);
+  ir::Value *equalsConstant(ir::Value *v, int64_t c, llvm::SMLoc loc);
+  /// A run-time `if condition:` whose then-block `body` fills.
+  void emitIf(ir::Value *condition, llvm::SMLoc loc, llvm::function_ref<void()> body);
+  ir::Value *firstThreadOfCta(llvm::SMLoc loc);
+  ir::Value *isPairLeader(llvm::SMLoc loc);
+  ir::Value *electOne(CallSite &site);
+
   // --- Clusters (IRGenCluster.cpp) ------------------------------------------
   /// cluster_ctarank() and cluster_size().
   SemaValue clusterSpecial(CallSite &site);
@@ -279,6 +315,8 @@ private:
   SemaValue localTile(CallSite &site);
   SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
                         const std::vector<SemaValue> &coords);
+  /// Element `index` (compile-time or run-time) of a rank-1 tensor in memory.
+  SemaValue elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc);
   SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                     const std::vector<SemaValue> &coords);
   SemaValue load(const SemaValue &view, const ast::Expr &expr);

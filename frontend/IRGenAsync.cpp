@@ -53,7 +53,6 @@ SemaValue IRGen::sharedTensor(CallSite &site) {
   if (!layout.shape.isStatic() || !layout.stride.isStatic() || !cosizeExpr.isStatic())
     return error(site.argExpr(1), "the layout of a shared tensor must be static, not " +
                                       layout.str());
-  int64_t bytes = storageBytes(dtype, cosizeExpr.staticValue());
   // Swizzle<B,M,S> repeats every 2^(B+M+S) bytes.
   int64_t repeat = swizzle.isIdentity() ? 1 : int64_t(1) << (swizzle.bits + swizzle.base + swizzle.shift);
   int64_t align = std::max<int64_t>({16, repeat, storageBytes(dtype, 1)});
@@ -68,20 +67,28 @@ SemaValue IRGen::sharedTensor(CallSite &site) {
                                  " bytes after which the swizzle " + swizzle.str() + " repeats");
     align = std::max(align, v.intValue().staticValue());
   }
+  return allocateShared(dtype, layout, swizzle, align, site.loc(), site.range(), "");
+}
+
+SemaValue IRGen::allocateShared(ir::DataType dtype, const Layout &layout, const Swizzle &swizzle,
+                                int64_t align, llvm::SMLoc loc, llvm::SMRange range,
+                                const std::string &name) {
+  int64_t bytes = storageBytes(dtype, cosize(layout).staticValue());
   int64_t offset = llvm::alignTo(sharedBytes, align);
   if (offset + bytes > kMaxSharedBytes)
-    return error(site.loc(),
+    return error(loc,
                  "shared memory: this allocation of " + llvm::Twine(bytes) +
                      " bytes brings the kernel to " + llvm::Twine(offset + bytes) +
                      " bytes, more than the " + llvm::Twine(kMaxSharedBytes) + " a CTA may have",
-                 {site.range()});
+                 {range});
   sharedBytes = offset + bytes;
   sharedAlign = std::max(sharedAlign, align);
-  ir::Operation &op =
-      builder->create(ir::OpKind::SmemAlloc, site.loc(), {},
-                      {ir::Type::tensor(dtype, ir::MemorySpace::Shared, layout, swizzle)});
+  ir::Operation &op = builder->create(ir::OpKind::SmemAlloc, loc, {},
+                                      {ir::Type::tensor(dtype, ir::MemorySpace::Shared, layout, swizzle)});
   op.setAttr("offset", offset);
   op.setAttr("align", align);
+  if (!name.empty())
+    op.setAttr("name", name);
   return SemaValue::runTime(op.result());
 }
 

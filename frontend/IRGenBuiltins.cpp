@@ -4,6 +4,8 @@
 // tensor methods .load(), .store(v) and .to(dtype).
 #include "frontend/IRGen.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 
 namespace cutec {
 
@@ -86,6 +88,8 @@ static bool hasKind(const SemaValue &v, ArgKind kind) {
     return isTensorIn(v, ir::MemorySpace::Global);
   case ArgKind::Tensor:
     return isTensorIn(v, std::nullopt);
+  case ArgKind::String:
+    return v.is(SemaValue::Kind::String);
   case ArgKind::Any:
     return true;
   }
@@ -98,7 +102,7 @@ bool IRGen::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
     return true;
   llvm::SmallVector<llvm::StringRef, 4> keywords;
   for (const BuiltinParam &p : sig.params)
-    if (p.keywordOnly || p.defaultValue)
+    if (p.keywordOnly || p.optional)
       keywords.push_back(p.name);
   if (!checkArity(site, builtin.spelling, sig.requiredCount(), sig.positionalCount(), keywords))
     return false;
@@ -121,10 +125,16 @@ bool IRGen::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   site.bound.clear();
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const BuiltinParam &p = sig.params[i];
+    if (!bound[i] && !p.optional) {
+      error(site.loc(), "missing argument '" + p.name + "' in the call to '" + builtin.spelling + "'",
+            {site.range()});
+      return false;
+    }
     if (!bound[i]) {
       bool flag = p.kind == ArgKind::Flag;
-      site.bound.push_back(flag ? SemaValue::boolean(*p.defaultValue != 0)
-                                : SemaValue::integer(*p.defaultValue));
+      site.bound.push_back(!p.defaultValue ? SemaValue::none()
+                           : flag          ? SemaValue::boolean(*p.defaultValue != 0)
+                                           : SemaValue::integer(*p.defaultValue));
       continue;
     }
     const SemaValue &v = *bound[i];
@@ -158,6 +168,8 @@ SemaValue IRGen::callIntrinsic(const BuiltinInfo &builtin, CallSite &site) {
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const BuiltinParam &p = sig.params[i];
     const SemaValue &v = site.bound[i];
+    if (v.is(SemaValue::Kind::None))
+      continue; // an optional argument left out
     switch (p.kind) {
     case ArgKind::Int:
       attributes.push_back({p.name, ir::Attribute(v.intValue().staticValue())});
@@ -187,6 +199,20 @@ SemaValue IRGen::callIntrinsic(const BuiltinInfo &builtin, CallSite &site) {
   return sig.result ? SemaValue::runTime(op.result()) : SemaValue::none();
 }
 
+SemaValue IRGen::invokeBuiltin(llvm::StringRef name, CallSite &site, std::vector<SemaValue> args) {
+  const BuiltinInfo *builtin = findBuiltin(name);
+  if (!builtin)
+    return error(site.loc(), "internal error: '" + site.callee + "' needs the built-in '" + name +
+                                 "', which this build lacks",
+                 {site.range()});
+  CallSite inner{site.call, std::move(args), {}, builtin->spelling, nullptr, {}, std::nullopt};
+  if (!bindArguments(*builtin, inner))
+    return SemaValue::poison();
+  if (!builtin->handler)
+    return callIntrinsic(*builtin, inner);
+  return (this->*builtin->handler)(inner);
+}
+
 SemaValue IRGen::misplacedIterable(CallSite &site) {
   return error(site.loc(), site.callee + "() can only be the iterable of a for loop",
                {site.range()});
@@ -197,14 +223,30 @@ SemaValue IRGen::misplacedTensorType(CallSite &site) {
                {site.range()});
 }
 
+// A built-in enumeration or class called as a function: its values, or how
+// to make one ("PipelineTmaUmma.create(...)"), are the table's rows under
+// its name.
 SemaValue IRGen::notAFunction(CallSite &site) {
   llvm::StringRef name = site.callee;
-  llvm::StringRef values = name == "CtaGroup"        ? "CtaGroup.ONE and CtaGroup.TWO"
-                           : name == "OperandSource" ? "OperandSource.SMEM and OperandSource.TMEM"
-                           : name == "Field"         ? "Field.ACCUMULATE"
-                                                     : "OperandMajorMode.K and OperandMajorMode.MN";
-  return error(site.loc(), name + " is not a function: its values are " + values,
-               {site.range()});
+  std::vector<std::string> values, constructors;
+  for (const BuiltinInfo &row : builtinTable()) {
+    auto [owner, member] = row.spelling.split('.');
+    if (owner != name || member.empty() || member.contains('.'))
+      continue;
+    if (row.handler == &IRGen::notAFunction)
+      values.push_back(row.spelling.str());
+    else if (member == "create")
+      constructors.push_back(row.spelling.str() + "(...)");
+  }
+  auto list = [](std::vector<std::string> items, llvm::StringRef last) {
+    std::string tail = items.back();
+    items.pop_back();
+    return items.empty() ? tail : llvm::join(items, ", ") + " " + last.str() + " " + tail;
+  };
+  std::string what = !constructors.empty() ? "make one with " + list(constructors, "or")
+                     : !values.empty()     ? "its values are " + list(values, "and")
+                                           : "it is a value";
+  return error(site.loc(), name + " is not a function: " + what, {site.range()});
 }
 
 SemaValue IRGen::callIndexTuple(CallSite &site) {

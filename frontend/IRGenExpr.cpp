@@ -507,6 +507,11 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }
+  // Built-in classes' constructors and enumerations are rows such as
+  // "PipelineTmaUmma.create".
+  if (base.is(SemaValue::Kind::Builtin))
+    if (const BuiltinInfo *row = findBuiltin((base.name() + "." + name).str()))
+      return SemaValue::builtin(row->spelling);
   if (base.is(SemaValue::Kind::Object)) {
     // Methods are the built-in table's "Class.method" rows; fields whose
     // names start with '_' are the object's own.
@@ -515,8 +520,6 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
     if (const SemaValue *field = base.field(name); field && !name.starts_with("_"))
       return *field;
   }
-  if (std::optional<SemaValue> major = operandMajorModeAttribute(base, name))
-    return *major;
   if (std::optional<SemaValue> method = tiledMmaAttribute(base, name))
     return *method;
   return error(attribute.getNameRange().Start, base.describe() + " has no attribute '" + name + "'",

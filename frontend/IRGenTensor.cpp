@@ -141,6 +141,31 @@ SemaValue IRGen::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &
   return SemaValue::runTime(op.result());
 }
 
+SemaValue IRGen::elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc) {
+  const ir::Type &type = tensor.type();
+  std::vector<ir::Value *> operands{tensor.irValue()};
+  IntTuple pattern(0);
+  if (index.is(SemaValue::Kind::Int) && index.intValue().isStatic()) {
+    pattern = IntTuple(index.intValue());
+  } else {
+    ir::Value *i = toRunTime(index, loc, llvm::SMRange(), ir::DataType::I32);
+    if (!i)
+      return SemaValue::poison();
+    operands.push_back(i);
+    pattern = IntTuple(IntExpr::symbol("$0"));
+  }
+  llvm::Expected<LayoutValue> sliced =
+      callLayoutFunction("slice", {type.tensorLayout(), IntTuple(0)});
+  if (!sliced)
+    return error(loc, llvm::toString(sliced.takeError()));
+  ir::Operation &op = builder->create(
+      ir::OpKind::Slice, loc, operands,
+      {ir::Type::tensor(type.element(), type.memorySpace(), *sliced->get<Layout>(),
+                        type.tensorSwizzle())});
+  op.setAttr("coord", pattern);
+  return SemaValue::runTime(op.result());
+}
+
 SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                          const std::vector<SemaValue> &coords) {
   const Layout &layout = fragment.type().tensorLayout();

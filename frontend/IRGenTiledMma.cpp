@@ -32,14 +32,6 @@ static constexpr llvm::StringLiteral kCtaGroupOne = "CtaGroup.ONE", kCtaGroupTwo
 std::optional<SemaValue> IRGen::tiledMmaAttribute(const SemaValue &base, llvm::StringRef name) {
   if (base.is(SemaValue::Kind::TiledMma) && isMethodName(name))
     return SemaValue::method(base, name);
-  if (!base.is(SemaValue::Kind::Builtin))
-    return std::nullopt;
-  if (base.name() == "CtaGroup" && (name == "ONE" || name == "TWO"))
-    return SemaValue::builtin(name == "ONE" ? kCtaGroupOne : kCtaGroupTwo);
-  if (base.name() == "OperandSource" && (name == "SMEM" || name == "TMEM"))
-    return SemaValue::builtin(name == "SMEM" ? kSourceSmem : kSourceTmem);
-  if (base.name() == "Field" && name == "ACCUMULATE")
-    return SemaValue::builtin(kAccumulate);
   return std::nullopt;
 }
 

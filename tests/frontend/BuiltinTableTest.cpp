@@ -45,6 +45,13 @@ TEST(BuiltinSignature, ParsesKindsRangesKeywordsAndResults) {
   EXPECT_EQ(*sig->result, ir::DataType::U32);
   EXPECT_TRUE(parseBuiltinSignature("...", error)->unchecked);
   EXPECT_TRUE(parseBuiltinSignature("", error)->params.empty());
+  std::optional<BuiltinSignature> keywords =
+      parseBuiltinSignature("*, stages: int, name: str = None", error);
+  ASSERT_TRUE(keywords) << error;
+  EXPECT_FALSE(keywords->params[0].optional); // required, by keyword only
+  EXPECT_TRUE(keywords->params[1].optional);
+  EXPECT_FALSE(keywords->params[1].defaultValue); // None
+  EXPECT_EQ(keywords->positionalCount(), 0u);
 }
 
 TEST(BuiltinSignature, RejectsMalformedRows) {
@@ -53,7 +60,7 @@ TEST(BuiltinSignature, RejectsMalformedRows) {
   EXPECT_FALSE(parseBuiltinSignature("x", error));
   EXPECT_FALSE(parseBuiltinSignature("x: i32[1..2]", error)); // ranges are for int
   EXPECT_FALSE(parseBuiltinSignature("x: int[1..8 step 0]", error));
-  EXPECT_FALSE(parseBuiltinSignature("*, k: int", error)); // keyword without default
+  EXPECT_FALSE(parseBuiltinSignature("k: int = x", error));
   EXPECT_FALSE(parseBuiltinSignature("-> nosuchtype", error));
 }
 
