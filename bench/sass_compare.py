@@ -44,7 +44,11 @@ Heuristics (static SASS, cuobjdump -sass; addresses are byte offsets):
     [target, branch]. Spans that contain an EXIT are ignored: they come
     from the slow paths of mbarrier try-waits that ptxas places after the
     kernel's EXIT and that jump back into the body. So out-of-line slow
-    paths are never counted in a loop; the fast path is.
+    paths are never counted in a loop; the fast path is. Backward
+    `BRA.U.ANY` are not loops of the source either: ptxas wraps an
+    instruction that needs a warp-uniform operand it cannot prove uniform
+    (R2UR ... UTCCP/UTCOMMA ... BRA.U.ANY) in a loop run once per distinct
+    value; they are counted in their own row and never taken as loops.
   * main loop: the smallest loop that contains an MMA (UTC*MMA); for a
     kernel without MMA (GEMV), the smallest loop that contains an LDG.
     'loop body' is the number of instructions in its span (inner spin-wait
@@ -208,11 +212,17 @@ def strip_padding(insns):
     return kept, len(insns) - len(kept)
 
 
+def waterfall_loops(insns):
+    """Backward `BRA.U.ANY`: ptxas repeats an instruction that needs a
+    warp-uniform operand once per distinct value (R2UR ... BRA.U.ANY)."""
+    return [i for i in insns if i.target is not None and i.target <= i.addr and ".ANY" in i.op]
+
+
 def loops(insns):
     exits = [i.addr for i in insns if i.base in ("EXIT",)]
     spans = []
     for i in insns:
-        if i.target is not None and i.target <= i.addr:
+        if i.target is not None and i.target <= i.addr and ".ANY" not in i.op:
             lo, hi = i.target, i.addr
             if any(lo <= e <= hi for e in exits):
                 continue  # slow path placed after EXIT jumping back: not a loop
@@ -272,6 +282,7 @@ def analyse(insns, ptxas_info, elems_src=None, is_gemv=False):
             f.other_ops[i.base] += 1
     spans = loops(insns)
     f.rows["loops (backward branches)"] = len(spans)
+    f.rows["uniformity loops (BRA.U.ANY)"] = len(waterfall_loops(insns))
 
     has_mma = any(i.cls == "MMA (UTC*MMA)" for i in insns)
     if has_mma:
