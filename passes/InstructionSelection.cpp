@@ -60,7 +60,7 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
     {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
     {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::BitXor, DataType::U32, "xor.b32"},
-        {OpKind::Select, DataType::I32, "selp.b32"},
+    {OpKind::BitXor, DataType::I32, "xor.b32"},     {OpKind::Select, DataType::I32, "selp.b32"},
     {OpKind::Select, DataType::U32, "selp.b32"},    {OpKind::Select, DataType::F32, "selp.f32"},
 };
 
