@@ -246,6 +246,13 @@ private:
   SemaValue mbarrierOp(CallSite &site);
   ir::Value *mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name);
   SemaValue tmaLoad(CallSite &site);
+  SemaValue tmaStore(CallSite &site);
+  /// The checks tma_load and tma_store share: the global `tile` and the
+  /// shared tensor `smem` (written at `smemExpr`) hold the same element
+  /// type, and `smem` has the tile's elements, or those of its memory image
+  /// (the tile without its broadcast modes). False after reporting.
+  bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
+                        const ast::Expr &smemExpr);
   // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
   SemaValue callShuffleBfly(CallSite &site);
 

@@ -208,21 +208,54 @@ SemaValue IRGen::tmaLoad(CallSite &site) {
     return error(site.argExpr(1), "the destination of tma_load must be a shared tensor, not " +
                                       dst.describe());
   ir::Value *bar = mbarrierOperand(site, 2, "tma_load");
-  if (!bar)
+  if (!bar || !checkTmaOperands(site, src, dst, site.argExpr(1)))
     return SemaValue::poison();
-  if (src.type().element() != dst.type().element())
-    return error(site.argExpr(1), "tma_load copies " + ir::name(src.type().element()) +
-                                      " into a shared tensor of " + ir::name(dst.type().element()));
-  IntExpr srcSize = size(src.type().tensorLayout()), dstSize = size(dst.type().tensorLayout());
-  if (!srcSize.isStatic() || srcSize != dstSize)
-    return error(site.loc(),
-                 "tma_load copies a tile of " + srcSize.str() + " elements into a shared tensor of " +
-                     dstSize.str() + "; the tile must be static and the sizes equal",
-                 {site.range()});
   std::vector<ir::Value *> operands{src.irValue(), dst.irValue(), bar};
   if (mask)
     operands.push_back(mask);
   setCtaGroup(builder->create(ir::OpKind::TmaLoad, site.loc(), operands), *group);
+  return SemaValue::none();
+}
+
+bool IRGen::checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
+                             const ast::Expr &smemExpr) {
+  bool load = site.callee == "tma_load";
+  if (tile.type().element() != smem.type().element()) {
+    error(smemExpr, site.callee + " copies " + ir::name(tile.type().element()) +
+                                     (load ? " into" : " from") +
+                                     " a shared tensor of " + ir::name(smem.type().element()));
+    return false;
+  }
+  // A tile with broadcast (stride-0) modes, such as scale factors, may also
+  // go to or come from a shared tensor of its memory image alone.
+  const Layout &tileLayout = tile.type().tensorLayout();
+  IntExpr tileSize = size(tileLayout), imageSize = size(filterZeros(tileLayout));
+  IntExpr smemSize = size(smem.type().tensorLayout());
+  if (tileSize.isStatic() && (tileSize == smemSize || imageSize == smemSize))
+    return true;
+  std::string image = imageSize != tileSize ? " (or the tile's " + imageSize.str() +
+                                                  " elements without its broadcast modes)"
+                                            : "";
+  error(site.loc(),
+        site.callee + " copies a tile of " + tileSize.str() +
+            (load ? " elements into" : " elements from") + " a shared tensor of " +
+            smemSize.str() + "; the tile must be static and the sizes equal" + image,
+        {site.range()});
+  return false;
+}
+
+// tma_store(smem, tile): a TMA copy of a shared tensor to a global tile
+// (cp.async.bulk.tensor ... .bulk_group), completing in the issuing thread's
+// bulk async-groups (tma_store_commit, tma_store_wait). lower-tma checks the
+// tile as for tma_load.
+SemaValue IRGen::tmaStore(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  const CallSite::Keyword *smemKeyword = site.keyword("smem");
+  if (!checkTmaOperands(site, site.bound[1], site.bound[0],
+                        smemKeyword ? *smemKeyword->expr : site.argExpr(0)))
+    return SemaValue::poison();
+  builder->create(ir::OpKind::TmaStore, site.loc(), {site.bound[0].irValue(), site.bound[1].irValue()});
   return SemaValue::none();
 }
 

@@ -19,6 +19,10 @@ bool isAsyncOp(OpKind kind) {
   case OpKind::MbarrierExpectTx:
   case OpKind::MbarrierWait:
   case OpKind::TmaLoadTile:
+  case OpKind::TmaStoreTile:
+  case OpKind::BulkCommitGroup:
+  case OpKind::BulkWaitGroup:
+  case OpKind::PrefetchTensormap:
   case OpKind::FenceProxyAsync:
   case OpKind::FenceMbarrierInit:
   case OpKind::BarrierSync:
@@ -78,6 +82,23 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, opcode + ".cg2", {}, operands);
     return nullptr;
   }
+  case OpKind::TmaStoreTile:
+    emitInst(b, loc, "cp.async.bulk.tensor." + std::to_string(in.size() - 2) + "d.store", {}, in);
+    return nullptr;
+  case OpKind::BulkCommitGroup:
+    emitInst(b, loc, "cp.async.bulk.commit_group", {});
+    return nullptr;
+  case OpKind::BulkWaitGroup: {
+    // .read: only until the groups' stores have read their shared sources.
+    bool read = *op.attrAs<bool>("read");
+    ir::Operation &wait =
+        emitInst(b, loc, read ? "cp.async.bulk.wait_group.read" : "cp.async.bulk.wait_group", {});
+    wait.setAttr("imm", *op.attrAs<int64_t>("n"));
+    return nullptr;
+  }
+  case OpKind::PrefetchTensormap:
+    emitInst(b, loc, "prefetch.tensormap", {}, in);
+    return nullptr;
   case OpKind::FenceProxyAsync:
     emitInst(b, loc, "fence.proxy.async.shared::cta", {});
     return nullptr;

@@ -1,8 +1,9 @@
 //===- IselAsync.h - isel of shared memory, mbarriers and TMA -------------===//
 //
 // The part of instruction selection for the operations of IRGenAsync.cpp and
-// lower-tma: shared allocations, mbarriers, TMA tile loads, fences and CTA
-// barriers. InstructionSelection.cpp calls it for those kinds.
+// lower-tma: shared allocations, mbarriers, TMA tile loads and stores with
+// their bulk async-groups, tensor-map prefetches, fences and CTA barriers.
+// InstructionSelection.cpp calls it for those kinds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_ISELASYNC_H

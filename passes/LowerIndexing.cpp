@@ -92,6 +92,8 @@ private:
       return lowerAsync(op, 0, 1);
     case OpKind::TmaLoadTile:
       return lowerAsync(op, 1, 2);
+    case OpKind::TmaStoreTile:
+      return lowerAsync(op, 1, 1);
     case OpKind::Umma:
       return lowerAsync(op, 0, 3);
     case OpKind::UmmaBlockScaled:

@@ -55,6 +55,9 @@ public:
         wrapParameter(kernel, op, 1);
         wrapParameter(kernel, op, 2);
         break;
+      case OpKind::TmaStoreTile:
+        wrapParameter(kernel, op, 1);
+        break;
       case OpKind::Gemm:
       case OpKind::TmemCopy:
         for (unsigned i = 0; i < op.operands().size(); ++i)

@@ -135,8 +135,8 @@ void CtaRunner::tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const i
   tmaLoadTileTo(t, dst, tensorMap, coords, rank, *this, bar, what);
 }
 
-void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
-                              uint32_t rank, CtaRunner &barCta, uint32_t bar, const char *what) {
+TensorMapInfo CtaRunner::decodeTileMap(Thread &t, uint64_t tensorMap, const int32_t *coords,
+                                       uint32_t rank, const char *what) {
   if (tensorMap == 0 || tensorMap % 64)
     fail(t, what, [&] {
       return "the tensor map operand " + hex(tensorMap) +
@@ -150,21 +150,32 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
     });
   if (rank != info.rank || !coords)
     fail(t, what, [&] {
-      return "a " + std::to_string(rank) + "d tile load with a rank-" +
-             std::to_string(info.rank) + " tensor map";
+      return "a " + std::to_string(rank) + "d tile copy with a rank-" + std::to_string(info.rank) +
+             " tensor map";
     });
+  return info;
+}
+
+void CtaRunner::checkTmaSharedStart(Thread &t, uint32_t at, const TensorMapInfo &info,
+                                    const char *role, const char *what) {
+  uint32_t align = tmaSharedAlignment(info.swizzle);
+  if (at % align)
+    fail(t, what, [&] {
+      return "shared " + std::string(role) + " " + hex(at) + " is not " + std::to_string(align) +
+             "-byte aligned: cp.async.bulk.tensor needs " + std::to_string(align) +
+             " bytes (the GPU reports a misaligned address)";
+    });
+}
+
+void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
+                              uint32_t rank, CtaRunner &barCta, uint32_t bar, const char *what) {
+  TensorMapInfo info = decodeTileMap(t, tensorMap, coords, rank, what);
   if (!barCta.mbarriers.find(bar))
     fail(t, what, [&] {
       return "the load's mbarrier at " + barCta.sharedNames.label(bar) + barCta.rankText() +
              " was never initialised (mbarrier.init)";
     });
-  uint32_t align = tmaDestinationAlignment(info.swizzle);
-  if (dst % align)
-    fail(t, what, [&] {
-      return "shared destination " + hex(dst) + " is not " + std::to_string(align) +
-             "-byte aligned: cp.async.bulk.tensor needs " + std::to_string(align) +
-             " bytes (the GPU reports a misaligned address)";
-    });
+  checkTmaSharedStart(t, dst, info, "destination", what);
 
   AsyncCopy copy{cluster.nextCopySerial(), dst, info.boxBytes(), bar, &barCta,
                  barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what,
@@ -197,6 +208,13 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
                " reads and may still be reading: wait on the mbarrier phase its "
                "tcgen05.commit arrives on before reusing the buffer";
       });
+    if (const BulkStore *store = bulkStoreReading(offset))
+      fail(t, what, [&] {
+        return "the box writes shared byte " + hex(target) + ", which the TMA store " +
+               bulkStoreText(*store) +
+               " may still be reading: retire its bulk async-group with "
+               "cp.async.bulk.wait_group.read before reusing the buffer";
+      });
     for (uint32_t b = target & ~7u; mayOverwriteMbarrier && b < target + 16; b += 8)
       if (mbarriers.find(b))
         fail(t, what, [&] {
@@ -206,6 +224,15 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
   });
   if (recordIf(*this, t, what, gatherTmaBox(info, coords, launch.globals, gatherScratch)))
     abandonRunning();
+  // The issuing CTA's own TMA stores in flight may not have written what
+  // the box reads yet.
+  if (t.cta->hasPendingBulkStores())
+    forEachTmaBoxRow(info, coords, [&](const TmaBoxRow &r) {
+      if (r.first < r.end)
+        t.cta->checkBulkStoreTargets(t, r.address, uint64_t(r.end - r.first) * info.elementBytes(),
+                                     /*store=*/false, what);
+      return true;
+    });
 
   copy.image = std::move(gatherScratch);
   gatherScratch = {};
@@ -228,6 +255,15 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
                  " overwrites shared memory that " + tcgen05ReadText(*r) +
                  " reads and may still be reading: wait on the mbarrier phase its "
                  "tcgen05.commit arrives on before reusing the buffer";
+        });
+  if (store && unreadBulkStores)
+    for (uint32_t b = 0; b < width; ++b)
+      if (const BulkStore *s = bulkStoreReading(offset + b))
+        fail(t, what, [&] {
+          return std::to_string(width) + "-byte shared store at " + hex(address) +
+                 " overwrites shared memory that the TMA store " + bulkStoreText(*s) +
+                 " may still be reading: retire its bulk async-group with "
+                 "cp.async.bulk.wait_group.read before reusing the buffer";
         });
   if (asyncOwner.empty())
     return;

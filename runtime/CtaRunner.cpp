@@ -30,6 +30,7 @@ Status CtaRunner::prepare() {
   slots.resize(threadCount);
   warps.resize((threadCount + 31) / 32);
   liveLanes.resize(warps.size());
+  bulkGroups.resize(threadCount);
   uint32_t staticBytes = (launch.kernel.staticSharedBytes + 15) / 16 * 16;
   shared.resize(size_t(staticBytes) + config.dynamicSharedBytes);
   sharedNames.reset(launch.kernel, kSharedWindowBase + staticBytes);
@@ -77,6 +78,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
   tmem.reset();
   forgetTcgen05Reads(0);
   dropAsyncCopies(); // those of a CTA that failed
+  dropBulkStores();
   for (Slot &s : slots)
     s.pollsMbarrier = false;
   if (launch.kernel.usesBarriers) {
@@ -102,7 +104,7 @@ void CtaRunner::sequentialEntry(void *runner) {
 }
 
 void CtaRunner::finish() {
-  if (!reportUnfinishedCopies())
+  if (!reportUnfinishedCopies() && !finishBulkStores())
     reportTmemLeaks();
 }
 

@@ -63,7 +63,8 @@ public:
   /// Whether every thread has exited (or the CTA never had to run in rounds).
   bool finished() const { return liveThreads == 0; }
   bool hasFailed() const { return failed; }
-  /// The end-of-CTA checks (TMA loads in flight, TMEM still allocated).
+  /// The end-of-CTA checks (TMA loads in flight, TMA stores that may still
+  /// read shared memory, TMEM still allocated); completes the TMA stores.
   void finish();
   uint64_t totalEffects() const;
   bool anyCanRun() const;
@@ -94,6 +95,17 @@ public:
   bool mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const char *what);
   void tmaLoadTile(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                    uint32_t rank, uint32_t bar, const char *what);
+  // TMA stores and bulk async-groups (CtaBulkStore.cpp); see Thread's methods.
+  void tmaStoreTile(Thread &t, uint32_t src, uint64_t tensorMap, const int32_t *coords,
+                    uint32_t rank, const char *what);
+  void bulkCommitGroup(Thread &t);
+  void bulkWaitGroup(Thread &t, uint32_t n, bool read, const char *what);
+  bool hasPendingBulkStores() const { return !bulkStores.empty(); }
+  /// Fails `t` if a TMA store in flight writes global memory in
+  /// [address, address + width): `t`'s access (a load, or a store when
+  /// `store`) races with it.
+  void checkBulkStoreTargets(Thread &t, uint64_t address, uint64_t width, bool store,
+                             const char *what);
   // Tensor memory and tcgen05 (CtaTcgen05.cpp); see Thread's methods. The
   // *Warp ones are the bodies of warp-collectives, run by the last lane.
   void tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char *what);
@@ -182,6 +194,40 @@ private:
     std::vector<std::byte> image;
   };
 
+  /// A TMA store in flight: the box image it read from shared memory when
+  /// issued, which reaches global memory when it completes. Until a
+  /// wait_group covering its group retires it, its shared source counts as
+  /// being read (readers in bulkStoreReaders).
+  struct BulkStore {
+    uint32_t serial = 0;
+    uint32_t src = 0, bytes = 0; // the shared source and the image's bytes
+    TmaSharedLayout layout;
+    TensorMapInfo info{};
+    int32_t coords[5] = {};
+    const char *what = nullptr;
+    uint32_t issuer = 0; // clusterThreadId
+    bool committed = false;
+    bool sourceRead = false; // retired by a wait_group(.read)
+    /// The global bytes it writes: one [address, address + bytes) per box
+    /// row that has in-bounds elements, and their hull [low, high).
+    std::vector<std::pair<uint64_t, uint64_t>> targets;
+    uint64_t low = UINT64_MAX, high = 0;
+    std::vector<std::byte> image;
+  };
+
+  /// A thread's bulk async-groups (PTX "Completion mechanisms: bulk
+  /// async-group"): the stores it issued since its last commit_group, and
+  /// its committed groups, oldest first, each with the serials of its
+  /// stores (possibly none).
+  struct BulkGroup {
+    std::vector<uint32_t> stores;
+    bool sourcesRead = false; // a wait_group.read retired it
+  };
+  struct BulkGroups {
+    std::vector<uint32_t> uncommitted;
+    std::vector<BulkGroup> committed;
+  };
+
   /// The shared bytes a tcgen05.mma/cp read, kept until its completion is
   /// observed: storing to them, or loading a TMA box over them, before then
   /// overwrites an operand the tensor core may still be reading.
@@ -207,6 +253,29 @@ private:
   void startCooperative();
   void tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                      uint32_t rank, CtaRunner &barCta, uint32_t bar, const char *what);
+  /// The tensor map a tile copy of `rank` coordinates names, decoded; fails
+  /// `t` when it is not one.
+  TensorMapInfo decodeTileMap(Thread &t, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                              const char *what);
+  /// Fails `t` unless shared memory `at` is aligned for a TMA box with
+  /// `info`'s swizzle (`role`: "destination" or "source").
+  void checkTmaSharedStart(Thread &t, uint32_t at, const TensorMapInfo &info, const char *role,
+                           const char *what);
+  /// The store in flight that still reads shared offset `offset` (its group
+  /// not retired yet), or null.
+  const BulkStore *bulkStoreReading(uint32_t offset) const;
+  /// "'cp.async.bulk.tensor...' (issued by thread (0,0,0), warp 0 lane 0;
+  /// reads shared [a, b), writes global memory in [lo, hi); ...)"
+  std::string bulkStoreText(const BulkStore &s) const;
+  /// Marks store `s`'s shared source as read: it may be overwritten.
+  void retireBulkStoreSource(BulkStore &s);
+  /// Completes the store with serial `serial`: its global writes happen.
+  void completeBulkStore(uint32_t serial);
+  /// At the end of the CTA: reports the stores that may still read shared
+  /// memory (true if any), else completes the rest.
+  bool finishBulkStores();
+  /// Forgets the stores and groups of a CTA that failed.
+  void dropBulkStores();
   /// Lands the pending loads of every CTA of the cluster that complete on
   /// this CTA's mbarrier `bar`, in issue order, until its phase `parity`
   /// completes.
@@ -250,7 +319,9 @@ private:
   /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
-  void updatePendingAsync() { pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()); }
+  void updatePendingAsync() {
+    pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores;
+  }
   /// Records the shared units an issued tcgen05 operation read.
   void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
                         uint32_t issuer);
@@ -301,6 +372,13 @@ private:
   std::vector<uint32_t> tcgen05Reader;
   uint32_t firstReadMark = 1;
   std::vector<std::byte> gatherScratch;
+  std::vector<BulkStore> bulkStores; // issue order
+  /// Per shared unit (offset / 16): how many stores in flight still read it.
+  /// Allocated at the CTA's first TMA store.
+  std::vector<uint16_t> bulkStoreReaders;
+  uint32_t unreadBulkStores = 0; // stores whose shared source is not retired
+  uint32_t bulkStoreSerials = 0;
+  std::vector<BulkGroups> bulkGroups; // per thread
   TensorMemory tmem;
   uint64_t cta = 0; // the cluster's linear index: the key of errors
   Dim3 ctaid;

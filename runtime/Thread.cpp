@@ -32,6 +32,12 @@ void Thread::checkGlobal(uint64_t address, uint32_t width, bool store, const cha
       return "out-of-bounds " + accessText(width, "global", store, address) + ": " +
              globals->describeMiss(address, width);
     });
+  // While the CTA has TMA stores in flight, every access is checked against
+  // them, so none is cached.
+  if (cta->hasPendingBulkStores()) {
+    cta->checkBulkStoreTargets(*this, address, width, store, what);
+    return;
+  }
   cachedBase = buffer->base;
   cachedSize = buffer->size;
 }

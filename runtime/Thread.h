@@ -150,6 +150,29 @@ public:
   void tmaLoadTile(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                    uint32_t bar, const char *what);
 
+  // TMA stores and bulk async-groups (docs/emulator.md "TMA stores"). A
+  // store reads its shared source when issued and is then in flight in this
+  // thread's bulk async-groups: until a wait_group (.read or not) retires
+  // its group, storing to its source is an error; its global writes happen
+  // when a wait_group without .read retires it, or when the CTA ends, and
+  // reading them before is an error. A CTA that ends while a store's source
+  // is not retired is an error too (its shared memory is gone).
+
+  /// `cp.async.bulk.tensor.<rank>d.global.shared::cta.tile.bulk_group
+  /// [tensorMap, {coords}], [src]`: the box of the map at `coords` gets the
+  /// image at shared `src`; elements outside the tensor are not written.
+  void tmaStoreTile(uint32_t src, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
+                    const char *what);
+  /// `cp.async.bulk.commit_group`: this thread's stores since its last
+  /// commit form a new bulk async-group (an empty one if there are none).
+  void bulkCommitGroup(const char *what);
+  /// `cp.async.bulk.wait_group[.read] n`: retires all but this thread's n
+  /// most recent groups: with `read`, their stores have read their shared
+  /// sources; without, they have completed.
+  void bulkWaitGroup(uint32_t n, bool read, const char *what);
+  /// `prefetch.tensormap [tensorMap]`: a hint to the cache; nothing here.
+  void prefetchTensormap(uint64_t tensorMap, const char *what);
+
   // Tensor memory and tcgen05 (runtime/Tmem.h, runtime/Tcgen05Mma.h,
   // docs/emulator.md "Tensor memory and tcgen05"). Shared addresses are
   // .shared::cta window addresses; TMEM addresses are lane << 16 | column.

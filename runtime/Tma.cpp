@@ -1,5 +1,6 @@
-// Reading a TMA box from global memory: one contiguous segment per box row,
-// checked against the launch's buffers, the rest filled.
+// Reading a TMA box from global memory (one contiguous segment per box row,
+// checked against the launch's buffers, the rest filled) and writing one
+// back (the in-bounds segments only).
 #include "runtime/Tma.h"
 
 #include "runtime/DiagnosticText.h"
@@ -34,7 +35,7 @@ std::string coordText(const int64_t *coord, uint32_t rank) {
 
 } // namespace
 
-uint32_t tmaDestinationAlignment(TmaSwizzle) { return 128; }
+uint32_t tmaSharedAlignment(TmaSwizzle) { return 128; }
 
 std::string checkTmaBoxStart(const TensorMapInfo &info, const int32_t *coords) {
   int64_t startByte = int64_t(coords[0]) * info.elementBytes();
@@ -51,58 +52,48 @@ std::string gatherTmaBox(const TensorMapInfo &info, const int32_t *coords,
   if (std::string problem = checkTmaBoxStart(info, coords); !problem.empty())
     return problem;
   const uint32_t elementBytes = info.elementBytes();
-  const uint32_t rank = info.rank;
-  uint32_t count[5];
-  for (uint32_t d = 0; d < 5; ++d)
-    count[d] = d < rank ? info.boxElements(d) : 1;
-  const uint32_t rowBytes = count[0] * elementBytes;
+  const int64_t count0 = info.boxElements(0);
   image.resize(info.boxBytes());
 
   std::vector<std::byte> fill(elementBytes);
   fillValue(info, fill.data());
-  auto fillElements = [&](std::byte *to, uint32_t elements) {
-    for (uint32_t e = 0; e < elements; ++e)
+  auto fillElements = [&](std::byte *to, int64_t elements) {
+    for (int64_t e = 0; e < elements; ++e)
       std::memcpy(to + size_t(e) * elementBytes, fill.data(), elementBytes);
   };
+  std::string problem;
+  forEachTmaBoxRow(info, coords, [&](const TmaBoxRow &r) {
+    std::byte *row = image.data() + r.imageOffset;
+    fillElements(row, r.first);
+    fillElements(row + r.end * elementBytes, count0 - r.end);
+    if (r.first == r.end)
+      return true;
+    uint64_t bytes = uint64_t(r.end - r.first) * elementBytes;
+    if (!globals.find(r.address, bytes)) {
+      int64_t coord[5];
+      std::copy(r.coord, r.coord + 5, coord);
+      coord[0] += r.first;
+      problem = "the box's in-bounds elements from global coordinates " +
+                coordText(coord, info.rank) + ", " + std::to_string(bytes) + " bytes at " +
+                hex(r.address) + ", lie outside the launch's buffers: " +
+                globals.describeMiss(r.address, bytes);
+      return false;
+    }
+    std::memcpy(row + r.first * elementBytes, reinterpret_cast<const void *>(r.address), bytes);
+    return true;
+  });
+  return problem;
+}
 
-  // Dimension 0's in-bounds box elements: k0 in [first0, end0).
-  int64_t c0 = coords[0];
-  int64_t dim0 = int64_t(info.globalDim[0]);
-  int64_t first0 = std::clamp<int64_t>(-c0, 0, count[0]);
-  int64_t end0 = std::clamp<int64_t>(dim0 - c0, first0, count[0]);
-
-  std::byte *row = image.data();
-  for (uint32_t k4 = 0; k4 < count[4]; ++k4)
-    for (uint32_t k3 = 0; k3 < count[3]; ++k3)
-      for (uint32_t k2 = 0; k2 < count[2]; ++k2)
-        for (uint32_t k1 = 0; k1 < count[1]; ++k1, row += rowBytes) {
-          const uint32_t k[5] = {0, k1, k2, k3, k4};
-          int64_t coord[5] = {c0, 0, 0, 0, 0};
-          bool inBounds = first0 < end0;
-          uint64_t offset = 0;
-          for (uint32_t d = 1; d < rank; ++d) {
-            coord[d] = int64_t(coords[d]) + int64_t(k[d]) * info.elementStride[d];
-            inBounds = inBounds && coord[d] >= 0 && coord[d] < int64_t(info.globalDim[d]);
-            offset += uint64_t(coord[d]) * info.globalStride[d];
-          }
-          if (!inBounds) {
-            fillElements(row, count[0]);
-            continue;
-          }
-          fillElements(row, uint32_t(first0));
-          fillElements(row + end0 * elementBytes, uint32_t(count[0] - end0));
-          uint64_t address = info.globalAddress + offset + uint64_t(c0 + first0) * elementBytes;
-          uint64_t bytes = uint64_t(end0 - first0) * elementBytes;
-          if (!globals.find(address, bytes)) {
-            coord[0] = c0 + first0;
-            return "the box's in-bounds elements from global coordinates " +
-                   coordText(coord, rank) + ", " + std::to_string(bytes) + " bytes at " +
-                   hex(address) + ", lie outside the launch's buffers: " +
-                   globals.describeMiss(address, bytes);
-          }
-          std::memcpy(row + first0 * elementBytes, reinterpret_cast<const void *>(address), bytes);
-        }
-  return "";
+void scatterTmaBox(const TensorMapInfo &info, const int32_t *coords, const std::byte *image) {
+  const uint32_t elementBytes = info.elementBytes();
+  forEachTmaBoxRow(info, coords, [&](const TmaBoxRow &r) {
+    if (r.first < r.end)
+      std::memcpy(reinterpret_cast<void *>(r.address),
+                  image + r.imageOffset + r.first * elementBytes,
+                  size_t(r.end - r.first) * elementBytes);
+    return true;
+  });
 }
 
 } // namespace cutec::rt

@@ -291,7 +291,9 @@ private:
     for (size_t i = operands.size(); i-- > 0;)
       substitute("$" + std::to_string(i), operands[i]);
     if (text.find("$imm") != std::string::npos)
-      substitute("$imm", immediate(op, ptx::registerClass(op.result()->type().element())));
+      substitute("$imm", immediate(op, op.results().empty()
+                                           ? RegisterClass::B32
+                                           : ptx::registerClass(op.result()->type().element())));
     if (const std::string *param = op.attrAs<std::string>("param"))
       substitute("$param", *param);
     if (const std::string *symbol = op.attrAs<std::string>("symbol"))

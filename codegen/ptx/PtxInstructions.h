@@ -33,6 +33,8 @@ enum class PtxSyntax {
   WaitLoop,  // L: op p, [a], b; @!p bra L;   (a polling loop on a fresh p)
   TensorLoad, // op [a1], [a0, {a3, ...}], [a2];
   TensorLoadMulticast, // op [a1], [a0, {a4, ...}], [a2], a3;
+  TensorStore, // op [a0, {a2, ...}], [a1];
+  BareImmediate, // op imm;
   LoadVector, // op {r0, r1, ...}, [a+off];
   StoreVector, // op [a0+off], {a1, a2, ...};
   LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;

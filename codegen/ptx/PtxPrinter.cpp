@@ -255,6 +255,13 @@ private:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}], {}", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(4), ", "), a[2], a[3]);
       break;
+    case PtxSyntax::TensorStore:
+      text = fmt::format("{} \t[{}, {{{}}}], [{}]", m, a[0],
+                         llvm::join(llvm::ArrayRef(a).drop_front(2), ", "), a[1]);
+      break;
+    case PtxSyntax::BareImmediate:
+      text = fmt::format("{} \t{}", m, immediate(op, RegisterClass::B32));
+      break;
     }
     line(indent, text + ";");
     return llvm::Error::success();
