@@ -70,6 +70,20 @@ uint32_t elementByte(uint32_t lane, uint32_t reg, uint32_t k, bool trans) {
   return 16 * rowSlot(8 * reg + memoryRow) + 2 * position;
 }
 
+/// One warp: stmatrix of `lanes` into the shared memory filled from
+/// `shared` and back into `shared`, or ldmatrix of `shared` into `lanes`.
+void runMatrixKernel(std::vector<uint8_t> &shared, std::vector<uint32_t> &lanes, uint32_t num,
+                     bool trans, bool store) {
+  MemoryMap map;
+  addBuffer(map, shared, "shared");
+  addBuffer(map, lanes, "lanes");
+  Params params{addressOf(shared), addressOf(lanes), num, trans, store};
+  LaunchConfig c = config({1, 1, 1}, {32, 1, 1});
+  c.dynamicSharedBytes = kSharedBytes;
+  Status status = launch(matrixKernel, c, &params, map);
+  ASSERT_TRUE(bool(status)) << status.error();
+}
+
 struct Case {
   uint32_t num;
   bool trans;
@@ -83,14 +97,7 @@ TEST_P(WarpMatrix, StmatrixPutsEachHalfWhereTheFragmentFigureSays) {
   std::vector<uint32_t> lanes(32 * 4);
   for (uint32_t i = 0; i < lanes.size(); ++i)
     lanes[i] = 0x9E3779B9u * (i + 1);
-  MemoryMap map;
-  addBuffer(map, shared, "shared");
-  addBuffer(map, lanes, "lanes");
-  Params params{addressOf(shared), addressOf(lanes), num, trans, 1};
-  LaunchConfig c = config({1, 1, 1}, {32, 1, 1});
-  c.dynamicSharedBytes = kSharedBytes;
-  Status status = launch(matrixKernel, c, &params, map);
-  ASSERT_TRUE(bool(status)) << status.error();
+  runMatrixKernel(shared, lanes, num, trans, /*store=*/true);
   std::vector<uint8_t> expected(kSharedBytes);
   std::vector<bool> written(kSharedBytes, false);
   for (uint32_t lane = 0; lane < 32; ++lane)
@@ -113,14 +120,7 @@ TEST_P(WarpMatrix, LdmatrixGivesEachLaneTheHalvesTheFragmentFigureSays) {
   for (uint32_t i = 0; i < kSharedBytes; ++i)
     shared[i] = uint8_t(i * 7 + 3);
   std::vector<uint32_t> lanes(32 * 4, 0xDEADBEEF);
-  MemoryMap map;
-  addBuffer(map, shared, "shared");
-  addBuffer(map, lanes, "lanes");
-  Params params{addressOf(shared), addressOf(lanes), num, trans, 0};
-  LaunchConfig c = config({1, 1, 1}, {32, 1, 1});
-  c.dynamicSharedBytes = kSharedBytes;
-  Status status = launch(matrixKernel, c, &params, map);
-  ASSERT_TRUE(bool(status)) << status.error();
+  runMatrixKernel(shared, lanes, num, trans, /*store=*/false);
   for (uint32_t lane = 0; lane < 32; ++lane)
     for (uint32_t reg = 0; reg < num; ++reg) {
       uint32_t lo = elementByte(lane, reg, 0, trans), hi = elementByte(lane, reg, 1, trans);
