@@ -8,11 +8,17 @@
 // r enumerated over the view's non-broadcast modes (filterZeros), which is
 // also what the fragment layout maps an extract's index to.
 //
-// A global load whose registers are contiguous in memory, at an address that
-// the divisibility analysis proves aligned (the kernel's `assume_divby`
-// facts, and tensor parameters aligned to 16 bytes), reads whole 32-bit
-// words instead: `mem.load {bits = 32, vector = 1, 2 or 4}` of up to 16
-// bytes, and the elements come out of the words by static shifts and masks.
+// A global or shared load whose registers are contiguous in memory, at an
+// address that the divisibility analysis proves aligned (the kernel's
+// `assume_divby` facts, tensor parameters aligned to 16 bytes, shared
+// allocations at their static offsets), reads whole 32-bit words instead:
+// `mem.load {bits = 32, vector = 1, 2 or 4}` of up to 16 bytes (a swizzled
+// shared view: each access at its own swizzled address); stores likewise.
+// 16-bit elements stay in pairs where instructions take or give them so
+// (docs/ir.md, "Packed 16-bit pairs"): f32 fragments convert to f16/bf16
+// two registers at a time, and words are made with arith.pack and taken
+// apart with arith.unpack. stmatrix/ldmatrix get each lane's row address
+// (docs/ir.md, "Warp matrix copies").
 //
 //===----------------------------------------------------------------------===//
 #include "ir/core/WarpMatrix.h"
