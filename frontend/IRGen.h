@@ -255,6 +255,10 @@ private:
                         const ast::Expr &smemExpr);
   // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
   SemaValue callShuffleBfly(CallSite &site);
+  SemaValue matrixCopy(CallSite &site);
+  /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
+  /// blocks its rows hold; reports the mistake and returns nullopt.
+  std::optional<std::pair<int64_t, int64_t>> matrixTile(CallSite &site, bool trans);
 
   // --- Tensor memory (IRGenTcgen05.cpp) ------------------------------------
   /// tmem_alloc, tmem_dealloc, tmem_relinquish_alloc_permit, umma_commit.

@@ -4,8 +4,16 @@
 // every lane of the warp gets the value of lane (lane ^ offset). All 32 lanes
 // must take part, from the same statement; the result has value's type.
 //
+// `stmatrix(tile, fragment, trans=False)` and `ldmatrix(tile, trans=False)`
+// (CuTe's SM90_U32xN_STSM_N/T and SM75_U32xN_LDSM_N/T copy atoms): the warp
+// stores or loads one to four 8x8 matrices of 16-bit elements of a shared
+// tile (ir/core/WarpMatrix.h says which lane names which row). The tile's
+// layout must keep each row of 8 elements (each column with `trans`)
+// contiguous and 16-byte aligned, which is checked here element by element.
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/IRGen.h"
+#include "ir/core/WarpMatrix.h"
 
 namespace cutec {
 
@@ -33,6 +41,106 @@ SemaValue IRGen::callShuffleBfly(CallSite &site) {
   ir::Operation &op = b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
   op.setAttr("offset", offset.intValue().staticValue());
   return SemaValue::runTime(op.result());
+}
+
+std::optional<std::pair<int64_t, int64_t>> IRGen::matrixTile(CallSite &site, bool trans) {
+  llvm::StringRef name = site.callee;
+  const ir::Type &type = site.bound[0].type();
+  const Layout &layout = type.tensorLayout();
+  auto mistake = [&](const llvm::Twine &message) {
+    error(site.argExpr(0), name + " " + message);
+    return std::nullopt;
+  };
+  if (ir::bitWidth(type.element()) != 16)
+    return mistake("moves 16-bit elements (.b16), not " + ir::name(type.element()));
+  std::optional<int64_t> rows, columns;
+  if (layout.rank() == 2 && layout.isStatic()) {
+    rows = size(layout[0]).getStatic();
+    columns = size(layout[1]).getStatic();
+  }
+  int64_t num = rows && columns ? *rows * *columns / 64 : 0;
+  if (!rows || *rows % 8 != 0 || *columns % 8 != 0 || (num != 1 && num != 2 && num != 4))
+    return mistake("needs a static (rows, columns) tile of one, two or four 8x8 matrices "
+                   "((8, 8), (16, 8), (8, 16), (16, 16), (32, 8) or (8, 32)), not " +
+                   layout.str());
+  const Swizzle &swizzle = type.tensorSwizzle();
+  if (!swizzle.isIdentity() && swizzle.base + std::min(0, swizzle.shift) < 4)
+    return mistake("needs rows of 16 bytes that the swizzle keeps together, but " +
+                   swizzle.str() + " moves bytes within them");
+  // Every row (column with trans) of every matrix: 8 contiguous elements
+  // whose first is 16 bytes aligned from the tile's start. The first
+  // coordinate that breaks this, if any.
+  int64_t rowBlocks = *rows / 8;
+  auto misplaced = [&](bool transposed) -> std::optional<std::pair<IntTuple, int64_t>> {
+    for (int64_t lane = 0; lane < 8 * num; ++lane) {
+      IntTuple start = ir::matrixRowStart(lane, rowBlocks, num, transposed);
+      int64_t r = start[0].leaf().staticValue(), c = start[1].leaf().staticValue();
+      int64_t first = 0;
+      for (int64_t j = 0; j < 8; ++j) {
+        IntTuple coord = transposed ? tup(r + j, c) : tup(r, c + j);
+        llvm::Expected<IntExpr> offset = crd2idx(coord, layout);
+        int64_t at = offset ? offset->staticValue() : -1;
+        if (!offset)
+          llvm::consumeError(offset.takeError());
+        if (j == 0)
+          first = at;
+        if (at != first + j || first % 8 != 0)
+          return std::pair(coord, at);
+      }
+    }
+    return std::nullopt;
+  };
+  if (auto wrong = misplaced(trans))
+    return mistake(llvm::Twine("needs each ") + (trans ? "column" : "row") +
+                   " of 8 elements of an 8x8 matrix contiguous and 16-byte aligned, but the "
+                   "tile's layout " + layout.str() + " puts element " + wrong->first.str() +
+                   " at offset " + llvm::Twine(wrong->second) +
+                   (misplaced(!trans) ? ""
+                    : trans           ? "; a row-major tile needs trans=False"
+                                      : "; a column-major tile needs trans=True"));
+  return std::pair(num, rowBlocks);
+}
+
+// stmatrix(tile, fragment, *, trans=False) and ldmatrix(tile, *, trans=False):
+// lane l's register m (elements 2m, 2m+1 of its fragment) is row l/4,
+// columns 2(l%4) and 2(l%4)+1 of matrix m (PTX "Matrix fragments for
+// stmatrix/ldmatrix"), of the tile's block or, with trans, its transpose.
+SemaValue IRGen::matrixCopy(CallSite &site) {
+  bool store = site.callee == "stmatrix";
+  bool trans = site.bound.back().boolValue();
+  ir::Builder *b = requireBuilder(site.loc(), site.callee + "()");
+  if (!b)
+    return SemaValue::poison();
+  std::optional<std::pair<int64_t, int64_t>> tile = matrixTile(site, trans);
+  if (!tile)
+    return SemaValue::poison();
+  auto [num, rowBlocks] = *tile;
+  ir::Value *view = site.bound[0].irValue();
+  ir::DataType element = view->type().element();
+  auto setForm = [&](ir::Operation &op) {
+    op.setAttr("num", num);
+    op.setAttr("row_blocks", rowBlocks);
+    op.setAttr("trans", trans);
+  };
+  if (!store) {
+    ir::Operation &op = b->create(
+        ir::OpKind::Ldmatrix, site.loc(), {view},
+        {ir::Type::tensor(element, ir::MemorySpace::Register, makeLayout(IntTuple(2 * num)))});
+    setForm(op);
+    return SemaValue::runTime(op.result());
+  }
+  const SemaValue &fragment = site.bound[1];
+  const ir::Type &f = fragment.type();
+  if (f.memorySpace() != ir::MemorySpace::Register || f.element() != element ||
+      size(f.tensorLayout()) != IntExpr(2 * num))
+    return error(site.argExpr(1), "stmatrix of " + llvm::Twine(num) +
+                                      " matrices stores a register fragment of " +
+                                      llvm::Twine(2 * num) + " " + ir::name(element) +
+                                      " elements (two per matrix), not " + fragment.describe());
+  ir::Operation &op =
+      b->create(ir::OpKind::Stmatrix, site.loc(), {view, fragment.irValue()}, {});
+  setForm(op);
+  return SemaValue::none();
 }
 
 } // namespace cutec

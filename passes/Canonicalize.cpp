@@ -2,10 +2,10 @@
 //
 // Folds scalar arithmetic on constants with the target's semantics (integers
 // wrap at their width, f32 operations round once to nearest even, exactly as
-// the .rn PTX instructions do), removes identities (x+0, x*1), merges equal
-// pure operations whose operands are the same values (CSE, scoped so a value
-// is only reused where it is visible), and deletes pure operations nobody
-// uses. Runs to a fixed point.
+// the .rn PTX instructions do), removes identities (x+0, x*1, the pack of a
+// word's unpacked halves), merges equal pure operations whose operands are
+// the same values (CSE, scoped so a value is only reused where it is
+// visible), and deletes pure operations nobody uses. Runs to a fixed point.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -119,6 +119,14 @@ private:
   void simplify(Operation &op) {
     if (op.results().size() != 1 || !op.result()->type().isScalar())
       return;
+    // The two halves of a word, packed back in order, are the word.
+    if (op.kind() == OpKind::Pack) {
+      const Operation *halves = op.operand(0)->definingOp();
+      if (halves && halves->kind() == OpKind::Unpack && op.operand(0) == halves->result(0) &&
+          op.operand(1) == halves->result(1))
+        replace(op, halves->operand(0));
+      return;
+    }
     DataType t = op.result()->type().element();
     bool binary = op.kind() == OpKind::Add || op.kind() == OpKind::Sub ||
                   op.kind() == OpKind::Mul || op.kind() == OpKind::Div ||

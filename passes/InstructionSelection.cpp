@@ -235,16 +235,22 @@ private:
     case OpKind::Cmp:
       return compare(b, op, in);
     case OpKind::Convert:
-      if (const std::string *rounding = op.attrAs<std::string>("rounding");
-          rounding && *rounding != "rn") {
-        fail(op, "only round-to-nearest-even conversions are supported, not '" + *rounding + "'");
+      if (!roundsToNearestEven(op))
         return nullptr;
-      }
       return convert(b, op, in[0], kernelType(op.operand(0)), type);
+    case OpKind::ConvertX2:
+      return roundsToNearestEven(op) ? convertX2(b, op, in[0], in[1]) : nullptr;
+    case OpKind::Pack:
+      // mov.b32 d, {lo, hi}: the first source is the low half.
+      return emitValue(b, loc, "mov.b32.pack", DataType::U32, in);
+    case OpKind::Unpack:
+      return emitInst(b, loc, "mov.b32.unpack", {machineType(type), machineType(type)}, in)
+          .result(0);
     case OpKind::Bitcast:
       return bitcast(b, op, in[0], kernelType(op.operand(0)), type);
     case OpKind::BlockIdx:
     case OpKind::ThreadIdx:
+    case OpKind::LaneIdx:
       return specialRegister(b, op);
     case OpKind::DynamicSize:
       return dynamicSize(op);
@@ -252,6 +258,9 @@ private:
       return in[0];
     case OpKind::ShuffleBfly:
       return shuffleBfly(b, op, in[0], type);
+    case OpKind::StmatrixWords:
+    case OpKind::LdmatrixWords:
+      return matrixCopy(b, op, in);
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemStore:
@@ -414,6 +423,33 @@ private:
       {DataType::F32, DataType::BF16, "cvt.rn.bf16.f32"},
   };
 
+  /// Whether `op` rounds to nearest even, the only rounding selected; says
+  /// so when it does not.
+  bool roundsToNearestEven(const Operation &op) {
+    const std::string *rounding = op.attrAs<std::string>("rounding");
+    if (!rounding || *rounding == "rn")
+      return true;
+    return fail(op, "only round-to-nearest-even conversions are supported, not '" + *rounding +
+                        "'");
+  }
+
+  /// `arith.convert_x2 lo, hi {to}`: cvt.rn.{f16x2,bf16x2}.f32 (sm_80 and
+  /// later, so both targets), whose first source goes to the upper half.
+  Value *convertX2(ir::Builder &b, const Operation &op, Value *lo, Value *hi) {
+    const Type *to = op.attrAs<Type>("to");
+    DataType from = kernelType(op.operand(0));
+    const char *opcode = from != DataType::F32 || !to  ? nullptr
+                         : to->element() == DataType::F16  ? "cvt.rn.f16x2.f32"
+                         : to->element() == DataType::BF16 ? "cvt.rn.bf16x2.f32"
+                                                           : nullptr;
+    if (!opcode) {
+      fail(op, "cannot convert pairs of " + ir::name(from) + " to " +
+                   (to ? to->str() : std::string("?")));
+      return nullptr;
+    }
+    return emitValue(b, op.loc(), opcode, DataType::U32, {hi, lo});
+  }
+
   Value *immediate32(ir::Builder &b, llvm::SMLoc loc, int64_t value) {
     return ptx::emitImmediate(b, loc, DataType::U32, value);
   }
@@ -500,8 +536,10 @@ private:
     static const char *const kDims[] = {"x", "y", "z"};
     const int64_t *dim = op.attrAs<int64_t>("dim");
     Operation &mov = emitInst(b, op.loc(), "mov.u32", {op.result()->type().element()});
-    mov.setAttr("special", std::string(op.kind() == OpKind::BlockIdx ? "%ctaid." : "%tid.") +
-                               kDims[dim ? *dim : 0]);
+    mov.setAttr("special", op.kind() == OpKind::LaneIdx
+                               ? std::string("%laneid")
+                               : std::string(op.kind() == OpKind::BlockIdx ? "%ctaid." : "%tid.") +
+                                     kDims[dim ? *dim : 0]);
     return mov.result();
   }
 
@@ -551,6 +589,37 @@ private:
                       immediate32(b, op.loc(), 0x1f), immediate32(b, op.loc(), 0xFFFFFFFF)});
   }
 
+  /// `nvgpu.stmatrix_words`/`ldmatrix_words {num, trans}`: stmatrix or
+  /// ldmatrix .m8n8.x<num>[.trans].shared.b16 (sm_90 and sm_75 on, so both
+  /// targets) of one row address and one word per matrix.
+  Value *matrixCopy(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in) {
+    bool store = op.kind() == OpKind::StmatrixWords;
+    const int64_t *num = op.attrAs<int64_t>("num");
+    const bool *trans = op.attrAs<bool>("trans");
+    std::string opcode = std::string(store ? "stmatrix" : "ldmatrix") + ".x" +
+                         std::to_string(num ? *num : 0) + (trans && *trans ? ".trans" : "");
+    if (!num || !trans || !ptx::lookupPtxInstruction(opcode)) {
+      fail(op, "cannot select '" + ir::name(op.kind()) + "' of " + llvm::Twine(num ? *num : 0) +
+                   " matrices");
+      return nullptr;
+    }
+    llvm::SmallVector<DataType, 4> words(store ? 0 : *num, DataType::U32);
+    Operation &inst = emitInst(b, op.loc(), opcode, words, in);
+    return store ? nullptr : inst.result(0);
+  }
+
+  /// `ld`/`st` of N 32-bit words in global or shared memory: `ld.shared.u32`,
+  /// `st.global.v4.b32`; empty when N is not 1, 2 or 4.
+  static std::string vectorOpcode(llvm::StringRef access, llvm::StringRef space, int64_t vector,
+                                  llvm::StringRef type) {
+    if (vector != 1 && vector != 2 && vector != 4)
+      return "";
+    std::string opcode = (access + "." + space + ".").str();
+    if (vector > 1)
+      opcode += "v" + std::to_string(vector) + ".";
+    return opcode + type.str();
+  }
+
   /// `mem.load {bits = 32, vector = N}`: N u32 words in one access.
   bool memLoadWords(ir::Builder &b, Operation &op) {
     const int64_t *vector = op.attrAs<int64_t>("vector");
@@ -558,11 +627,8 @@ private:
     if (!access)
       return false;
     auto [bits, space] = *access;
-    const char *opcode = *vector == 1 ? "ld.global.u32"
-                         : *vector == 2 ? "ld.global.v2.u32"
-                         : *vector == 4 ? "ld.global.v4.u32"
-                                        : nullptr;
-    if (bits != 32 || space != "global" || !opcode || op.results().size() != size_t(*vector))
+    std::string opcode = vectorOpcode("ld", space, *vector, "u32");
+    if (bits != 32 || opcode.empty() || op.results().size() != size_t(*vector))
       return fail(op, "cannot select a vector load of " + llvm::Twine(*vector) + " x " +
                           llvm::Twine(bits) + " bits from " + space + " memory");
     llvm::SmallVector<DataType, 4> types(*vector, DataType::U32);
@@ -579,11 +645,8 @@ private:
     auto access = memoryAccess(op);
     if (!access)
       return;
-    const char *opcode = vector == 1   ? "st.global.b32"
-                         : vector == 2 ? "st.global.v2.b32"
-                         : vector == 4 ? "st.global.v4.b32"
-                                       : nullptr;
-    if (access->first != 32 || access->second != "global" || !opcode) {
+    std::string opcode = vectorOpcode("st", access->second, vector, "b32");
+    if (access->first != 32 || opcode.empty()) {
       fail(op, "cannot select a vector store of " + llvm::Twine(vector) + " x " +
                    llvm::Twine(access->first) + " bits to " + access->second + " memory");
       return;

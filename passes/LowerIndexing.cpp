@@ -8,13 +8,20 @@
 // r enumerated over the view's non-broadcast modes (filterZeros), which is
 // also what the fragment layout maps an extract's index to.
 //
-// A global load whose registers are contiguous in memory, at an address that
-// the divisibility analysis proves aligned (the kernel's `assume_divby`
-// facts, and tensor parameters aligned to 16 bytes), reads whole 32-bit
-// words instead: `mem.load {bits = 32, vector = 1, 2 or 4}` of up to 16
-// bytes, and the elements come out of the words by static shifts and masks.
+// A global or shared load whose registers are contiguous in memory, at an
+// address that the divisibility analysis proves aligned (the kernel's
+// `assume_divby` facts, tensor parameters aligned to 16 bytes, shared
+// allocations at their static offsets), reads whole 32-bit words instead:
+// `mem.load {bits = 32, vector = 1, 2 or 4}` of up to 16 bytes (a swizzled
+// shared view: each access at its own swizzled address); stores likewise.
+// 16-bit elements stay in pairs where instructions take or give them so
+// (docs/ir.md, "Packed 16-bit pairs"): f32 fragments convert to f16/bf16
+// two registers at a time, and words are made with arith.pack and taken
+// apart with arith.unpack. stmatrix/ldmatrix get each lane's row address
+// (docs/ir.md, "Warp matrix copies").
 //
 //===----------------------------------------------------------------------===//
+#include "ir/core/WarpMatrix.h"
 #include "passes/Divisibility.h"
 #include "passes/MaterializeOffset.h"
 #include "passes/Passes.h"
@@ -106,6 +113,9 @@ private:
       return lowerTmemLoad(op);
     case OpKind::TmemStore:
       return lowerTmemStore(op);
+    case OpKind::Stmatrix:
+    case OpKind::Ldmatrix:
+      return lowerMatrixCopy(op);
     case OpKind::TmemTensor:
       return true;
     case OpKind::SmemAlloc:
@@ -218,11 +228,12 @@ private:
     return Element{offset, address(b, loc, view, offset, /*swizzled=*/true)};
   }
 
-  /// The address of element `offset` of the view's base. Global addresses
-  /// are u64; shared ones are u32 window addresses, with the allocation's
-  /// swizzle applied to the byte offset unless `swizzled` is false (TMA
-  /// takes the unswizzled start of its box and swizzles itself).
-  Value *address(ir::Builder &b, llvm::SMLoc loc, Operation &view, Value *offset, bool swizzled) {
+  /// The address of element `offset` of the view's base, `extraBytes` on.
+  /// Global addresses are u64; shared ones are u32 window addresses, with the
+  /// allocation's swizzle applied to the byte offset unless `swizzled` is
+  /// false (TMA takes the unswizzled start of its box and swizzles itself).
+  Value *address(ir::Builder &b, llvm::SMLoc loc, Operation &view, Value *offset, bool swizzled,
+                 int64_t extraBytes = 0) {
     const Type &type = view.result()->type();
     // Tensor memory addresses count 32-bit cells: lane << 16 | column. Byte
     // offsets (scale factors) name the cell they are in.
@@ -241,6 +252,8 @@ private:
         bits == 4   ? binary(b, loc, OpKind::ShiftRight, wide, constant(b, loc, word, 1))
         : bits == 8 ? wide
                     : binary(b, loc, OpKind::Mul, wide, constant(b, loc, word, bits / 8));
+    if (extraBytes)
+      bytes = binary(b, loc, OpKind::Add, bytes, constant(b, loc, word, extraBytes));
     const Swizzle &swizzle = type.tensorSwizzle();
     if (word == DataType::I64)
       return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)),
@@ -321,16 +334,38 @@ private:
     return true;
   }
 
+  /// The alignment in bytes, up to 16, of a view's base: tensor parameters
+  /// are 16-byte aligned (checked at launch); a shared allocation lies at its
+  /// static offset from `cutec_smem`, which is aligned to the kernel's
+  /// `shared_align`.
+  int64_t baseAlignment(const Operation &view) const {
+    const Operation *alloc = view.operand(0)->definingOp();
+    if (!alloc)
+      return 16;
+    const int64_t *offset = alloc->attrAs<int64_t>("offset");
+    const int64_t *sharedAlign = kernel.attrAs<int64_t>("shared_align");
+    if (alloc->kind() != OpKind::SmemAlloc || !offset || !sharedAlign)
+      return 1;
+    int64_t align = 16;
+    while (align > 1 && (*offset % align != 0 || *sharedAlign % align != 0))
+      align /= 2;
+    return align;
+  }
+
   /// The widest access, in bytes, that reads the `n` registers of `view` as
-  /// whole 32-bit words: they must be contiguous in global memory and the
-  /// first one's address provably aligned. 0 when there is none.
+  /// whole 32-bit words: they must be contiguous in global or shared memory
+  /// and the first one's address provably aligned. 0 when there is none. A
+  /// swizzled shared view keeps aligned runs of 2^M bytes (M its swizzle's
+  /// base) together, so its accesses are at most that wide, each at its own
+  /// swizzled address.
   int64_t vectorBytes(Operation &view, int64_t n, bool store = false) {
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
     // Loads extract narrow elements from words; stores pack 8- to 32-bit ones
     // (a 4-bit store would write its neighbour's nibble).
-    bool packable = store ? (bits == 8 || bits == 16 || bits == 32) : (bits == 4 || bits == 8 || bits == 16);
-    if (type.memorySpace() != ir::MemorySpace::Global || !packable)
+    bool packable = bits == 8 || bits == 16 || bits == 32 || (bits == 4 && !store);
+    ir::MemorySpace space = type.memorySpace();
+    if ((space != ir::MemorySpace::Global && space != ir::MemorySpace::Shared) || !packable)
       return 0;
     int64_t total = n * bits / 8;
     if (n * bits % 32 != 0)
@@ -345,19 +380,51 @@ private:
       if (!e->isConstant(r))
         return 0;
     }
-    // Tensor parameters are 16-byte aligned (checked at launch); the element
-    // offset's known power-of-two divisor scales to bytes.
+    // The element offset's known power-of-two divisor scales to bytes.
     unsigned zeros = std::min(divisibility.trailingZeros(view.operand(1)), 8u);
     int64_t align = bits == 4 ? (zeros == 0 ? 0 : int64_t(1) << (zeros - 1))
                               : (int64_t(1) << zeros) * (bits / 8);
+    align = std::min(align, baseAlignment(view));
+    // The lowest byte-offset bit a swizzle changes bounds the run it keeps.
+    if (const Swizzle &swizzle = type.tensorSwizzle(); !swizzle.isIdentity())
+      align = std::min(align, int64_t(1) << std::clamp(swizzle.base + std::min(0, swizzle.shift), 0, 4));
     int64_t width = 16;
     while (width >= 4 && (width > align || total % width != 0))
       width /= 2;
     return width >= 4 ? width : 0;
   }
 
+  /// The address `at` bytes past `first`, the start of a contiguous run of
+  /// the view: for a swizzled shared view the swizzle of that byte offset
+  /// (vectorBytes keeps each access inside one unswizzled run).
+  Value *addressAt(ir::Builder &b, llvm::SMLoc loc, Operation &view, const Element &first,
+                   int64_t at) {
+    if (at == 0)
+      return first.address;
+    if (!view.result()->type().tensorSwizzle().isIdentity())
+      return address(b, loc, view, first.offset, /*swizzled=*/true, at);
+    return binary(b, loc, OpKind::Add, first.address,
+                  constant(b, loc, first.address->type().element(), at));
+  }
+
+  /// Two 16-bit values as one u32 word, `lo` in the low half. Canonicalize
+  /// folds the pack of an unpack's two halves back into its word, so a
+  /// fragment that was converted or loaded in pairs is stored as it came.
+  Value *packHalves(ir::Builder &b, llvm::SMLoc loc, Value *lo, Value *hi) {
+    return b.createValue(OpKind::Pack, loc, Type::scalar(DataType::U32), {lo, hi});
+  }
+
+  /// Appends the halves of a u32 word, as `type` values, low half first.
+  void unpackHalves(ir::Builder &b, llvm::SMLoc loc, Value *word, DataType type, Registers &regs) {
+    Operation &unpack =
+        b.create(OpKind::Unpack, loc, {word}, {Type::scalar(type), Type::scalar(type)});
+    regs.push_back(unpack.result(0));
+    regs.push_back(unpack.result(1));
+  }
+
   /// Loads the `n` registers of `view` as 32-bit words, `width` bytes at a
-  /// time, and extracts each element with a static shift and mask.
+  /// time: 32-bit elements are the words, 16-bit ones their halves, and
+  /// narrower ones come out with a static shift and mask.
   std::optional<Registers> loadWords(ir::Builder &b, const Operation &op, Operation &view,
                                      int64_t n, int64_t width) {
     std::optional<Element> first = element(b, op, view, 0);
@@ -369,9 +436,7 @@ private:
     llvm::SMLoc loc = op.loc();
     llvm::SmallVector<Value *, 16> words;
     for (int64_t at = 0; at < n * bits / 8; at += width) {
-      Value *address = first->address;
-      if (at)
-        address = binary(b, loc, OpKind::Add, address, constant(b, loc, DataType::U64, at));
+      Value *address = addressAt(b, loc, view, *first, at);
       llvm::SmallVector<Type, 4> results(width / 4, Type::scalar(DataType::U32));
       Operation &load =
           memOp(b, loc, OpKind::MemLoad, {address}, results, 32, type.memorySpace());
@@ -380,7 +445,13 @@ private:
         words.push_back(r.get());
     }
     Registers regs;
-    for (int64_t r = 0; r < n; ++r) {
+    for (Value *word : words) {
+      if (bits == 16)
+        unpackHalves(b, loc, word, dtype, regs);
+      else if (bits == 32)
+        regs.push_back(dtype == DataType::U32 ? word : cast(b, loc, OpKind::Bitcast, word, dtype));
+    }
+    for (int64_t r = 0; bits < 16 && r < n; ++r) {
       Value *v = words[r * bits / 32];
       if (int64_t shift = r * bits % 32)
         v = binary(b, loc, OpKind::ShiftRight, v, constant(b, loc, DataType::U32, shift));
@@ -400,7 +471,9 @@ private:
     ir::Builder b;
     b.setInsertionPoint(op);
     Registers regs;
-    if (int64_t width = vectorBytes(*view, *n)) {
+    // Only where words hold several elements or accesses several words.
+    if (int64_t width = vectorBytes(*view, *n);
+        width > int64_t(ir::bitWidth(view->result()->type().element()) / 8)) {
       std::optional<Registers> words = loadWords(b, op, *view, *n, width);
       if (!words)
         return false;
@@ -456,7 +529,8 @@ private:
   }
 
   /// Stores the registers of a fragment as 32-bit words, `width` bytes at a
-  /// time: narrow elements are packed low one first (xor of disjoint bits).
+  /// time: narrow elements are packed low one first (16-bit pairs with
+  /// arith.pack, bytes by xor of disjoint bits).
   bool storeWords(ir::Builder &b, const Operation &op, Operation &view, const Registers &regs,
                   int64_t width) {
     std::optional<Element> first = element(b, op, view, 0);
@@ -464,10 +538,15 @@ private:
       return false;
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
-    DataType raw = bits == 8 ? DataType::U8 : bits == 16 ? DataType::U16 : DataType::U32;
+    DataType raw = bits == 8 ? DataType::U8 : DataType::U32;
     llvm::SMLoc loc = op.loc();
     llvm::SmallVector<Value *, 16> words;
     for (size_t r = 0; r < regs.size(); ++r) {
+      if (bits == 16) {
+        words.push_back(packHalves(b, loc, regs[r], regs[r + 1]));
+        ++r;
+        continue;
+      }
       Value *v = cast(b, loc, OpKind::Bitcast, regs[r], raw);
       if (raw != DataType::U32)
         v = cast(b, loc, OpKind::Convert, v, DataType::U32);
@@ -480,10 +559,7 @@ private:
     }
     int64_t perAccess = width / 4;
     for (size_t w = 0; w < words.size(); w += perAccess) {
-      Value *address = first->address;
-      if (w)
-        address = binary(b, loc, OpKind::Add, address, constant(b, loc, DataType::U64, int64_t(w) * 4));
-      llvm::SmallVector<Value *, 5> operands{address};
+      llvm::SmallVector<Value *, 5> operands{addressAt(b, loc, view, *first, int64_t(w) * 4)};
       operands.append(words.begin() + w, words.begin() + w + perAccess);
       memOp(b, loc, OpKind::MemStore, operands, {}, 32, type.memorySpace())
           .setAttr("vector", perAccess);
@@ -532,7 +608,7 @@ private:
 
   /// tcgen05.ld: the registers come as u32 words, bitcast to the tensor's
   /// type; 16-bit elements come two to a word (.pack::16b), the even one in
-  /// the low half.
+  /// the low half (arith.unpack).
   bool lowerTmemLoad(Operation &op) {
     ir::Builder b;
     Value *address = tmemCopyAddress(b, op);
@@ -549,10 +625,7 @@ private:
     Registers regs;
     for (const auto &word : load.results()) {
       if (pack) {
-        regs.push_back(cast(b, loc, OpKind::Bitcast, word.get(), element));
-        Value *high = binary(b, loc, OpKind::ShiftRight, word.get(),
-                             constant(b, loc, DataType::U32, 16));
-        regs.push_back(cast(b, loc, OpKind::Bitcast, high, element));
+        unpackHalves(b, loc, word.get(), element, regs);
         continue;
       }
       regs.push_back(element == DataType::U32 ? word.get()
@@ -564,7 +637,7 @@ private:
   }
 
   /// tcgen05.st of a fragment as u32 words; 16-bit elements two to a word
-  /// (.unpack::16b), the even one in the low half.
+  /// (.unpack::16b), the even one in the low half (arith.pack).
   bool lowerTmemStore(Operation &op) {
     const Registers *regs = fragment(op, op.operand(1));
     ir::Builder b;
@@ -573,20 +646,14 @@ private:
       return false;
     llvm::SMLoc loc = op.loc();
     bool pack = ir::bitWidth(op.operand(1)->type().element()) == 16;
-    auto word = [&](Value *r) {
-      if (!pack && r->type().element() == DataType::U32)
-        return r;
-      if (!pack)
-        return cast(b, loc, OpKind::Bitcast, r, DataType::U32);
-      return cast(b, loc, OpKind::Convert, cast(b, loc, OpKind::Bitcast, r, DataType::U16),
-                  DataType::U32);
-    };
     llvm::SmallVector<Value *, 129> operands{address};
-    for (size_t i = 0; i < regs->size(); i += pack ? 2 : 1)
-      operands.push_back(!pack ? word((*regs)[i])
-                               : binary(b, loc, OpKind::Add, word((*regs)[i]),
-                                        binary(b, loc, OpKind::Mul, word((*regs)[i + 1]),
-                                               constant(b, loc, DataType::U32, 1 << 16))));
+    for (size_t i = 0; i < regs->size(); i += pack ? 2 : 1) {
+      Value *r = (*regs)[i];
+      operands.push_back(pack ? packHalves(b, loc, r, (*regs)[i + 1])
+                         : r->type().element() == DataType::U32
+                             ? r
+                             : cast(b, loc, OpKind::Bitcast, r, DataType::U32));
+    }
     Operation &store = b.create(OpKind::TmemStoreWords, loc, operands, {});
     copyForm(op, store);
     store.setAttr("pack", pack);
@@ -594,19 +661,77 @@ private:
     return true;
   }
 
+  /// stmatrix/ldmatrix: the lane's row address, the view's element at
+  /// ir::matrixRowStart(%laneid) swizzled like any shared access, and the
+  /// fragment's 16-bit pairs as one word per matrix.
+  bool lowerMatrixCopy(Operation &op) {
+    Operation *view = viewOf(op, op.operand(0));
+    bool store = op.kind() == OpKind::Stmatrix;
+    const Registers *regs = store && view ? fragment(op, op.operand(1)) : nullptr;
+    if (!view || (store && !regs))
+      return false;
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    llvm::SMLoc loc = op.loc();
+    int64_t num = *op.attrAs<int64_t>("num");
+    bool trans = *op.attrAs<bool>("trans");
+    IntTuple start =
+        ir::matrixRowStart(IntExpr::symbol("$0"), *op.attrAs<int64_t>("row_blocks"), num, trans);
+    llvm::Expected<IntExpr> delta = crd2idx(start, view->result()->type().tensorLayout());
+    if (!delta)
+      return fail(op, llvm::toString(delta.takeError()));
+    Value *lane = b.createValue(OpKind::LaneIdx, loc, Type::scalar(DataType::I32), {});
+    Value *offset = materializeOffset(b, kernel, loc, *delta, {lane}, context);
+    if (!offset)
+      return false;
+    Value *row = address(b, loc, *view, binary(b, loc, OpKind::Add, view->operand(1), offset),
+                         /*swizzled=*/true);
+    Operation *words;
+    if (store) {
+      llvm::SmallVector<Value *, 5> operands{row};
+      for (int64_t m = 0; m < num; ++m)
+        operands.push_back(packHalves(b, loc, (*regs)[2 * m], (*regs)[2 * m + 1]));
+      words = &b.create(OpKind::StmatrixWords, loc, operands, {});
+    } else {
+      words = &b.create(OpKind::LdmatrixWords, loc, {row},
+                        std::vector<Type>(num, Type::scalar(DataType::U32)));
+      Registers loaded;
+      for (const auto &word : words->results())
+        unpackHalves(b, loc, word.get(), view->result()->type().element(), loaded);
+      fragments[op.result()] = std::move(loaded);
+    }
+    words->setAttr("num", num);
+    words->setAttr("trans", trans);
+    dead.push_back(&op);
+    return true;
+  }
+
+  /// Elementwise, except that f32 registers convert to f16 or bf16 in pairs
+  /// (registers 2i, 2i+1: `arith.convert_x2`, cvt.rn.f16x2.f32), whose word
+  /// arith.unpack splits into the two elements.
   bool lowerConvert(Operation &op) {
     const Registers *regs = fragment(op, op.operand(0));
     if (!regs)
       return false;
     ir::Builder b;
     b.setInsertionPoint(op);
+    DataType from = op.operand(0)->type().element(), to = op.result()->type().element();
+    bool pairs = from == DataType::F32 && (to == DataType::F16 || to == DataType::BF16);
     Registers converted;
-    for (Value *r : *regs) {
-      Operation &c =
-          b.create(OpKind::Convert, op.loc(), {r}, {Type::scalar(op.result()->type().element())});
+    for (size_t r = 0; r < regs->size(); ++r) {
+      bool pair = pairs && r + 1 < regs->size();
+      Operation &c = pair ? b.create(OpKind::ConvertX2, op.loc(), {(*regs)[r], (*regs)[r + 1]},
+                                     {Type::scalar(DataType::U32)})
+                          : b.create(OpKind::Convert, op.loc(), {(*regs)[r]}, {Type::scalar(to)});
       for (const auto &[key, value] : op.attributes())
         c.setAttr(key, value);
-      converted.push_back(c.result());
+      if (!pair) {
+        converted.push_back(c.result());
+        continue;
+      }
+      c.setAttr("to", Type::scalar(to));
+      unpackHalves(b, op.loc(), c.result(), to, converted);
+      ++r;
     }
     fragments[op.result()] = std::move(converted);
     dead.push_back(&op);

@@ -49,6 +49,8 @@ public:
       case OpKind::TmemLoad:
       case OpKind::TmemStore:
       case OpKind::UmmaCommit:
+      case OpKind::Stmatrix:
+      case OpKind::Ldmatrix:
         wrapParameter(kernel, op, 0);
         break;
       case OpKind::TmaLoadTile:

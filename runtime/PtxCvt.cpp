@@ -88,8 +88,11 @@ uint16_t cvtF16F32(float a, Rounding rounding, Relu relu, Satfinite satfinite) {
   return uint16_t(encode(kF16, a, halfMode(rounding, relu, satfinite)));
 }
 
+// The x2 forms are two scalar conversions (the ISA defines them so), `a` in
+// the upper half; the scalar ones have the fast path GEMM epilogues use.
 uint32_t cvtF16x2F32(float a, float b, Rounding rounding, Relu relu, Satfinite satfinite) {
-  return packPair(kF16, 16, a, b, halfMode(rounding, relu, satfinite));
+  return uint32_t(cvtF16F32(a, rounding, relu, satfinite)) << 16 |
+         cvtF16F32(b, rounding, relu, satfinite);
 }
 
 uint16_t cvtBf16F32(float a, Rounding rounding, Relu relu, Satfinite satfinite) {
@@ -97,7 +100,8 @@ uint16_t cvtBf16F32(float a, Rounding rounding, Relu relu, Satfinite satfinite) 
 }
 
 uint32_t cvtBf16x2F32(float a, float b, Rounding rounding, Relu relu, Satfinite satfinite) {
-  return packPair(kBF16, 16, a, b, halfMode(rounding, relu, satfinite));
+  return uint32_t(cvtBf16F32(a, rounding, relu, satfinite)) << 16 |
+         cvtBf16F32(b, rounding, relu, satfinite);
 }
 
 uint32_t cvtRnaTf32F32(float a, Satfinite satfinite) {

@@ -97,6 +97,32 @@ private:
                "found " + from.str() + " to " + to.str());
   }
 
+  static bool isHalf(const Type &t) { return t.isScalar() && bitWidth(t.element()) == 16; }
+
+  /// The packed 16-bit pairs: `pack` of two halves of one type and `unpack`
+  /// into them, the word a u32, low half first; `convert_x2` of two scalars
+  /// of one type to a word of two `to` values.
+  void verifyHalves(const Operation &op) {
+    const Type word = Type::scalar(DataType::U32);
+    bool unpack = op.kind() == OpKind::Unpack;
+    if (!expectOperands(op, unpack ? 1 : 2) || !expectResults(op, unpack ? 2 : 1))
+      return;
+    if (unpack) {
+      if (op.operand(0)->type() != word || !isHalf(op.result(0)->type()) ||
+          op.result(1)->type() != op.result(0)->type())
+        fail(op, "unpacks a u32 into two 16-bit scalars of one type");
+      return;
+    }
+    if (op.result()->type() != word || op.operand(1)->type() != op.operand(0)->type() ||
+        !op.operand(0)->type().isScalar())
+      return fail(op, "makes a u32 of two scalars of one type");
+    if (op.kind() == OpKind::Pack && !isHalf(op.operand(0)->type()))
+      return fail(op, "packs two 16-bit scalars");
+    const Type *to = op.attrAs<Type>("to");
+    if (op.kind() == OpKind::ConvertX2 && (!to || !isHalf(*to)))
+      fail(op, "needs a 16-bit scalar type 'to'");
+  }
+
   /// Views start at a kernel parameter, a shared-memory allocation or a
   /// tensor-memory tensor.
   static bool isViewBase(const Value &v) {
@@ -240,6 +266,11 @@ private:
       if (!op.results().empty() && op.result()->type().isScalar() &&
           !isInteger(op.result()->type().element()))
         fail(op, "operates on integers");
+      break;
+    case OpKind::Pack:
+    case OpKind::Unpack:
+    case OpKind::ConvertX2:
+      verifyHalves(op);
       break;
     case OpKind::ShuffleBfly:
       if (expectOperands(op, 1) && expectResults(op, 1)) {

@@ -135,5 +135,49 @@ TEST(HalfPrecision, Tf32EncodesLikeDoubleRoundingTiesAway) {
   }
 }
 
+/// cvt.rn.f16.f32 by the references: _Float16, and the canonical NaN.
+uint16_t f16Reference(float x) {
+  return std::isnan(x) ? 0x7FFF : std::bit_cast<uint16_t>(static_cast<_Float16>(x));
+}
+
+/// cvt.rn.bf16.f32 by the references: rounding in double, the result's top
+/// 16 bits as an f32 (bf16 values are exact f32s), and the canonical NaN.
+uint16_t bf16Reference(float x) {
+  if (std::isnan(x))
+    return 0x7FFF;
+  float rounded = float(roundToFormat(x, 7, -126, 127, false));
+  return uint16_t(std::bit_cast<uint32_t>(std::copysign(rounded, x)) >> 16);
+}
+
+/// The x2 forms of cvt.rn from f32 (`cvt.rn.f16x2.f32 d, a, b`, what
+/// lower-indexing uses for f32 fragment pairs): each half is the reference's
+/// rounding of its own source, `a` in the upper half, over NaNs, infinities,
+/// overflow, subnormals, ties and the sweep, each paired with the pattern
+/// before it so that neither half leaks into the other.
+TEST(HalfPrecision, X2ConversionsFromF32AreTwoScalarRoundings) {
+  ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+  std::vector<uint32_t> patterns = {
+      0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFBFFFFFu, // NaNs (sign, payload)
+      0x7F800000u, 0xFF800000u, 0x80000000u, 0u,          // infinities and zeros
+      0x477FE000u, 0x477FEFFFu, 0x477FF000u, 0xC77FF000u, // 65504, below/at the f16 tie to Inf
+      0x7F7FFFFFu, 0x7F7F8000u, 0xFF7F7FFFu,              // bf16's overflow to Inf and not
+      0x33800000u, 0x33000000u, 0x33400000u, 0xB2800000u, // f16 subnormals: 2^-24, ties, 2^-26
+      0x00000001u, 0x807FFFFFu, 0x00400000u,              // f32 subnormals
+      0x3F801000u, 0x3F803000u, 0x3F808000u, 0x3F818000u, // f16 and bf16 ties to even
+  };
+  for (const FloatFormat *format : {&kF16, &kBF16}) {
+    std::vector<uint32_t> sweep = sweepPatterns(*format);
+    patterns.insert(patterns.end(), sweep.begin(), sweep.end());
+  }
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    float a = std::bit_cast<float>(patterns[i]);
+    float b = std::bit_cast<float>(patterns[(i + patterns.size() - 1) % patterns.size()]);
+    ASSERT_EQ(ptx::cvtF16x2F32(a, b), uint32_t(f16Reference(a)) << 16 | f16Reference(b))
+        << std::hexfloat << a << ", " << b;
+    ASSERT_EQ(ptx::cvtBf16x2F32(a, b), uint32_t(bf16Reference(a)) << 16 | bf16Reference(b))
+        << std::hexfloat << a << ", " << b;
+  }
+}
+
 } // namespace
 } // namespace cutec::rt
