@@ -42,11 +42,10 @@ llvm::Error cutMode(const Layout &tensor, const Layout &modeLayout, size_t mode,
     if (rest) {
       if (!leaf.extent.isConstant(1))
         return layoutError("the tiles of mode " + llvm::Twine(mode) + " of " + tensor.str() +
-                           " step through the leaves " + shapes[*rest - first].leaf().str() +
+                           " step through its leaves " + shapes[*rest - first].leaf().str() +
                            " and " + leaf.extent.str() +
-                           ": TMA addresses a box with one coordinate per dimension, so a "
-                           "tile's extent must end in the mode's last leaf it reaches, or "
-                           "fill the leaves up to the last one");
+                           "; a box moves along one leaf per rest coordinate, so the tile must "
+                           "take every leaf of the mode but the last whole");
     } else if (e && *e > 0 && remaining % *e == 0) {
       leaf.box = *e;
       remaining /= *e;
