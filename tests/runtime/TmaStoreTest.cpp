@@ -9,6 +9,7 @@
 // retires the store, reading the destination before the store completes,
 // and a CTA ending while a store may still read its source.
 #include "LaunchTestSupport.h"
+#include "TmaTestBoxes.h"
 
 #include <cstring>
 
@@ -17,8 +18,14 @@ namespace {
 
 using test::addBuffer;
 using test::addressOf;
+using test::Box;
+using test::box2d;
+using test::boxBytes;
 using test::config;
+using test::Global;
 using test::launchError;
+using test::makeGlobal;
+using test::rowPitch;
 
 /// What one thread does in a test kernel, in order.
 enum class Op : uint32_t {
@@ -102,60 +109,13 @@ void storeBody(Thread &t, const void *raw) {
 const KernelDescriptor kStoreKernel{"tma_store", storeBody, sizeof(StoreParams),
                                     /*usesBarriers=*/false, /*staticSharedBytes=*/8};
 
-/// A box of a rank-2 (or higher) tensor in a byte buffer with padded rows.
-struct Box {
-  TmaDataType type = TmaDataType::Uint8;
-  uint32_t rank = 2;
-  uint64_t dim[5] = {1, 1, 1, 1, 1};
-  uint32_t box[5] = {1, 1, 1, 1, 1};
-  TmaSwizzle swizzle = TmaSwizzle::None;
-  int32_t coord[5] = {};
-};
-
-Box box2d(TmaDataType type, TmaSwizzle swizzle, uint32_t inner, uint32_t rows, int32_t c0,
-          int32_t c1) {
-  Box b;
-  b.type = type;
-  b.dim[0] = inner * 3 + 5;
-  b.dim[1] = 45;
-  b.box[0] = inner;
-  b.box[1] = rows;
-  b.swizzle = swizzle;
-  b.coord[0] = c0;
-  b.coord[1] = c1;
-  return b;
-}
-
-struct Global {
-  std::vector<uint8_t> bytes;
-  uint64_t stride[5] = {}; // bytes, per dimension
-};
-
 constexpr uint8_t kUntouched = 0x5A;
 
-Global makeGlobal(const Box &b) {
-  Global g;
-  uint32_t e = tmaElementBytes(b.type);
-  g.stride[0] = e;
-  uint64_t size = (b.dim[0] * e + 15) / 16 * 16 + 32; // padded rows
-  for (uint32_t d = 1; d < b.rank; ++d) {
-    g.stride[d] = size;
-    size *= b.dim[d];
-  }
-  g.bytes.assign(size, kUntouched);
+/// The tensor of `b`, every byte kUntouched.
+Global untouchedGlobal(const Box &b) {
+  Global g = makeGlobal(b);
+  std::fill(g.bytes.begin(), g.bytes.end(), kUntouched);
   return g;
-}
-
-uint32_t boxBytes(const Box &b) {
-  uint32_t bytes = tmaElementBytes(b.type);
-  for (uint32_t d = 0; d < b.rank; ++d)
-    bytes *= b.box[d];
-  return bytes;
-}
-
-uint32_t rowPitch(const Box &b) {
-  return b.swizzle == TmaSwizzle::None ? b.box[0] * tmaElementBytes(b.type)
-                                       : 16u << uint32_t(b.swizzle);
 }
 
 /// The region bytes the box spans, rounded to the region alignment.
@@ -170,34 +130,14 @@ uint32_t regionBytes(const Box &b, uint32_t srcOffset) {
 std::vector<uint8_t> expectedGlobal(const Box &b, const Global &g, uint32_t srcOffset) {
   std::vector<uint8_t> want = g.bytes;
   uint32_t e = tmaElementBytes(b.type);
-  uint32_t n[5];
-  for (uint32_t d = 0; d < 5; ++d)
-    n[d] = d < b.rank ? b.box[d] : 1;
-  uint32_t linear = 0;
-  for (uint32_t i4 = 0; i4 < n[4]; ++i4)
-    for (uint32_t i3 = 0; i3 < n[3]; ++i3)
-      for (uint32_t i2 = 0; i2 < n[2]; ++i2)
-        for (uint32_t i1 = 0; i1 < n[1]; ++i1)
-          for (uint32_t i0 = 0; i0 < n[0]; ++i0, ++linear) {
-            uint32_t idx[5] = {i0, i1, i2, i3, i4};
-            bool inside = true;
-            uint64_t offset = 0;
-            for (uint32_t d = 0; d < b.rank; ++d) {
-              int64_t c = int64_t(b.coord[d]) + idx[d];
-              inside = inside && c >= 0 && c < int64_t(b.dim[d]);
-              offset += uint64_t(c) * g.stride[d];
-            }
-            if (!inside)
-              continue;
-            for (uint32_t byte = 0; byte < e; ++byte) {
-              uint32_t row = linear / n[0], column = linear % n[0] * e + byte;
-              uint32_t address = srcOffset + row * rowPitch(b) + column; // region-relative
-              uint32_t bits = uint32_t(b.swizzle);
-              uint32_t swizzled =
-                  bits ? address ^ (((address >> 7) & ((1u << bits) - 1)) << 4) : address;
-              want[offset + byte] = pattern(swizzled);
-            }
-          }
+  test::forEachBoxElement(
+      b, g, [&](const uint32_t *, uint32_t linear, bool inside, uint64_t offset) {
+        for (uint32_t byte = 0; inside && byte < e; ++byte) {
+          uint32_t row = linear / b.box[0], column = linear % b.box[0] * e + byte;
+          uint32_t address = srcOffset + row * rowPitch(b) + column; // region-relative
+          want[offset + byte] = pattern(test::swizzled(address, b.swizzle));
+        }
+      });
   return want;
 }
 
@@ -226,7 +166,7 @@ Status run(const Box &b, Global &g, std::vector<Step> steps, uint32_t srcOffset 
 
 std::string error(const Box &b, std::vector<Step> steps, unsigned threads = 1,
                   uint32_t regionOffset = 0) {
-  Global g = makeGlobal(b);
+  Global g = untouchedGlobal(b);
   Status status = run(b, g, std::move(steps), regionOffset, threads);
   EXPECT_FALSE(bool(status)) << "the kernel ran without an error";
   return status ? std::string() : status.error();
@@ -234,7 +174,7 @@ std::string error(const Box &b, std::vector<Step> steps, unsigned threads = 1,
 
 void expectStored(const Box &b, const char *label, std::vector<Step> steps,
                   uint32_t srcOffset = 0) {
-  Global g = makeGlobal(b);
+  Global g = untouchedGlobal(b);
   std::vector<uint8_t> want = expectedGlobal(b, g, srcOffset);
   Status status = run(b, g, std::move(steps), srcOffset);
   ASSERT_TRUE(bool(status)) << label << ": " << status.error();
@@ -296,7 +236,7 @@ TEST(TmaStore, TheSourceIsReadAtIssueAndWrittenAtTheCtasEnd) {
 TEST(TmaStore, WaitGroupLeavesTheNMostRecentGroupsPending) {
   Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
   // Two stores in two groups; wait_group.read 1 retires the older one only.
-  Global g = makeGlobal(b);
+  Global g = untouchedGlobal(b);
   Status ok = run(b, g,
                   {{Op::FillShared},
                    {Op::Store, 0, 0},
@@ -330,7 +270,7 @@ TEST(TmaStore, AnEmptyGroupCountsAsAGroup) {
   // commit_group with nothing to commit makes an empty group, which is the
   // most recent one: wait_group.read 1 then retires the store's group.
   Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
-  Global g = makeGlobal(b);
+  Global g = untouchedGlobal(b);
   Status ok = run(b, g,
                   {{Op::FillShared},
                    {Op::Store},
@@ -387,7 +327,7 @@ TEST(TmaStore, ATmaLoadIntoTheSourceIsReported) {
 
 TEST(TmaStore, ReadingTheDestinationBeforeTheStoreCompletesIsReported) {
   Box b = box2d(TmaDataType::Uint8, TmaSwizzle::None, 64, 4, 0, 0);
-  Global g = makeGlobal(b);
+  Global g = untouchedGlobal(b);
   uint32_t inside = uint32_t(g.stride[1] + 5); // element (5, 1)
   std::string e = error(b, {{Op::FillShared},
                             {Op::Store},
@@ -435,7 +375,7 @@ TEST(TmaStore, MisusesOfTheInstructionItself) {
 
 TEST(TmaStore, ResultsDoNotDependOnWorkerCount) {
   Box b = box2d(TmaDataType::Float16, TmaSwizzle::B64, 32, 19, -8, 40);
-  Global one = makeGlobal(b), four = makeGlobal(b);
+  Global one = untouchedGlobal(b), four = untouchedGlobal(b);
   ASSERT_TRUE(bool(run(b, one, kStoreAndWait, 0, 1, 1)));
   ASSERT_TRUE(bool(run(b, four, kStoreAndWait, 0, 1, 4)));
   EXPECT_EQ(one.bytes, four.bytes);
