@@ -52,6 +52,14 @@ TEST(TmaBox, AFlatLayoutKeepsItsModesTheContiguousOneFirst) {
   EXPECT_EQ(p.dimCoords(128), (std::vector<int64_t>{1, 0, 0}));
 }
 
+TEST(TmaBox, AModesLastLeafTakesTheTileWhateverItsExtent) {
+  // TMA clips boxes at the tensor's edges: 32 rows of 100, 64 columns of 120.
+  EXPECT_EQ(dimsText(plan("(100,120):(120,1)", {32, 64}, 16)), "120:1/64 100:120/32");
+  // Also behind whole leaves, and before leaves of extent 1.
+  EXPECT_EQ(dimsText(plan("((16,5,1),K):((1,16,80),80)", {32, 1}, 8)),
+            "16:1/16 5:16/2 1:80/1 K:80/1");
+}
+
 TEST(TmaBox, ScaleFactorAtomsBecomeSixteenByteRowsOfWholeAtoms) {
   const char *sfa = "tile_to_shape(((32,4),(16,4)):((16,4),(0,1)), (M, K), (2, 1))";
   TmaBoxPlan p = plan(sfa, {128, 256}, 8);
