@@ -101,9 +101,13 @@ private:
       slice = localTile;
       localTile = slice->operand(0)->definingOp();
     }
-    if (!localTile || localTile->kind() != OpKind::LocalTile)
-      return fail(op, "the source must be local_tile(tensor, tiler, coord), optionally indexed "
-                      "at its tile coordinates");
+    if (!localTile || localTile->kind() != OpKind::LocalTile) {
+      llvm::StringRef role = op.kind() == OpKind::TmaLoad    ? "source"
+                             : op.kind() == OpKind::TmaStore ? "destination"
+                                                             : "tile";
+      return fail(op, "the " + role + " must be local_tile(tensor, tiler, coord), optionally "
+                      "indexed at its rest modes");
+    }
     tile.param = localTile->operand(0);
     if (tile.param->definingOp() || !tile.param->type().isTensor())
       return fail(op, "the tiled tensor must be a kernel parameter");

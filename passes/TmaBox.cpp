@@ -25,12 +25,18 @@ struct DimGroup {
 };
 
 /// Cuts the leaves of mode `mode` by the tile extent `tile`; appends them.
+/// The mode's last leaf of an extent other than 1 takes what remains of the
+/// tile, however it compares to the leaf's extent (TMA clips a box at the
+/// tensor's edge); the leaves before it must be taken whole, or hold the
+/// rest of the tile in a whole number of steps.
 llvm::Error cutMode(const Layout &tensor, const Layout &modeLayout, size_t mode, int64_t tile,
                     std::vector<TmaTileLeaf> &leaves) {
   std::vector<IntTuple> shapes, strides;
   flattenInto(modeLayout.shape, shapes);
   flattenInto(modeLayout.stride, strides);
-  size_t first = leaves.size();
+  size_t last = shapes.size() - 1;
+  while (last > 0 && shapes[last].leaf().isConstant(1))
+    --last;
   std::optional<size_t> rest; // the leaf the tile ends in
   int64_t remaining = tile;
   for (size_t i = 0; i < shapes.size(); ++i) {
@@ -42,18 +48,17 @@ llvm::Error cutMode(const Layout &tensor, const Layout &modeLayout, size_t mode,
     if (rest) {
       if (!leaf.extent.isConstant(1))
         return layoutError("the tiles of mode " + llvm::Twine(mode) + " of " + tensor.str() +
-                           " step through the leaves " + shapes[*rest - first].leaf().str() +
-                           " and " + leaf.extent.str() +
-                           ": TMA addresses a box with one coordinate per dimension, so a "
-                           "tile's extent must end in the mode's last leaf it reaches, or "
-                           "fill the leaves up to the last one");
-    } else if (e && *e > 0 && remaining % *e == 0) {
+                           " step through its leaves " + shapes[*rest].leaf().str() + " and " +
+                           leaf.extent.str() +
+                           "; a box moves along one leaf per rest coordinate, so the tile must "
+                           "take every leaf of the mode but the last whole");
+    } else if (i != last && e && *e > 0 && remaining % *e == 0) {
       leaf.box = *e;
       remaining /= *e;
-    } else if (!e || (remaining > 0 && *e % remaining == 0)) {
+    } else if (i == last || !e || *e % remaining == 0) {
       leaf.box = remaining;
       remaining = 1;
-      rest = leaves.size();
+      rest = i;
     } else {
       return layoutError("the tile extent " + llvm::Twine(tile) + " of mode " + llvm::Twine(mode) +
                          " of " + tensor.str() + " cuts its leaf " + leaf.extent.str() +
@@ -61,11 +66,7 @@ llvm::Error cutMode(const Layout &tensor, const Layout &modeLayout, size_t mode,
     }
     leaves.push_back(leaf);
   }
-  if (remaining != 1)
-    return layoutError("the tile extent " + llvm::Twine(tile) + " is larger than mode " +
-                       llvm::Twine(mode) + " of " + tensor.str());
-  // A mode the tile covers whole: its rest coordinate (0) steps the last leaf.
-  leaves[rest.value_or(leaves.size() - 1)].carriesRest = true;
+  leaves[leaves.size() - shapes.size() + *rest].carriesRest = true;
   return llvm::Error::success();
 }
 

@@ -11,8 +11,10 @@
 //    along them are the same bytes.
 //  - The tiler's extent for a mode covers the mode's leaves in order: the
 //    first ones whole, then part of one (the box of that leaf), the others
-//    not at all. The mode's rest coordinate steps that partial leaf by its
-//    box; TMA cannot follow a rest coordinate into further leaves.
+//    not at all; the mode's last leaf takes whatever remains, more than its
+//    extent too (TMA clips a box at the tensor's edge). The mode's rest
+//    coordinate steps the leaf the tile ends in by its box; TMA cannot
+//    follow a rest coordinate into further leaves.
 //  - Dimension 0 is the stride-1 leaf. Each next dimension is the leaf that
 //    continues the previous one in memory (stride = extent x stride), if
 //    any, else the next leaf in layout order.

@@ -7,6 +7,7 @@
 // on an H100 by tests/hardware/TmaModelCheck.cpp (docs/emulator.md).
 #include "LaunchTestSupport.h"
 #include "TmaImageKernel.h"
+#include "TmaTestBoxes.h"
 
 #include "runtime/Fp4Packing.h"
 
@@ -17,6 +18,13 @@ namespace cutec::rt {
 namespace {
 
 using test::addBuffer;
+using test::Box;
+using test::box2d;
+using test::boxBytes;
+using test::Global;
+using test::makeGlobal;
+using test::rowPitch;
+using test::sharedExtent;
 using test::addressOf;
 using test::config;
 using test::launchError;
@@ -157,98 +165,29 @@ TEST(TmaEncode, BadEnumsAndPackedTypes) {
 
 constexpr uint32_t kAlign = test::kTmaRegionAlign;
 
-struct Box {
-  TmaDataType type;
-  uint32_t rank;
-  uint64_t dim[5];
-  uint32_t box[5];
-  uint32_t estride[5];
-  TmaSwizzle swizzle;
-  int32_t coord[5];
-  TmaOobFill oob = TmaOobFill::None;
-};
-
-struct Global {
-  std::vector<uint8_t> bytes;
-  uint64_t stride[5]; // bytes, per dimension
-};
-
-Global makeGlobal(const Box &b) {
-  Global g;
-  uint32_t e = tmaElementBytes(b.type);
-  g.stride[0] = e;
-  uint64_t pitch = (b.dim[0] * e + 15) / 16 * 16 + 32; // padded rows
-  uint64_t size = pitch;
-  for (uint32_t d = 1; d < 5; ++d) {
-    g.stride[d] = d < b.rank ? size : 0;
-    if (d < b.rank)
-      size *= b.dim[d];
-  }
-  g.bytes.resize(size);
-  for (size_t i = 0; i < size; ++i)
-    g.bytes[i] = uint8_t(i * 131 + (i >> 8) * 7 + 1);
-  return g;
-}
-
-/// Bytes from one box row to the next in shared memory: the row itself
-/// without swizzle, the swizzle span with one (narrower rows are padded).
-uint32_t rowPitch(const Box &b) {
-  return b.swizzle == TmaSwizzle::None ? b.box[0] * tmaElementBytes(b.type)
-                                       : 16u << uint32_t(b.swizzle);
-}
-
 /// The expected shared region, element by element: for each box index,
 /// its global coordinate, its row's and column's shared byte offset, the
 /// swizzle of the absolute address.
 std::vector<uint8_t> expectedImage(const Box &b, const Global &g, uint32_t total,
                                    uint32_t dstAddress) {
   uint32_t e = tmaElementBytes(b.type);
-  std::vector<uint8_t> image(total, 0xA5);
   uint32_t n[5];
-  for (uint32_t d = 0; d < 5; ++d)
-    n[d] = d >= b.rank ? 1 : d == 0 ? b.box[0] : (b.box[d] + b.estride[d] - 1) / b.estride[d];
-  uint32_t linear = 0;
-  for (uint32_t i4 = 0; i4 < n[4]; ++i4)
-    for (uint32_t i3 = 0; i3 < n[3]; ++i3)
-      for (uint32_t i2 = 0; i2 < n[2]; ++i2)
-        for (uint32_t i1 = 0; i1 < n[1]; ++i1)
-          for (uint32_t i0 = 0; i0 < n[0]; ++i0, ++linear) {
-            uint32_t idx[5] = {i0, i1, i2, i3, i4};
-            bool inside = true;
-            uint64_t offset = 0;
-            for (uint32_t d = 0; d < b.rank; ++d) {
-              int64_t step = d == 0 ? 1 : b.estride[d];
-              int64_t c = int64_t(b.coord[d]) + int64_t(idx[d]) * step;
-              inside = inside && c >= 0 && c < int64_t(b.dim[d]);
-              offset += uint64_t(c) * g.stride[d];
-            }
-            for (uint32_t byte = 0; byte < e; ++byte) {
-              uint8_t value = 0;
-              if (inside)
-                value = g.bytes[offset + byte];
-              else if (b.oob == TmaOobFill::NanRequestZeroFma)
-                value = byte % 2 ? 0x7F : 0xF7; // 0x7ff7 in every 16 bits
-              uint32_t row = linear / n[0], column = linear % n[0] * e + byte;
-              uint32_t address = dstAddress + row * rowPitch(b) + column;
-              uint32_t bits = uint32_t(b.swizzle);
-              uint32_t swizzled =
-                  bits ? address ^ (((address >> 7) & ((1u << bits) - 1)) << 4) : address;
-              image[swizzled - (dstAddress & ~(kAlign - 1))] = value;
-            }
-          }
+  test::boxCounts(b, n);
+  std::vector<uint8_t> image(total, 0xA5);
+  test::forEachBoxElement(b, g, [&](const uint32_t *, uint32_t linear, bool inside,
+                                    uint64_t offset) {
+    for (uint32_t byte = 0; byte < e; ++byte) {
+      uint8_t value = 0;
+      if (inside)
+        value = g.bytes[offset + byte];
+      else if (b.oob == TmaOobFill::NanRequestZeroFma)
+        value = byte % 2 ? 0x7F : 0xF7; // 0x7ff7 in every 16 bits
+      uint32_t row = linear / n[0], column = linear % n[0] * e + byte;
+      uint32_t address = dstAddress + row * rowPitch(b) + column;
+      image[test::swizzled(address, b.swizzle) - (dstAddress & ~(kAlign - 1))] = value;
+    }
+  });
   return image;
-}
-
-uint32_t boxBytes(const Box &b) {
-  uint32_t bytes = tmaElementBytes(b.type);
-  for (uint32_t d = 0; d < b.rank; ++d)
-    bytes *= d == 0 ? b.box[0] : (b.box[d] + b.estride[d] - 1) / b.estride[d];
-  return bytes;
-}
-
-/// Bytes the box spans in shared memory: its rows at rowPitch.
-uint32_t sharedExtent(const Box &b) {
-  return boxBytes(b) / (b.box[0] * tmaElementBytes(b.type)) * rowPitch(b);
 }
 
 /// Runs the load; returns the shared region (or empty with a test failure).
@@ -296,23 +235,6 @@ void expectImage(const Box &b, const char *label, uint32_t dstOffset = 0) {
     if (got[i] != want[i] && differ++ == 0)
       first = i;
   EXPECT_EQ(differ, 0u) << label << ": first difference at byte " << first;
-}
-
-Box box2d(TmaDataType type, TmaSwizzle swizzle, uint32_t inner, uint32_t rows, int32_t c0,
-          int32_t c1) {
-  Box b{};
-  b.type = type;
-  b.rank = 2;
-  b.dim[0] = inner * 3 + 5;
-  b.dim[1] = 45;
-  b.box[0] = inner;
-  b.box[1] = rows;
-  for (uint32_t &s : b.estride)
-    s = 1;
-  b.swizzle = swizzle;
-  b.coord[0] = c0;
-  b.coord[1] = c1;
-  return b;
 }
 
 TEST(TmaImage, EverySwizzleAndElementSizeAtEveryEdge) {
