@@ -15,6 +15,7 @@
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
+#include "passes/IselTarget.h"
 #include "passes/Passes.h"
 #include "tools/cutec/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
@@ -91,8 +92,9 @@ cl::opt<EmitKind> emitKind(
                           "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
 cl::opt<std::string> arch("arch", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-                          cl::desc("Target architecture: sm_100a (Blackwell, default) or sm_90a "
-                                   "(Hopper: fp4/ue8m0 decode with integer instructions)"),
+                          cl::desc("Target architecture: sm_100a (Blackwell, default), sm_103a, "
+                                   "sm_100f (the sm_10x family), sm_120a, sm_121a (consumer "
+                                   "Blackwell: no tensor memory) or sm_90a (Hopper)"),
                           cl::init("sm_100a"), cl::cat(cutecCategory));
 
 /// Pass pipeline options, for compiling and for `run`. libLLVM registers
@@ -176,9 +178,13 @@ Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
   return text;
 }
 
+int unsupportedArch() {
+  return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::iselTargetList());
+}
+
 int runRun() {
   if (!cutec::isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
+    return unsupportedArch();
   auto compiled =
       cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions(), arch);
   if (!compiled)
@@ -230,7 +236,7 @@ int runCompile() {
   if (inputFile.empty())
     return fail("no input file (see 'cutec --help')");
   if (!cutec::isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
+    return unsupportedArch();
   cutec::CompileStage stage = emitKind == EmitKind::Ast  ? cutec::CompileStage::Syntax
                               : emitKind == EmitKind::Ir ? cutec::CompileStage::KernelIR
                                                          : cutec::CompileStage::MachineIR;
