@@ -5,7 +5,7 @@
 //
 // - sm_100a (B200) has everything cutec emits.
 // - sm_103a (B300) lacks tcgen05.mma kind::i8.
-// - sm_100f is the family target: its code runs on every sm_10x with x >= 0,
+// - sm_100f is the family target: its code runs on sm_100 and sm_103 GPUs,
 //   so it has what sm_100a and sm_103a share, and ptxas accepts only the
 //   family spelling of the block-scaled MMA (.block16/.block32, not
 //   .scale_vec::NX, which are their aliases).
