@@ -42,3 +42,25 @@ if(NOT CUTEC_PTXAS)
   message(WARNING "ptxas not found: the PTX assembly tests will fail")
   set(CUTEC_PTXAS ptxas-not-found)
 endif()
+
+# nvJitLink (CUDA toolkit) assembles PTX into cubins for --emit=cubin. cutec
+# loads libnvJitLink.so at run time, so building needs only nvJitLink.h; the
+# library found here is the one cutec loads by default. Without the header,
+# or with -DCUTEC_NVJITLINK=OFF, cutec builds and --emit=cubin says what is
+# missing.
+option(CUTEC_NVJITLINK "Support --emit=cubin through the CUDA toolkit's nvJitLink" ON)
+if(CUTEC_NVJITLINK)
+  find_path(CUTEC_NVJITLINK_INCLUDE_DIR nvJitLink.h HINTS /usr/local/cuda/include)
+  find_library(CUTEC_NVJITLINK_LIBRARY nvJitLink HINTS /usr/local/cuda/lib64 /usr/local/cuda/lib)
+  if(NOT CUTEC_NVJITLINK_INCLUDE_DIR)
+    message(WARNING "nvJitLink.h not found: --emit=cubin will report that nvJitLink is missing")
+    set(CUTEC_NVJITLINK OFF)
+  elseif(CUTEC_NVJITLINK_LIBRARY)
+    # The file itself (libnvJitLink.so.13), not the development symlink.
+    get_filename_component(CUTEC_NVJITLINK_RUNTIME ${CUTEC_NVJITLINK_LIBRARY} REALPATH)
+    message(STATUS "nvJitLink for --emit=cubin: ${CUTEC_NVJITLINK_RUNTIME}")
+  else()
+    message(WARNING "libnvJitLink.so not found: cutec will look for it at run time "
+                    "(CUTEC_NVJITLINK, LD_LIBRARY_PATH)")
+  endif()
+endif()

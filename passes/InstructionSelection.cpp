@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
 #include "passes/IselCluster.h"
+#include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
 #include "passes/Passes.h"
 
@@ -71,27 +72,9 @@ const char *arithOpcode(OpKind kind, DataType type) {
   return nullptr;
 }
 
-/// What a target offers that isel must know: sm_100a has the fp4 and ue8m0
-/// up-conversions (cvt.rn.f16x2.e2m1x2, cvt.rn.bf16x2.ue8m0x2); sm_90a has
-/// only the fp8 ones, so fp4 and ue8m0 decode with integer operations there.
-/// Tensor memory and the tcgen05 instructions are sm_100a's alone.
-struct Target {
-  std::string arch;
-  bool hasFp4AndUe8m0Conversions;
-  bool hasTcgen05;
-};
-
-std::optional<Target> targetFor(llvm::StringRef arch) {
-  if (arch == "sm_100a")
-    return Target{arch.str(), true, true};
-  if (arch == "sm_90a")
-    return Target{arch.str(), false, false};
-  return std::nullopt;
-}
-
 class Selector {
 public:
-  Selector(Operation &kernel, PassContext &context, Target target)
+  Selector(Operation &kernel, PassContext &context, const IselTarget &target)
       : kernel(kernel), context(context), target(target) {}
 
   void run() {
@@ -272,8 +255,9 @@ private:
       return nullptr;
     default:
       if (op.attrAs<int64_t>("cta_group") && !target.hasTcgen05) {
-        fail(op, "'" + ir::name(op.kind()) + "' with cta_group=2 is a CTA-pair instruction, which " +
-                     target.arch + " does not have; compile for --arch=sm_100a");
+        fail(op, llvm::Twine("'") + ir::name(op.kind()) +
+                     "' with cta_group=2 is a CTA-pair instruction, which " + target.arch +
+                     " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a");
         return nullptr;
       }
       if (isClusterOp(op.kind()))
@@ -281,11 +265,11 @@ private:
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
       if (isTcgen05Op(op.kind())) {
-        if (target.hasTcgen05)
-          return selectTcgen05(b, op, in);
-        fail(op, "'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
-                     " does not have; compile for --arch=sm_100a");
-        return nullptr;
+        if (std::string missing = tcgen05Unsupported(op, target); !missing.empty()) {
+          fail(op, missing);
+          return nullptr;
+        }
+        return selectTcgen05(b, op, in, target);
       }
       fail(op, "cannot select '" + ir::name(op.kind()) + "'");
       return nullptr;
@@ -668,7 +652,7 @@ private:
 
   Operation &kernel;
   PassContext &context;
-  Target target;
+  const IselTarget &target;
   llvm::DenseMap<Value *, Value *> machine;
   llvm::DenseMap<const Value *, DataType> retyped;
   std::vector<Operation *> dead;
@@ -679,7 +663,7 @@ public:
   explicit InstructionSelection(llvm::StringRef arch) : arch(arch.str()) {}
   llvm::StringRef name() const override { return "isel"; }
   void run(Operation &kernel, PassContext &context) override {
-    std::optional<Target> target = targetFor(arch);
+    const IselTarget *target = findIselTarget(arch);
     if (!target)
       return context.error(kernel.loc(), "isel: unsupported target '" + arch + "'");
     recordSharedRegions(kernel);
@@ -722,6 +706,6 @@ std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch) {
   return std::make_unique<InstructionSelection>(arch);
 }
 
-bool isSupportedArch(llvm::StringRef arch) { return targetFor(arch).has_value(); }
+bool isSupportedArch(llvm::StringRef arch) { return findIselTarget(arch) != nullptr; }
 
 } // namespace cutec

@@ -28,6 +28,19 @@ bool isTcgen05Op(OpKind kind) {
   }
 }
 
+std::string tcgen05Unsupported(const ir::Operation &op, const IselTarget &target) {
+  if (!target.hasTcgen05)
+    return ("'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
+            " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a")
+        .str();
+  const std::string *kind = op.attrAs<std::string>("kind");
+  if (op.kind() == OpKind::Umma && kind && *kind == "i8" && !target.hasMmaKindI8)
+    return ("s8/u8 operands need tcgen05.mma.kind::i8, which " + target.arch + " does not have" +
+            target.whyNoMmaKindI8 + "; compile for --arch=sm_100a")
+        .str();
+  return "";
+}
+
 using ir::DataType;
 using ptx::emitInst;
 using ptx::emitValue;
@@ -45,6 +58,18 @@ static ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *a
                    {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
 }
 
+/// The block-scaled kind as `target` spells it: .block32 stands for
+/// .scale_vec::1X (mxf8f6f4) and .scale_vec::2X (mxf4, mxf4nvf4), .block16
+/// for .scale_vec::4X.
+static std::string blockScaledKind(llvm::StringRef kind, const IselTarget &target) {
+  if (target.hasScaleVecSpelling)
+    return kind.str();
+  auto [prefix, vector] = kind.split(".scale_vec::");
+  if (vector.empty())
+    return kind.str();
+  return (prefix + (vector == "4X" ? ".block16" : ".block32")).str();
+}
+
 /// "tcgen05.ld.16x256b.x2.pack::16b": the opcode of a tcgen05.ld/st form.
 static std::string tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
                                   llvm::StringRef packing) {
@@ -60,7 +85,8 @@ static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, boo
     inst.setAttr("imm", *op.attrAs<int64_t>("num") * (pack ? 2 : 1));
 }
 
-ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
+ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
+                         const IselTarget &target) {
   llvm::SMLoc loc = op.loc();
   // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
   const std::string pair = op.attrAs<int64_t>("cta_group") ? ".cg2" : "";
@@ -85,7 +111,8 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
-    emitInst(b, loc, "tcgen05.mma." + *op.attrAs<std::string>("kind") + pair, {},
+    emitInst(b, loc,
+             "tcgen05.mma." + blockScaledKind(*op.attrAs<std::string>("kind"), target) + pair, {},
              {in[0], a, bd, idesc, in[4], in[5], in[3]});
     return nullptr;
   }

@@ -1,22 +1,33 @@
 //===- IselTcgen05.h - isel of Blackwell's tensor memory and tcgen05 ------===//
 //
-// The tcgen05 family exists on sm_100a only: for another target each of its
-// operations is an error naming the instruction and the target.
+// The tcgen05 family exists on datacenter Blackwell (sm_100a, sm_103a,
+// sm_100f), with differences between them (IselTarget.h): for a target that
+// lacks an operation, isel reports an error naming the instruction and the
+// target.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_ISELTCGEN05_H
 #define CUTEC_PASSES_ISELTCGEN05_H
 
 #include "ir/core/Builder.h"
+#include "passes/IselTarget.h"
+
+#include <string>
 
 namespace cutec {
 
 /// Whether `kind` is a tcgen05 operation, selected by selectTcgen05.
 bool isTcgen05Op(ir::OpKind kind);
 
-/// Emits the machine IR of `op`, whose operands are the machine values
-/// `in`. Returns the machine value of its result (null if it has none).
-ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in);
+/// Why `target` cannot run the tcgen05 operation `op`, or ""
+/// if it can.
+std::string tcgen05Unsupported(const ir::Operation &op, const IselTarget &target);
+
+/// Emits the machine IR of `op` for `target`, whose operands are the machine
+/// values `in`. Returns the machine value of its result (null if it has
+/// none).
+ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
+                         const IselTarget &target);
 
 } // namespace cutec
 

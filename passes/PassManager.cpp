@@ -48,7 +48,7 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
     }
   }
   if (options.timePasses)
-    timers.print(llvm::errs());
+    timers.print(llvm::errs(), /*ResetAfterPrint=*/true);
   return true;
 }
 

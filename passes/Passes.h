@@ -34,7 +34,7 @@ std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
 std::unique_ptr<Pass> createCanonicalizePass();
 /// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
-/// (InstructionSelection.cpp), for `arch` ("sm_100a" or "sm_90a").
+/// (InstructionSelection.cpp), for `arch` (a target of IselTarget.h).
 std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");
 /// Whether isel can target `arch`.
 bool isSupportedArch(llvm::StringRef arch);

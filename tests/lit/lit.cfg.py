@@ -15,3 +15,7 @@ config.substitutions.append(("%examples", os.path.join(config.cutec_src_root, "e
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%ptxas", config.ptxas))
 config.substitutions.append(("%python", config.numpy_python))
+
+# cutec was built with --emit=cubin (nvJitLink.h found, CUTEC_NVJITLINK on).
+if config.nvjitlink.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("nvjitlink")

@@ -1,7 +1,7 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
-//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|emu|host] [--arch=sm_100a|sm_90a]
-//         [--print-after=PASS] [--print-after-all] [--time-passes]
+//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
+//         [--print-after=PASS] [--print-after-all] [--time-passes] [-Xnvjitlink=OPT]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
 //   cutec ptx-diff A.ptx B.ptx
@@ -15,9 +15,11 @@
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
+#include "passes/IselTarget.h"
 #include "passes/Passes.h"
 #include "tools/cutec/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
+#include "tools/cutec/NvJitLink.h"
 #include "tools/cutec/PtxDiffCommand.h"
 #include "tools/cutec/RunCommand.h"
 
@@ -26,6 +28,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -75,7 +78,7 @@ cl::opt<unsigned> runWorkers("workers", cl::sub(runCommand),
                              cl::init(0));
 
 // --- cutec KERNEL.cute ------------------------------------------------------
-enum class EmitKind { Ast, Ir, Ptx, Emu, Host };
+enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.cute>"), cl::Optional,
                                cl::cat(cutecCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: standard output)"),
@@ -85,15 +88,23 @@ cl::opt<EmitKind> emitKind(
     cl::values(clEnumValN(EmitKind::Ast, "ast", "the syntax tree"),
                clEnumValN(EmitKind::Ir, "ir", "the kernel IR"),
                clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly (default)"),
+               clEnumValN(EmitKind::Cubin, "cubin",
+                          "a cubin (ELF), the PTX assembled by nvJitLink (default for -o "
+                          "FILE.cubin)"),
                clEnumValN(EmitKind::Emu, "emu",
                           "the C++ emulation; with -o FILE.cpp also FILE.h declaring it"),
                clEnumValN(EmitKind::Host, "host",
                           "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
 cl::opt<std::string> arch("arch", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-                          cl::desc("Target architecture: sm_100a (Blackwell, default) or sm_90a "
-                                   "(Hopper: fp4/ue8m0 decode with integer instructions)"),
+                          cl::desc("Target architecture: sm_100a (Blackwell, default), sm_103a, "
+                                   "sm_100f (the sm_10x family), sm_120a, sm_121a (consumer "
+                                   "Blackwell: no tensor memory) or sm_90a (Hopper)"),
                           cl::init("sm_100a"), cl::cat(cutecCategory));
+cl::list<std::string>
+    nvJitLinkOptions("Xnvjitlink",
+                     cl::desc("Pass an option to nvJitLink with --emit=cubin (-Xnvjitlink=-O0)"),
+                     cl::value_desc("option"), cl::cat(cutecCategory));
 
 /// Pass pipeline options, for compiling and for `run`. libLLVM registers
 /// options of the same names for its own pass managers, so these are created
@@ -176,9 +187,13 @@ Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
   return text;
 }
 
+int unsupportedArch() {
+  return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::iselTargetList());
+}
+
 int runRun() {
   if (!cutec::isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
+    return unsupportedArch();
   auto compiled =
       cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions(), arch);
   if (!compiled)
@@ -195,10 +210,10 @@ int runRun() {
   return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
 }
 
-/// Writes `text` to `path` ("-" is standard output).
-int writeOutput(StringRef path, StringRef text) {
+/// Writes `text` to `path` ("-" is standard output), as text or bytes.
+int writeOutput(StringRef path, StringRef text, sys::fs::OpenFlags flags = sys::fs::OF_Text) {
   std::error_code ec;
-  ToolOutputFile output(path, ec, sys::fs::OF_Text);
+  ToolOutputFile output(path, ec, flags);
   if (ec)
     return fail("cannot write '" + path + "': " + ec.message());
   output.os() << text;
@@ -226,33 +241,80 @@ int emitEmulation(const cutec::CompiledSource &compiled) {
   return writeOutput(outputFile, *source);
 }
 
+/// What to produce: --emit, or a cubin for `-o FILE.cubin` without it.
+EmitKind requestedEmit() {
+  if (!emitKind.getNumOccurrences() && sys::path::extension(outputFile) == ".cubin")
+    return EmitKind::Cubin;
+  return emitKind;
+}
+
+/// The driver's phases, timed for --time-passes: cutec's own work, and
+/// nvJitLink's assembly of its PTX (what ptxas would do).
+struct PhaseTimers {
+  TimerGroup group{"cutec-phases", "cutec and nvJitLink times"};
+  Timer compile{"compile", "cutec: parse, check, passes", group};
+  Timer print{"print", "cutec: print PTX", group};
+  Timer load{"load", "nvJitLink: load the library", group};
+  Timer assemble{"assemble", "nvJitLink: PTX to cubin", group};
+  ~PhaseTimers() {
+    if (pipelineOptions->timePasses)
+      group.print(errs(), /*ResetAfterPrint=*/true);
+  }
+};
+
+/// Runs `work` under `timer` when --time-passes asks for times.
+template <typename F> auto timed(Timer &timer, F work) {
+  TimeRegion region(pipelineOptions->timePasses ? &timer : nullptr);
+  return work();
+}
+
 int runCompile() {
   if (inputFile.empty())
     return fail("no input file (see 'cutec --help')");
   if (!cutec::isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch + "': cutec targets sm_100a and sm_90a");
-  cutec::CompileStage stage = emitKind == EmitKind::Ast  ? cutec::CompileStage::Syntax
-                              : emitKind == EmitKind::Ir ? cutec::CompileStage::KernelIR
-                                                         : cutec::CompileStage::MachineIR;
-  auto compiled = cutec::compileKernelFile(inputFile, stage, passOptions(), arch);
+    return unsupportedArch();
+  EmitKind emit = requestedEmit();
+  cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
+                              : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR
+                                                     : cutec::CompileStage::MachineIR;
+  PhaseTimers timers;
+  auto compiled = timed(timers.compile, [&] {
+    return cutec::compileKernelFile(inputFile, stage, passOptions(), arch);
+  });
   if (!compiled)
     return 1;
 
   std::string text;
   raw_string_ostream os(text);
-  switch (emitKind) {
+  switch (emit) {
   case EmitKind::Ast:
     cutec::printAST(*compiled->syntax, compiled->sourceMgr, os);
     break;
   case EmitKind::Ir:
     cutec::ir::print(*compiled->module, os);
     break;
-  case EmitKind::Ptx: {
+  case EmitKind::Ptx:
+  case EmitKind::Cubin: {
     cutec::ptx::PtxTarget target;
     target.arch = arch;
-    if (Error e = cutec::ptx::printPtx(*compiled->module, target, os))
+    if (Error e = timed(timers.print,
+                        [&] { return cutec::ptx::printPtx(*compiled->module, target, os); }))
       return fail(toString(std::move(e)));
-    break;
+    if (emit == EmitKind::Ptx)
+      break;
+    cutec::CubinOptions options;
+    options.arch = arch;
+    options.extraOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
+    auto nvJitLink = timed(timers.load, [] { return cutec::NvJitLink::load(); });
+    if (!nvJitLink)
+      return fail(toString(nvJitLink.takeError()));
+    auto cubin = timed(timers.assemble, [&] { return nvJitLink->assemble(text, options); });
+    if (!cubin)
+      return fail(toString(cubin.takeError()));
+    if (!cubin->infoLog.empty())
+      errs() << cubin->infoLog << "\n";
+    return writeOutput(outputFile, StringRef(cubin->bytes.data(), cubin->bytes.size()),
+                       sys::fs::OF_None);
   }
   case EmitKind::Emu:
     return emitEmulation(*compiled);

@@ -1,0 +1,56 @@
+//===- IselTarget.h - What each --arch offers instruction selection -------===//
+//
+// One row per target cutec compiles for. The facts come from the PTX ISA and
+// were checked against ptxas 13 (tests/lit/examples/targets.test):
+//
+// - sm_100a (B200) has everything cutec emits.
+// - sm_103a (B300) lacks tcgen05.mma kind::i8.
+// - sm_100f is the family target: its code runs on sm_100 and sm_103 GPUs,
+//   so it has what sm_100a and sm_103a share, and ptxas accepts only the
+//   family spelling of the block-scaled MMA (.block16/.block32, not
+//   .scale_vec::NX, which are their aliases).
+// - sm_120a and sm_121a (consumer Blackwell, GeForce and DGX Spark) have
+//   the fp4 conversions but no tensor memory, hence no tcgen05 and no CTA
+//   pairs.
+// - sm_90a (Hopper) has neither the fp4/ue8m0 conversions nor tcgen05.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_PASSES_ISELTARGET_H
+#define CUTEC_PASSES_ISELTARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace cutec {
+
+struct IselTarget {
+  llvm::StringRef arch;
+  /// cvt.rn.f16x2.e2m1x2 and cvt.rn.bf16x2.ue8m0x2; without them fp4 and
+  /// ue8m0 decode with integer operations.
+  bool hasFp4AndUe8m0Conversions = false;
+  /// Tensor memory, the tcgen05 instructions and the cta_group::2 forms.
+  bool hasTcgen05 = false;
+  /// tcgen05.mma.kind::i8.
+  bool hasMmaKindI8 = false;
+  /// The block-scaled MMA spelled .scale_vec::NX (else .block16/.block32).
+  bool hasScaleVecSpelling = false;
+  /// Said after "which <arch> does not have" when a tcgen05 instruction
+  /// (whyNoTcgen05) or kind::i8 (whyNoMmaKindI8) is refused.
+  llvm::StringRef whyNoTcgen05 = "";
+  llvm::StringRef whyNoMmaKindI8 = "";
+};
+
+/// Every target, in the order `--help` lists them.
+llvm::ArrayRef<IselTarget> iselTargets();
+
+/// The row of `arch`, or null if cutec does not target it.
+const IselTarget *findIselTarget(llvm::StringRef arch);
+
+/// "sm_100a, sm_103a, ... and sm_90a": the targets, for messages.
+std::string iselTargetList();
+
+} // namespace cutec
+
+#endif

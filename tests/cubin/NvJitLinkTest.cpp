@@ -1,0 +1,112 @@
+// nvJitLink, loaded at run time, assembles PTX into cubins; what it rejects
+// comes back as an error with its log.
+#include "tools/cutec/NvJitLink.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace cutec {
+namespace {
+
+constexpr const char *kEmptyKernel = ".version 8.8\n"
+                                     ".target sm_100a\n"
+                                     ".address_size 64\n"
+                                     ".visible .entry k()\n"
+                                     "{\n"
+                                     "\tret;\n"
+                                     "}\n";
+
+std::string errorOf(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+TEST(NvJitLink, MissingLibraryIsNamed) {
+  auto loaded = NvJitLink::load("/nonexistent/libnvJitLink.so.13");
+  ASSERT_FALSE(bool(loaded));
+  std::string message = errorOf(loaded.takeError());
+#if CUTEC_HAVE_NVJITLINK
+  EXPECT_NE(message.find("nvJitLink library, which cannot be loaded: "
+                         "/nonexistent/libnvJitLink.so.13"),
+            std::string::npos)
+      << message;
+#else
+  EXPECT_NE(message.find("which this cutec was built without"), std::string::npos) << message;
+#endif
+}
+
+#if CUTEC_HAVE_NVJITLINK
+
+/// The library CMake found, loaded once for the tests below.
+const NvJitLink &nvJitLink() {
+  static const NvJitLink loaded = [] {
+    auto library = NvJitLink::load();
+    if (!library) {
+      ADD_FAILURE() << errorOf(library.takeError());
+      std::abort();
+    }
+    return std::move(*library);
+  }();
+  return loaded;
+}
+
+TEST(NvJitLink, AssemblesAnElfImageForTheArch) {
+  auto cubin = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {}});
+  ASSERT_TRUE(bool(cubin)) << errorOf(cubin.takeError());
+  const std::vector<char> &bytes = cubin->bytes;
+  ASSERT_GT(bytes.size(), 64u);
+  EXPECT_EQ(std::memcmp(bytes.data(), "\x7f" "ELF", 4), 0);
+  uint16_t machine;
+  uint32_t flags;
+  std::memcpy(&machine, bytes.data() + 18, sizeof machine);
+  std::memcpy(&flags, bytes.data() + 48, sizeof flags);
+  EXPECT_EQ(machine, 190); // EM_CUDA
+  EXPECT_EQ((flags >> 8) & 0xFF, 100u);
+}
+
+TEST(NvJitLink, SameInputSameBytes) {
+  auto first = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {}});
+  auto second = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {}});
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->bytes, second->bytes);
+}
+
+TEST(NvJitLink, BadPtxGivesTheAssemblersMessage) {
+  std::string ptx = kEmptyKernel;
+  ptx.replace(ptx.find("ret;"), 4, "frobnicate.u32 %r1;");
+  auto cubin = nvJitLink().assemble(ptx, CubinOptions{"sm_100a", {}});
+  ASSERT_FALSE(bool(cubin));
+  std::string message = errorOf(cubin.takeError());
+  EXPECT_NE(message.find("nvJitLink failed to assemble the PTX for sm_100a "
+                         "(NVJITLINK_ERROR_PTX_COMPILE):\n"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("line 6"), std::string::npos) << message;
+}
+
+TEST(NvJitLink, PtxForANewerTargetIsRejected) {
+  auto cubin = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_90a", {}});
+  ASSERT_FALSE(bool(cubin));
+  std::string message = errorOf(cubin.takeError());
+  EXPECT_NE(message.find("SM version specified by .target is higher"), std::string::npos)
+      << message;
+}
+
+TEST(NvJitLink, UnknownOptionIsReported) {
+  auto cubin = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {"-frobnicate"}});
+  ASSERT_FALSE(bool(cubin));
+  std::string message = errorOf(cubin.takeError());
+  EXPECT_NE(message.find("NVJITLINK_ERROR_UNRECOGNIZED_OPTION"), std::string::npos) << message;
+  EXPECT_NE(message.find("-frobnicate"), std::string::npos) << message;
+}
+
+TEST(NvJitLink, InfoLogCarriesVerboseOutput) {
+  auto cubin = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {"-Xptxas=-v"}});
+  ASSERT_TRUE(bool(cubin)) << errorOf(cubin.takeError());
+  EXPECT_NE(cubin->infoLog.find("Compiling entry function 'k' for 'sm_100a'"), std::string::npos)
+      << cubin->infoLog;
+}
+
+#endif
+
+} // namespace
+} // namespace cutec
