@@ -53,6 +53,10 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
         text += "wait at barrier " + std::to_string(g.barrierId) + what;
         waitedBarriers |= 1u << g.barrierId;
         break;
+      case State::AtBarrierArrival:
+        text += "wait for the rest of the warp at barrier " + std::to_string(g.barrierId) + what;
+        waitedBarriers |= 1u << g.barrierId;
+        break;
       case State::AtWarpSync: {
         const Warp &warp = warps[w];
         text += "wait at warp-collective" + what + " (membermask " + hex(warp.memberMask) + ")";

@@ -148,6 +148,7 @@ void CtaRunner::exitThread(Thread &t) {
   --liveThreads;
   ++t.effects;
   release(barriers.recheck());
+  releaseArrivals(t.warpid);
   cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
 }
@@ -183,14 +184,15 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
   bool completed = arriveOrFail(t, id, count, what);
   ++t.effects;
   Slot &s = slots[t.index];
-  if (wait) {
+  s.barrierId = uint8_t(id);
+  s.what = what;
+  if (wait)
     s.state = State::AtBarrier;
-    s.barrierId = uint8_t(id);
-    s.what = what;
-  }
-  if (completed)
-    release(1u << id);
-  if (s.state == State::AtBarrier)
+  else if (barriers.lanePending(id, t.warpid, t.laneid))
+    s.state = State::AtBarrierArrival;
+  release(completed ? 1u << id : 0);
+  releaseArrivals(t.warpid);
+  if (s.state != State::Runnable)
     block(t);
 }
 
@@ -210,6 +212,14 @@ void CtaRunner::release(uint32_t ids) {
   for (Slot &s : slots)
     if (s.state == State::AtBarrier && (ids >> s.barrierId & 1))
       s.state = State::Runnable;
+}
+
+void CtaRunner::releaseArrivals(uint32_t warp) {
+  for (uint32_t lane = 0; lane < 32 && warp * 32 + lane < slots.size(); ++lane) {
+    Slot &s = slots[warp * 32 + lane];
+    if (s.state == State::AtBarrierArrival && !barriers.lanePending(s.barrierId, warp, lane))
+      s.state = State::Runnable;
+  }
 }
 
 void CtaRunner::warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,

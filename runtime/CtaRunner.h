@@ -156,7 +156,16 @@ public:
 private:
   friend class ClusterRunner;
 
-  enum class State : uint8_t { Runnable, Polling, AtBarrier, AtWarpSync, Exited };
+  /// AtBarrier: waits for a barrier to complete (bar.sync); AtBarrierArrival:
+  /// has arrived (bar.arrive) and waits for the rest of its warp to arrive.
+  enum class State : uint8_t {
+    Runnable,
+    Polling,
+    AtBarrier,
+    AtBarrierArrival,
+    AtWarpSync,
+    Exited
+  };
 
   struct Slot {
     FiberContext fiber;
@@ -227,6 +236,9 @@ private:
   /// Makes the threads waiting at the barriers in `ids` (bit i: barrier i)
   /// runnable.
   void release(uint32_t ids);
+  /// Makes the lanes of warp `warp` that wait at a bar.arrive for the rest
+  /// of their warp runnable once it has arrived (or the rest exited).
+  void releaseArrivals(uint32_t warp);
   /// Writes copy `i`'s bytes to shared memory, completes its transaction
   /// bytes on its mbarrier and forgets it.
   void landCopy(Thread &t, size_t i);
