@@ -64,6 +64,9 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
           text += "; lanes " + laneRanges(gone) + " of its membermask exited";
         break;
       }
+      case State::AtRegisters:
+        text += "wait for registers at" + what;
+        break;
       case State::Polling:
         if (g.pollsMbarrier) {
           text += "wait on mbarrier " + hex(g.mbarrier) + " for the phase with parity " +
@@ -87,6 +90,8 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
   for (uint32_t id = 0; id < NamedBarriers::kCount; ++id)
     if (waitedBarriers >> id & 1)
       text += "\n  " + barriers.describe(id);
+  if (registers.busy())
+    text += "\n  " + registers.describe();
   for (uint32_t address : polledMbarriers)
     text += "\n  " + mbarriers.describe(address);
   for (const AsyncCopy &c : asyncCopies)

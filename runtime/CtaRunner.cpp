@@ -111,6 +111,7 @@ void CtaRunner::startCooperative() {
     liveLanes[w] = warps[w].lanes;
   }
   barriers.reset(liveLanes);
+  registers.reset(uint32_t(warps.size()), RegisterPool::entryCount(uint32_t(threads.size())));
   for (Thread &t : threads) {
     Slot &s = slots[t.index];
     s.state = State::Runnable;
@@ -149,6 +150,8 @@ void CtaRunner::exitThread(Thread &t) {
   ++t.effects;
   release(barriers.recheck());
   releaseArrivals(t.warpid);
+  if (liveLanes[t.warpid] == 0)
+    failIf(t, nullptr, registers.warpExited(t.warpid));
   cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
 }
@@ -273,6 +276,27 @@ void CtaRunner::yieldThread(Thread &t, const char *what) {
   s.state = State::Polling;
   s.what = what;
   block(t);
+}
+
+void CtaRunner::setmaxnreg(Thread &t, bool inc, uint32_t count, const char *what) {
+  t.warpSync(warps[t.warpid].lanes, nullptr, what, [&](const WarpCollective &w) {
+    failIf(t, what, registers.execute(w.warpid, inc, count, what));
+    if (!inc)
+      releaseRegisterWaiters();
+  });
+  Slot &s = slots[t.index];
+  while (!registers.grant(t.warpid)) {
+    s.state = State::AtRegisters;
+    s.what = what;
+    block(t);
+  }
+  ++t.effects;
+}
+
+void CtaRunner::releaseRegisterWaiters() {
+  for (Slot &s : slots)
+    if (s.state == State::AtRegisters)
+      s.state = State::Runnable;
 }
 
 void CtaRunner::recordFailure(const Thread &t, const char *what, std::string_view problem) {

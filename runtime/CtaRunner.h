@@ -21,6 +21,7 @@
 #include "runtime/LaunchState.h"
 #include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
+#include "runtime/RegisterPool.h"
 #include "runtime/Tcgen05Mma.h"
 #include "runtime/TensorMap.h"
 #include "runtime/Tma.h"
@@ -86,6 +87,7 @@ public:
   void warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,
                 Thread::CollectiveCall call, void *fn);
   void yieldThread(Thread &t, const char *what);
+  void setmaxnreg(Thread &t, bool inc, uint32_t count, const char *what);
 
   // mbarriers and TMA loads (CtaAsync.cpp); see Thread's methods.
   void mbarrierInit(Thread &t, uint32_t bar, uint32_t expectedArrivals, const char *what);
@@ -164,6 +166,7 @@ private:
     AtBarrier,
     AtBarrierArrival,
     AtWarpSync,
+    AtRegisters, // a setmaxnreg.inc waiting for the pool
     Exited
   };
 
@@ -239,6 +242,8 @@ private:
   /// Makes the lanes of warp `warp` that wait at a bar.arrive for the rest
   /// of their warp runnable once it has arrived (or the rest exited).
   void releaseArrivals(uint32_t warp);
+  /// Lets the threads waiting for registers try again.
+  void releaseRegisterWaiters();
   /// Writes copy `i`'s bytes to shared memory, completes its transaction
   /// bytes on its mbarrier and forgets it.
   void landCopy(Thread &t, size_t i);
@@ -293,6 +298,7 @@ private:
   FiberContext scheduler;       // the worker's own stack
   FiberContext sequentialFiber; // runs a barrier-free CTA
   NamedBarriers barriers;
+  RegisterPool registers;
   Mbarriers mbarriers;
   std::vector<AsyncCopy> asyncCopies; // issue order
   /// Per shared unit (offset / 16): the serial of the in-flight copy writing

@@ -11,6 +11,7 @@
 #include "runtime/PtxArith.h"
 #include "runtime/Tcgen05Collectives.h"
 #include "runtime/Thread.h"
+#include "runtime/WarpRoles.h"
 #include "runtime/WarpShuffle.h"
 
 #include <array>  // vector loads read std::array<uint32_t, N>
