@@ -231,8 +231,16 @@ private:
   SemaValue mbarrierOp(CallSite &site);
   ir::Value *mbarrierOperand(CallSite &site, size_t i, llvm::StringRef name);
   SemaValue tmaLoad(CallSite &site);
-  // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
+  // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
+  /// NamedBarrier(barrier_id, num_threads): the built-in object.
+  SemaValue namedBarrier(CallSite &site);
+  /// Its arrive(), arrive_and_wait()/sync() and get_barrier().
+  SemaValue namedBarrierMethod(CallSite &site);
+  /// `bar.arrive id, threads` (wait false) or `bar.sync id, threads` at
+  /// `loc`; an error when the kernel's block has fewer than `threads`.
+  bool emitNamedBarrier(int64_t id, int64_t threads, bool wait, llvm::SMLoc loc,
+                        llvm::SMRange range);
 
   // --- Tensor memory (IRGenTcgen05.cpp) ------------------------------------
   /// tmem_alloc, tmem_dealloc, tmem_relinquish_alloc_permit, umma_commit.
@@ -367,6 +375,8 @@ private:
   int64_t tmemColumns = 0;
   /// CTAs per cluster of the kernel being built (its cluster= extent).
   int64_t clusterCtas = 1;
+  /// Threads per CTA of the kernel being built (its block= extent).
+  int64_t blockThreads = 0;
   /// The CTA group of its tcgen05 operations (0 until the first one) and
   /// where that one is.
   int64_t kernelCtaGroup = 0;

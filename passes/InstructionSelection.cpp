@@ -15,6 +15,7 @@
 #include "passes/IselAsync.h"
 #include "passes/IselCluster.h"
 #include "passes/IselTcgen05.h"
+#include "passes/IselWarp.h"
 #include "passes/Passes.h"
 
 #include "codegen/ptx/MachineBuilder.h"
@@ -95,8 +96,15 @@ public:
       : kernel(kernel), context(context), target(target) {}
 
   void run() {
+    if (!planRegisters(kernel, context))
+      return;
     ir::Block &entry = kernel.regions()[0]->front();
     loadParameters(entry);
+    if (!ir::collect(kernel, OpKind::WarpIdx).empty()) {
+      ir::Builder b;
+      b.setInsertionPoint(*entry.operations().front());
+      warpIndex = warpIndexAtEntry(b, kernel.loc(), *kernel.attrAs<IntTuple>("block"));
+    }
     if (!selectBlock(entry))
       return;
     // Users before definitions; every use now refers to machine values.
@@ -250,6 +258,8 @@ private:
       return in[0];
     case OpKind::ShuffleBfly:
       return shuffleBfly(b, op, in[0], type);
+    case OpKind::WarpIdx:
+      return warpIndex;
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemStore:
@@ -269,6 +279,8 @@ private:
         return selectCluster(b, op, in);
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
+      if (isWarpOp(op.kind()))
+        return selectWarp(b, op);
       if (isTcgen05Op(op.kind())) {
         if (target.hasTcgen05)
           return selectTcgen05(b, op, in);
@@ -581,6 +593,8 @@ private:
   Operation &kernel;
   PassContext &context;
   Target target;
+  /// warp_idx(), computed once at the kernel's entry (null when unused).
+  Value *warpIndex = nullptr;
   llvm::DenseMap<Value *, Value *> machine;
   llvm::DenseMap<const Value *, DataType> retyped;
   std::vector<Operation *> dead;

@@ -11,20 +11,27 @@
 namespace cutec {
 
 /// What a pass may use besides the IR: a way to report user errors at a
-/// source location (a layout that does not fit, a TMEM budget exceeded...).
+/// source location (a layout that does not fit, a TMEM budget exceeded...),
+/// with notes that point at other places the error involves.
 class PassContext {
 public:
   using ErrorHandler = std::function<void(llvm::SMLoc, const llvm::Twine &)>;
-  explicit PassContext(ErrorHandler onError) : onError(std::move(onError)) {}
+  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = nullptr)
+      : onError(std::move(onError)), onNote(std::move(onNote)) {}
 
   void error(llvm::SMLoc loc, const llvm::Twine &message) {
     ++errors;
     onError(loc, message);
   }
+  /// A note to the error reported just before it.
+  void note(llvm::SMLoc loc, const llvm::Twine &message) {
+    if (onNote)
+      onNote(loc, message);
+  }
   unsigned errorCount() const { return errors; }
 
 private:
-  ErrorHandler onError;
+  ErrorHandler onError, onNote;
   unsigned errors = 0;
 };
 

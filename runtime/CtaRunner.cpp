@@ -101,8 +101,12 @@ void CtaRunner::sequentialEntry(void *runner) {
 }
 
 void CtaRunner::finish() {
-  if (!reportUnfinishedCopies())
-    reportTmemLeaks();
+  if (reportUnfinishedCopies() || reportTmemLeaks())
+    return;
+  if (std::string rounds = registers.unfinishedRounds(); !rounds.empty()) {
+    launch.reportError(cta, ctaName() + ": the CTA ended in the middle of a setmaxnreg: " + rounds);
+    failed = true;
+  }
 }
 
 void CtaRunner::startCooperative() {
@@ -111,7 +115,7 @@ void CtaRunner::startCooperative() {
     liveLanes[w] = warps[w].lanes;
   }
   barriers.reset(liveLanes);
-  registers.reset(uint32_t(warps.size()), RegisterPool::entryCount(uint32_t(threads.size())));
+  registers.reset(uint32_t(warps.size()), launch.kernel.registersPerThread);
   for (Thread &t : threads) {
     Slot &s = slots[t.index];
     s.state = State::Runnable;
@@ -150,8 +154,6 @@ void CtaRunner::exitThread(Thread &t) {
   ++t.effects;
   release(barriers.recheck());
   releaseArrivals(t.warpid);
-  if (liveLanes[t.warpid] == 0)
-    failIf(t, nullptr, registers.warpExited(t.warpid));
   cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
 }

@@ -64,7 +64,8 @@ public:
   /// Whether every thread has exited (or the CTA never had to run in rounds).
   bool finished() const { return liveThreads == 0; }
   bool hasFailed() const { return failed; }
-  /// The end-of-CTA checks (TMA loads in flight, TMEM still allocated).
+  /// The end-of-CTA checks (TMA loads in flight, TMEM still allocated, a
+  /// warpgroup in the middle of a setmaxnreg).
   void finish();
   uint64_t totalEffects() const;
   bool anyCanRun() const;

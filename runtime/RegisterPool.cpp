@@ -1,6 +1,8 @@
 // setmaxnreg's register pool and warpgroup rounds.
 #include "runtime/RegisterPool.h"
 
+#include "runtime/DiagnosticText.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -8,18 +10,12 @@ namespace cutec::rt {
 namespace {
 
 constexpr uint32_t kWarpsPerWarpgroup = 4;
-constexpr uint32_t kRegisterFile = 65536;
 
 bool sameInstruction(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
 
 } // namespace
-
-uint32_t RegisterPool::entryCount(uint32_t threads) {
-  uint32_t warpgroupThreads = (threads + 127) / 128 * 128;
-  return std::min(kRegisterFile / warpgroupThreads / 8 * 8, 256u);
-}
 
 void RegisterPool::reset(uint32_t warpCount, uint32_t registersPerThread) {
   warps.assign(warpCount, Warp{registersPerThread, 0, nullptr});
@@ -61,6 +57,9 @@ std::string RegisterPool::execute(uint32_t warp, bool inc, uint32_t count, const
            instructionText(round.what, round.inc, round.count) +
            ": all warps of a warpgroup execute the same setmaxnreg";
   Warp &w = warps[warp];
+  if (w.count == 0)
+    return "the kernel descriptor gives no registersPerThread (the PTX .maxnreg) for "
+           "setmaxnreg to start from";
   if (inc ? count < w.count : count > w.count)
     return "warp " + std::to_string(warp) + " executed " + mine + " with " +
            std::to_string(w.count) + " registers per thread: ." + (inc ? "inc" : "dec") +
@@ -93,15 +92,14 @@ bool RegisterPool::grant(uint32_t warp) {
   return true;
 }
 
-std::string RegisterPool::warpExited(uint32_t warp) {
-  uint32_t g = warp / kWarpsPerWarpgroup, bit = 1u << warp % kWarpsPerWarpgroup;
-  const Round &round = rounds[g];
-  if (!round.executed || (round.executed & bit))
-    return {};
-  return "warp " + std::to_string(warp) + " exited without executing " +
-         instructionText(round.what, round.inc, round.count) + ", which " +
-         warpsText(g, round.executed) +
-         " of its warpgroup executed: setmaxnreg must be executed by all warps of a warpgroup";
+std::string RegisterPool::unfinishedRounds() const {
+  std::string text;
+  for (uint32_t g = 0; g < rounds.size(); ++g)
+    if (const Round &r = rounds[g]; r.executed)
+      text += (text.empty() ? "" : "; ") + warpsText(g, r.executed) + " of warpgroup " +
+              std::to_string(g) + " executed " + instructionText(r.what, r.inc, r.count) + ", " +
+              warpsText(g, warpgroupMembers(g) & ~r.executed) + " never did";
+  return text.empty() ? text : text + ": setmaxnreg must be executed by all warps of a warpgroup";
 }
 
 bool RegisterPool::busy() const {
@@ -111,12 +109,24 @@ bool RegisterPool::busy() const {
 
 std::string RegisterPool::describe() const {
   std::string text = "register pool: " + std::to_string(pool) + " registers free";
-  for (uint32_t i = 0; i < warps.size(); ++i)
-    if (const Warp &w = warps[i]; w.requested)
-      text += "; warp " + std::to_string(i) + " waits at " +
-              instructionText(w.requestWhat, true, w.requested) + " for " +
-              std::to_string(uint64_t(w.requested - w.count) * 32) + " registers (it has " +
-              std::to_string(w.count) + " per thread)";
+  // Warps waiting for the same: one entry.
+  std::vector<bool> told(warps.size());
+  for (uint32_t i = 0; i < warps.size(); ++i) {
+    const Warp &w = warps[i];
+    if (!w.requested || told[i])
+      continue;
+    uint32_t same = 0;
+    for (uint32_t j = i; j < warps.size(); ++j)
+      if (warps[j].requested == w.requested && warps[j].count == w.count &&
+          sameInstruction(warps[j].requestWhat, w.requestWhat)) {
+        same |= 1u << j;
+        told[j] = true;
+      }
+    text += "; " + std::string(same & (same - 1) ? "warps " : "warp ") + laneRanges(same) +
+            " wait at " + instructionText(w.requestWhat, true, w.requested) + " for " +
+            std::to_string(uint64_t(w.requested - w.count) * 32) + " registers each (" +
+            std::to_string(w.count) + " per thread now)";
+  }
   for (uint32_t g = 0; g < rounds.size(); ++g)
     if (const Round &r = rounds[g]; r.executed)
       text += "; warpgroup " + std::to_string(g) + ": " + warpsText(g, r.executed) +

@@ -1,6 +1,7 @@
 // The registers of a CTA as setmaxnreg moves them (PTX ISA "setmaxnreg").
 //
-// Every warp starts with the same count of registers per thread (entryCount).
+// Every warp starts with the same count of registers per thread, the
+// kernel's (KernelDescriptor::registersPerThread, its PTX .maxnreg).
 // The CTA keeps a pool of the registers its warps have released:
 // `setmaxnreg.dec n` lowers the warp's count to n and puts the difference,
 // times 32 lanes, in the pool; `setmaxnreg.inc n` raises it to n and takes
@@ -14,7 +15,7 @@
 // before all have executed this one (the ISA asks them to synchronise in
 // between). A warpgroup's *round* is open from the first warp's setmaxnreg
 // until the last warp's; a different setmaxnreg in an open round, a warp
-// executing a second one, and a warp exiting without its part are errors.
+// executing a second one, and a CTA ending with a round open are errors.
 // Registers of exited warps do not return to the pool (the ISA does not say
 // that they do), so an .inc that only they could satisfy waits forever and
 // the CTA scheduler reports a deadlock.
@@ -28,14 +29,8 @@ namespace cutec::rt {
 
 class RegisterPool {
 public:
-  /// The registers per thread each warp has when a CTA of `threads` threads
-  /// starts: 65536 over the threads of the whole warpgroups the CTA spans,
-  /// rounded down to a multiple of 8, at most 256. ptxas gives a kernel with
-  /// `.reqntid` and `.minnctapersm 1` that count (384 threads: 168, 512:
-  /// 128), and CuTe DSL's warp-specialised kernels assume the same.
-  static uint32_t entryCount(uint32_t threads);
-
-  /// Starts a CTA of `warps` warps, each with `registersPerThread`.
+  /// Starts a CTA of `warps` warps, each with `registersPerThread` (0: the
+  /// kernel says nothing, and a setmaxnreg is an error).
   void reset(uint32_t warps, uint32_t registersPerThread);
 
   /// Warp `warp` executes `setmaxnreg.inc` (inc) or `.dec` to `count`
@@ -48,17 +43,19 @@ public:
   /// warp has no request left.
   bool grant(uint32_t warp);
 
-  /// Warp `warp`'s last lane has exited: "" or, when its warpgroup is in an
-  /// open round that it has not taken part in, the error.
-  std::string warpExited(uint32_t warp);
+  /// At the end of a CTA: "" or, when a warpgroup's round is still open
+  /// (some of its warps never executed the setmaxnreg the others did), the
+  /// error.
+  std::string unfinishedRounds() const;
 
   /// Whether a deadlock report should describe the pool: a request waits or
   /// a round is open.
   bool busy() const;
 
-  /// For deadlock reports: "register pool: 0 registers free; warp 4 waits
-  /// at '...' (.inc to 232) for 2048 registers (it has 168 per thread);
-  /// warpgroup 0: warps 0,1 executed '...' (.dec to 40), warps 2,3 not yet".
+  /// For deadlock reports: "register pool: 0 registers free; warps 4-11
+  /// wait at '...' (.inc to 232) for 2048 registers each (168 per thread
+  /// now); warpgroup 0: warps 0,1 executed '...' (.dec to 40), warps 2,3 not
+  /// yet".
   std::string describe() const;
 
   /// The registers per thread warp `warp` has now.

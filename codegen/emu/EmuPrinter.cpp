@@ -133,9 +133,15 @@ public:
        << "_Params), /*usesBarriers=*/" << (blocks ? "true" : "false")
        << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
        << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params";
-    if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
-      os << ",\n    /*cluster=*/{" << (*cluster)[0].str() << ", " << (*cluster)[1].str() << ", "
-         << (*cluster)[2].str() << "}";
+    const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster");
+    const int64_t *registers = kernel.attrAs<int64_t>("max_registers");
+    if (cluster || registers)
+      os << ",\n    /*cluster=*/{"
+         << (cluster ? (*cluster)[0].str() + ", " + (*cluster)[1].str() + ", " + (*cluster)[2].str()
+                     : std::string("1, 1, 1"))
+         << "}";
+    if (registers)
+      os << ", /*registersPerThread=*/" << *registers;
     os << "};\n";
     return llvm::Error::success();
   }
@@ -266,6 +272,12 @@ private:
       substitute("$r" + std::to_string(i), results[i]);
     for (size_t i = operands.size(); i-- > 0;)
       substitute("$" + std::to_string(i), operands[i]);
+    // $imm0, $imm1...: the "imms" list of an instruction with immediate
+    // operands (bar.sync 1, 128).
+    if (const IntTuple *imms = op.attrAs<IntTuple>("imms"))
+      for (size_t i = imms->rank(); i-- > 0;)
+        substitute("$imm" + std::to_string(i),
+                   std::to_string(uint32_t((*imms)[i].leaf().staticValue())) + "u");
     if (text.find("$imm") != std::string::npos)
       substitute("$imm", immediate(op, ptx::registerClass(op.result()->type().element())));
     if (const std::string *param = op.attrAs<std::string>("param"))

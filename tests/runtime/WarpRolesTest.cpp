@@ -19,6 +19,12 @@ struct OutParams {
   uint64_t out;
 };
 
+/// `kernel` as compiled with `.maxnreg registers`.
+KernelDescriptor withRegisters(KernelDescriptor kernel, uint32_t registers) {
+  kernel.registersPerThread = registers;
+  return kernel;
+}
+
 void store(Thread &t, const OutParams &p, uint32_t value) {
   t.storeGlobal<uint32_t>(p.out + t.tid.x * 4, value, "st.global.u32 at roles.cute:9");
 }
@@ -56,8 +62,7 @@ void shuffleIdxBody(Thread &t, const void *params) {
   else
     store(t, p, warpSyncShflIdx(t, mine, 2u, 0x1807u, 0xFFFFFFFFu, "shfl.sync.idx at s.cute:5"));
 }
-const KernelDescriptor shuffleIdxKernel{"shuffle_idx", shuffleIdxBody, sizeof(OutParams), true,
-                                        0};
+const KernelDescriptor shuffleIdxKernel{"shuffle_idx", shuffleIdxBody, sizeof(OutParams), true, 0};
 
 TEST(WarpRoles, ShuffleIdxReadsTheSourceLaneOfEachSegment) {
   std::vector<uint32_t> out(64);
@@ -70,15 +75,6 @@ TEST(WarpRoles, ShuffleIdxReadsTheSourceLaneOfEachSegment) {
     EXPECT_EQ(out[lane], 16u) << "lane " << lane;
     EXPECT_EQ(out[32 + lane], ((lane & 0x18) | 2) * 3 + 1) << "lane " << lane;
   }
-}
-
-TEST(RegisterPool, EntryCountIsTheRegisterFileOverTheWarpgroups) {
-  EXPECT_EQ(RegisterPool::entryCount(384), 168u);
-  EXPECT_EQ(RegisterPool::entryCount(288), 168u); // 9 warps span 3 warpgroups
-  EXPECT_EQ(RegisterPool::entryCount(512), 128u);
-  EXPECT_EQ(RegisterPool::entryCount(640), 96u);
-  EXPECT_EQ(RegisterPool::entryCount(1024), 64u);
-  EXPECT_EQ(RegisterPool::entryCount(192), 256u);
 }
 
 TEST(RegisterPool, DecreasesFillThePoolAndIncreasesTakeFromIt) {
@@ -112,7 +108,8 @@ void swapBody(Thread &t, const void *params) {
     warpSyncSetmaxnreg(t, false, 40, "setmaxnreg.dec at swap.cute:5");
   store(t, p, t.warpid < 8 ? 232 : 40);
 }
-const KernelDescriptor swapKernel{"swap", swapBody, sizeof(OutParams), true, 0};
+const KernelDescriptor swapKernel =
+    withRegisters({"swap", swapBody, sizeof(OutParams), true, 0}, 168);
 
 TEST(Setmaxnreg, IncreasesWaitForTheRegistersThatDecreasesRelease) {
   std::vector<uint32_t> out(384);
@@ -129,7 +126,7 @@ TEST(Setmaxnreg, IncreasesWaitForTheRegistersThatDecreasesRelease) {
 void greedyBody(Thread &t, const void *) {
   warpSyncSetmaxnreg(t, true, 232, "setmaxnreg.inc at greedy.cute:2");
 }
-const KernelDescriptor greedyKernel{"greedy", greedyBody, 0, true, 0};
+const KernelDescriptor greedyKernel = withRegisters({"greedy", greedyBody, 0, true, 0}, 168);
 
 TEST(Setmaxnreg, APoolThatNeverSufficesIsADeadlock) {
   MemoryMap map;
@@ -139,11 +136,10 @@ TEST(Setmaxnreg, APoolThatNeverSufficesIsADeadlock) {
                        "greedy.cute:2'\n"),
             std::string::npos)
       << error;
-  EXPECT_NE(error.find("  warp 11 lanes 0-31: wait for registers at"), std::string::npos)
-      << error;
-  EXPECT_NE(error.find("\n  register pool: 0 registers free; warp 0 waits at 'setmaxnreg.inc at "
-                       "greedy.cute:2' (.inc to 232) for 2048 registers (it has 168 per thread); "
-                       "warp 1 waits"),
+  EXPECT_NE(error.find("  warp 11 lanes 0-31: wait for registers at"), std::string::npos) << error;
+  EXPECT_NE(error.find("\n  register pool: 0 registers free; warps 0-11 wait at 'setmaxnreg.inc "
+                       "at greedy.cute:2' (.inc to 232) for 2048 registers each (168 per thread "
+                       "now)"),
             std::string::npos)
       << error;
 }
@@ -153,14 +149,14 @@ void partialBody(Thread &t, const void *) {
   if (t.warpid == 4 || t.warpid == 5)
     warpSyncSetmaxnreg(t, false, 40, "setmaxnreg.dec at part.cute:3");
 }
-const KernelDescriptor partialKernel{"partial", partialBody, 0, true, 0};
+const KernelDescriptor partialKernel = withRegisters({"partial", partialBody, 0, true, 0}, 168);
 
 TEST(Setmaxnreg, PartOfAWarpgroupIsReported) {
   MemoryMap map;
   EXPECT_EQ(launchError(partialKernel, config({1, 1, 1}, {256, 1, 1}), nullptr, map),
-            "kernel 'partial', CTA (0,0,0), thread (223,0,0) (warp 6, lane 31): warp 6 exited "
-            "without executing 'setmaxnreg.dec at part.cute:3' (.dec to 40), which warps 4,5 of "
-            "its warpgroup executed: setmaxnreg must be executed by all warps of a warpgroup");
+            "kernel 'partial', CTA (0,0,0): the CTA ended in the middle of a setmaxnreg: warps "
+            "4,5 of warpgroup 1 executed 'setmaxnreg.dec at part.cute:3' (.dec to 40), warps 6,7 "
+            "never did: setmaxnreg must be executed by all warps of a warpgroup");
 }
 
 // Broken: warps 0-1 and 2-3 of warpgroup 0 give back different counts.
@@ -170,7 +166,7 @@ void disagreeBody(Thread &t, const void *) {
   else
     warpSyncSetmaxnreg(t, false, 56, "setmaxnreg.dec at disagree.cute:5");
 }
-const KernelDescriptor disagreeKernel{"disagree", disagreeBody, 0, true, 0};
+const KernelDescriptor disagreeKernel = withRegisters({"disagree", disagreeBody, 0, true, 0}, 168);
 
 TEST(Setmaxnreg, WarpsOfAWarpgroupExecutingDifferentOnesAreReported) {
   MemoryMap map;
@@ -194,7 +190,7 @@ void twiceBody(Thread &t, const void *) {
   warpSyncSetmaxnreg(t, false, 40, "setmaxnreg.dec at twice.cute:3");
   warpSyncSetmaxnreg(t, false, 32, "setmaxnreg.dec at twice.cute:4");
 }
-const KernelDescriptor twiceKernel{"twice", twiceBody, 0, true, 0};
+const KernelDescriptor twiceKernel = withRegisters({"twice", twiceBody, 0, true, 0}, 168);
 
 TEST(Setmaxnreg, ASecondOneBeforeTheWarpgroupCaughtUpIsReported) {
   MemoryMap map;
@@ -209,7 +205,18 @@ TEST(Setmaxnreg, ASecondOneBeforeTheWarpgroupCaughtUpIsReported) {
 void raiseBody(Thread &t, const void *) {
   warpSyncSetmaxnreg(t, false, 200, "setmaxnreg.dec at raise.cute:2");
 }
-const KernelDescriptor raiseKernel{"raise", raiseBody, 0, true, 0};
+const KernelDescriptor raiseKernel = withRegisters({"raise", raiseBody, 0, true, 0}, 168);
+
+TEST(Setmaxnreg, AKernelWithoutARegisterCountIsReported) {
+  KernelDescriptor unplanned = raiseKernel;
+  unplanned.registersPerThread = 0;
+  MemoryMap map;
+  std::string error = launchError(unplanned, config({1, 1, 1}, {128, 1, 1}), nullptr, map);
+  EXPECT_NE(error.find("the kernel descriptor gives no registersPerThread (the PTX .maxnreg) for "
+                       "setmaxnreg to start from"),
+            std::string::npos)
+      << error;
+}
 
 TEST(Setmaxnreg, ADecreaseThatRaisesTheCountIsReported) {
   MemoryMap map;
