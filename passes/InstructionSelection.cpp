@@ -236,6 +236,8 @@ private:
         in[1] = emitValue(b, loc, "cvt.u32.u64", DataType::U32, {in[1]});
       return arith(b, op, type, in);
     case OpKind::Select:
+      if (type == DataType::Bool)
+        return selectPredicate(b, loc, in[0], in[1], in[2]);
       // selp d, a, b, c picks a when c holds.
       return arith(b, op, type, {in[1], in[2], in[0]});
     case OpKind::Cmp:
@@ -331,9 +333,24 @@ private:
     return emitValue(b, op.loc(), opcode, machineType(type), operands);
   }
 
+  /// `c ? x : y` on predicates, which selp does not take: (c & x) | (!c & y).
+  /// (`a and b` and `a or b` on run-time bools are such selects.)
+  Value *selectPredicate(ir::Builder &b, llvm::SMLoc loc, Value *c, Value *x, Value *y) {
+    Value *notC = emitValue(b, loc, "not.pred", DataType::Bool, {c});
+    return emitValue(b, loc, "or.pred", DataType::Bool,
+                     {emitValue(b, loc, "and.pred", DataType::Bool, {c, x}),
+                      emitValue(b, loc, "and.pred", DataType::Bool, {notC, y})});
+  }
+
   Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
     DataType type = kernelType(op.operand(0));
     const std::string *predicate = op.attrAs<std::string>("predicate");
+    if (type == DataType::Bool && predicate && (*predicate == "eq" || *predicate == "ne")) {
+      // Predicates differ when their exclusive or holds (`not b` is b == False).
+      Value *differ = emitValue(b, op.loc(), "xor.pred", DataType::Bool, operands);
+      return *predicate == "ne" ? differ
+                                : emitValue(b, op.loc(), "not.pred", DataType::Bool, {differ});
+    }
     const char *suffix = type == DataType::I32 ? ".s32" : type == DataType::F32 ? ".f32" : nullptr;
     std::string opcode = "setp." + (predicate ? *predicate : "") + (suffix ? suffix : "");
     if (!suffix || !ptx::lookupPtxInstruction(opcode)) {
