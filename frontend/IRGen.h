@@ -253,12 +253,20 @@ private:
   /// (the tile without its broadcast modes). False after reporting.
   bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
                         const ast::Expr &smemExpr);
-  // --- Warp collectives (IRGenWarp.cpp) -------------------------------------
+  // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.
   std::optional<std::pair<int64_t, int64_t>> matrixTile(CallSite &site, bool trans);
+  /// NamedBarrier(barrier_id, num_threads): the built-in object.
+  SemaValue namedBarrier(CallSite &site);
+  /// Its arrive(), arrive_and_wait()/sync() and get_barrier().
+  SemaValue namedBarrierMethod(CallSite &site);
+  /// `bar.arrive id, threads` (wait false) or `bar.sync id, threads` at
+  /// `loc`; an error when the kernel's block has fewer than `threads`.
+  bool emitNamedBarrier(int64_t id, int64_t threads, bool wait, llvm::SMLoc loc,
+                        llvm::SMRange range);
 
   // --- Tensor memory (IRGenTcgen05.cpp) ------------------------------------
   /// tmem_alloc, tmem_dealloc, tmem_relinquish_alloc_permit, umma_commit.
@@ -448,6 +456,8 @@ private:
   int64_t tmemColumns = 0;
   /// CTAs per cluster of the kernel being built (its cluster= extent).
   int64_t clusterCtas = 1;
+  /// Threads per CTA of the kernel being built (its block= extent).
+  int64_t blockThreads = 0;
   /// The CTA group of its tcgen05 operations (0 until the first one) and
   /// where that one is.
   int64_t kernelCtaGroup = 0;

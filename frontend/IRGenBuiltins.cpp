@@ -100,11 +100,17 @@ bool IRGen::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   const BuiltinSignature &sig = builtin.signature;
   if (sig.unchecked)
     return true;
+  // As in Python, every parameter may be passed by keyword
+  // (`NamedBarrier(barrier_id=1, num_threads=128)`).
   llvm::SmallVector<llvm::StringRef, 4> keywords;
   for (const BuiltinParam &p : sig.params)
-    if (p.keywordOnly || p.optional)
-      keywords.push_back(p.name);
-  if (!checkArity(site, builtin.spelling, sig.requiredCount(), sig.positionalCount(), keywords))
+    keywords.push_back(p.name);
+  size_t requiredByKeyword = llvm::count_if(site.keywords, [&](const CallSite::Keyword &kw) {
+    int i = sig.find(kw.name);
+    return i >= 0 && !sig.params[size_t(i)].keywordOnly && !sig.params[size_t(i)].optional;
+  });
+  size_t required = sig.requiredCount() - std::min(requiredByKeyword, sig.requiredCount());
+  if (!checkArity(site, builtin.spelling, required, sig.positionalCount(), keywords))
     return false;
   std::vector<std::optional<SemaValue>> bound(sig.params.size());
   std::vector<const ast::Expr *> exprs(sig.params.size());

@@ -86,6 +86,7 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     sharedAlign = 16;
     tmemColumns = 0;
     clusterCtas = 1;
+    blockThreads = 0;
     kernelCtaGroup = 0;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
@@ -269,6 +270,11 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
       extents.push_back(d.intValue());
     }
     extents.resize(3, IntTuple(1));
+    if (key == "block") {
+      blockThreads = 1;
+      for (const IntTuple &e : extents)
+        blockThreads *= e.leaf().staticValue();
+    }
     if (key == "cluster") {
       // At most 16 CTAs form a cluster (8 portably; more needs an opt-in).
       clusterCtas = 1;

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   cutec::PassManager pm;
   cutec::addLoweringPipeline(pm);
-  cutec::PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); });
+  cutec::PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); },
+                             [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.note(loc, m); });
   if (!pm.run(*module, context))
     return 0;
   llvm::consumeError(cutec::ptx::printPtx(*module, {}, llvm::nulls()));

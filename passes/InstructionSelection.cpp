@@ -16,6 +16,7 @@
 #include "passes/IselCluster.h"
 #include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
+#include "passes/IselWarp.h"
 #include "passes/Passes.h"
 
 #include "codegen/ptx/MachineBuilder.h"
@@ -78,8 +79,15 @@ public:
       : kernel(kernel), context(context), target(target) {}
 
   void run() {
+    if (!planRegisters(kernel, context))
+      return;
     ir::Block &entry = kernel.regions()[0]->front();
     loadParameters(entry);
+    if (!ir::collect(kernel, OpKind::WarpIdx).empty()) {
+      ir::Builder b;
+      b.setInsertionPoint(*entry.operations().front());
+      warpIndex = warpIndexAtEntry(b, kernel.loc(), *kernel.attrAs<IntTuple>("block"));
+    }
     if (!selectBlock(entry))
       return;
     // Users before definitions; every use now refers to machine values.
@@ -244,6 +252,8 @@ private:
     case OpKind::StmatrixWords:
     case OpKind::LdmatrixWords:
       return matrixCopy(b, op, in);
+    case OpKind::WarpIdx:
+      return warpIndex;
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemStore:
@@ -264,6 +274,8 @@ private:
         return selectCluster(b, op, in);
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
+      if (isWarpOp(op.kind()))
+        return selectWarp(b, op);
       if (isTcgen05Op(op.kind())) {
         if (std::string missing = tcgen05Unsupported(op, target); !missing.empty()) {
           fail(op, missing);
@@ -340,6 +352,12 @@ private:
   Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
     DataType type = kernelType(op.operand(0));
     const std::string *predicate = op.attrAs<std::string>("predicate");
+    if (type == DataType::Bool && predicate && (*predicate == "eq" || *predicate == "ne")) {
+      // Predicates differ when their exclusive or holds (`not b` is b == False).
+      Value *differ = emitValue(b, op.loc(), "xor.pred", DataType::Bool, operands);
+      return *predicate == "ne" ? differ
+                                : emitValue(b, op.loc(), "not.pred", DataType::Bool, {differ});
+    }
     const char *suffix = type == DataType::I32 ? ".s32" : type == DataType::F32 ? ".f32" : nullptr;
     std::string opcode = "setp." + (predicate ? *predicate : "") + (suffix ? suffix : "");
     if (!suffix || !ptx::lookupPtxInstruction(opcode)) {
@@ -653,6 +671,8 @@ private:
   Operation &kernel;
   PassContext &context;
   const IselTarget &target;
+  /// warp_idx(), computed once at the kernel's entry (null when unused).
+  Value *warpIndex = nullptr;
   llvm::DenseMap<Value *, Value *> machine;
   llvm::DenseMap<const Value *, DataType> retyped;
   std::vector<Operation *> dead;

@@ -106,6 +106,13 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, "fence.mbarrier_init.release.cluster", {});
     return nullptr;
   case OpKind::BarrierSync:
+    if (const int64_t *threads = op.attrAs<int64_t>("threads")) {
+      // A named barrier: bar.sync id, threads.
+      ir::Operation &sync = emitInst(b, loc, "bar.sync", {});
+      sync.setAttr("imms",
+                   IntTuple::tuple({IntTuple(*op.attrAs<int64_t>("barrier")), IntTuple(*threads)}));
+      return nullptr;
+    }
     emitInst(b, loc, "bar.sync.0", {});
     return nullptr;
   default:

@@ -11,7 +11,8 @@
 namespace cutec {
 
 /// What a pass may use besides the IR: a way to report user errors at a
-/// source location (a layout that does not fit, a TMEM budget exceeded...).
+/// source location (a layout that does not fit, a TMEM budget exceeded...),
+/// with notes that point at other places the error involves.
 class PassContext {
 public:
   using ErrorHandler = std::function<void(llvm::SMLoc, const llvm::Twine &)>;

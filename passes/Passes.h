@@ -14,6 +14,10 @@
 
 namespace cutec {
 
+/// "verify-uniformity": reports warp collectives that are not reached by
+/// whole warps, and setmaxnreg not reached by whole warpgroups
+/// (VerifyUniformity.cpp).
+std::unique_ptr<Pass> createVerifyUniformityPass();
 /// "tile-to-shape": layout.call → layout.constant (TileToShape.cpp).
 std::unique_ptr<Pass> createTileToShapePass();
 /// pipeline-tx: the bytes each TMA pipeline stage expects (PipelineTx.cpp).

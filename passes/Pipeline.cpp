@@ -6,6 +6,7 @@
 namespace cutec {
 
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
+  pm.add(createVerifyUniformityPass());
   pm.add(createTileToShapePass());
   pm.add(createPipelineTxPass());
   pm.add(createLowerTmaPass());

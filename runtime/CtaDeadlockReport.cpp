@@ -53,6 +53,10 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
         text += "wait at barrier " + std::to_string(g.barrierId) + what;
         waitedBarriers |= 1u << g.barrierId;
         break;
+      case State::AtBarrierArrival:
+        text += "wait for the rest of the warp at barrier " + std::to_string(g.barrierId) + what;
+        waitedBarriers |= 1u << g.barrierId;
+        break;
       case State::AtWarpSync: {
         const Warp &warp = warps[w];
         text += "wait at warp-collective" + what + " (membermask " + hex(warp.memberMask) + ")";
@@ -60,6 +64,9 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
           text += "; lanes " + laneRanges(gone) + " of its membermask exited";
         break;
       }
+      case State::AtRegisters:
+        text += "wait for registers at" + what;
+        break;
       case State::Polling:
         if (g.pollsMbarrier) {
           text += "wait on mbarrier " + sharedNames.label(g.mbarrier) + " for the phase with parity " +
@@ -83,6 +90,8 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
   for (uint32_t id = 0; id < NamedBarriers::kCount; ++id)
     if (waitedBarriers >> id & 1)
       text += "\n  " + barriers.describe(id);
+  if (registers.busy())
+    text += "\n  " + registers.describe();
   for (uint32_t address : polledMbarriers)
     text += "\n  " + mbarriers.describe(address);
   for (const AsyncCopy &c : asyncCopies)

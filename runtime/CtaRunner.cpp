@@ -104,8 +104,12 @@ void CtaRunner::sequentialEntry(void *runner) {
 }
 
 void CtaRunner::finish() {
-  if (!reportUnfinishedCopies() && !finishBulkStores())
-    reportTmemLeaks();
+  if (reportUnfinishedCopies() || finishBulkStores() || reportTmemLeaks())
+    return;
+  if (std::string rounds = registers.unfinishedRounds(); !rounds.empty()) {
+    launch.reportError(cta, ctaName() + ": the CTA ended in the middle of a setmaxnreg: " + rounds);
+    failed = true;
+  }
 }
 
 void CtaRunner::startCooperative() {
@@ -114,6 +118,7 @@ void CtaRunner::startCooperative() {
     liveLanes[w] = warps[w].lanes;
   }
   barriers.reset(liveLanes);
+  registers.reset(uint32_t(warps.size()), launch.kernel.registersPerThread);
   for (Thread &t : threads) {
     Slot &s = slots[t.index];
     s.state = State::Runnable;
@@ -151,6 +156,7 @@ void CtaRunner::exitThread(Thread &t) {
   --liveThreads;
   ++t.effects;
   release(barriers.recheck());
+  releaseArrivals(t.warpid);
   cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
 }
@@ -186,14 +192,15 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
   bool completed = arriveOrFail(t, id, count, what);
   ++t.effects;
   Slot &s = slots[t.index];
-  if (wait) {
+  s.barrierId = uint8_t(id);
+  s.what = what;
+  if (wait)
     s.state = State::AtBarrier;
-    s.barrierId = uint8_t(id);
-    s.what = what;
-  }
-  if (completed)
-    release(1u << id);
-  if (s.state == State::AtBarrier)
+  else if (barriers.lanePending(id, t.warpid, t.laneid))
+    s.state = State::AtBarrierArrival;
+  release(completed ? 1u << id : 0);
+  releaseArrivals(t.warpid);
+  if (s.state != State::Runnable)
     block(t);
 }
 
@@ -213,6 +220,14 @@ void CtaRunner::release(uint32_t ids) {
   for (Slot &s : slots)
     if (s.state == State::AtBarrier && (ids >> s.barrierId & 1))
       s.state = State::Runnable;
+}
+
+void CtaRunner::releaseArrivals(uint32_t warp) {
+  for (uint32_t lane = 0; lane < 32 && warp * 32 + lane < slots.size(); ++lane) {
+    Slot &s = slots[warp * 32 + lane];
+    if (s.state == State::AtBarrierArrival && !barriers.lanePending(s.barrierId, warp, lane))
+      s.state = State::Runnable;
+  }
 }
 
 void CtaRunner::warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,
@@ -266,6 +281,27 @@ void CtaRunner::yieldThread(Thread &t, const char *what) {
   s.state = State::Polling;
   s.what = what;
   block(t);
+}
+
+void CtaRunner::setmaxnreg(Thread &t, bool inc, uint32_t count, const char *what) {
+  t.warpSync(warps[t.warpid].lanes, nullptr, what, [&](const WarpCollective &w) {
+    failIf(t, what, registers.execute(w.warpid, inc, count, what));
+    if (!inc)
+      releaseRegisterWaiters();
+  });
+  Slot &s = slots[t.index];
+  while (!registers.grant(t.warpid)) {
+    s.state = State::AtRegisters;
+    s.what = what;
+    block(t);
+  }
+  ++t.effects;
+}
+
+void CtaRunner::releaseRegisterWaiters() {
+  for (Slot &s : slots)
+    if (s.state == State::AtRegisters)
+      s.state = State::Runnable;
 }
 
 void CtaRunner::recordFailure(const Thread &t, const char *what, std::string_view problem) {

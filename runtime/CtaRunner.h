@@ -21,6 +21,7 @@
 #include "runtime/LaunchState.h"
 #include "runtime/Mbarrier.h"
 #include "runtime/NamedBarriers.h"
+#include "runtime/RegisterPool.h"
 #include "runtime/Tcgen05Mma.h"
 #include "runtime/TensorMap.h"
 #include "runtime/Tma.h"
@@ -64,7 +65,8 @@ public:
   bool finished() const { return liveThreads == 0; }
   bool hasFailed() const { return failed; }
   /// The end-of-CTA checks (TMA loads in flight, TMA stores that may still
-  /// read shared memory, TMEM still allocated); completes the TMA stores.
+  /// read shared memory, TMEM still allocated, a warpgroup in the middle of
+  /// a setmaxnreg); completes the TMA stores.
   void finish();
   uint64_t totalEffects() const;
   bool anyCanRun() const;
@@ -87,6 +89,7 @@ public:
   void warpSync(Thread &t, uint32_t memberMask, void *laneData, const char *what,
                 Thread::CollectiveCall call, void *fn);
   void yieldThread(Thread &t, const char *what);
+  void setmaxnreg(Thread &t, bool inc, uint32_t count, const char *what);
 
   // mbarriers and TMA loads (CtaAsync.cpp); see Thread's methods.
   void mbarrierInit(Thread &t, uint32_t bar, uint32_t expectedArrivals, const char *what);
@@ -168,7 +171,17 @@ public:
 private:
   friend class ClusterRunner;
 
-  enum class State : uint8_t { Runnable, Polling, AtBarrier, AtWarpSync, Exited };
+  /// AtBarrier: waits for a barrier to complete (bar.sync); AtBarrierArrival:
+  /// has arrived (bar.arrive) and waits for the rest of its warp to arrive.
+  enum class State : uint8_t {
+    Runnable,
+    Polling,
+    AtBarrier,
+    AtBarrierArrival,
+    AtWarpSync,
+    AtRegisters, // a setmaxnreg.inc waiting for the pool
+    Exited
+  };
 
   struct Slot {
     FiberContext fiber;
@@ -296,6 +309,11 @@ private:
   /// Makes the threads waiting at the barriers in `ids` (bit i: barrier i)
   /// runnable.
   void release(uint32_t ids);
+  /// Makes the lanes of warp `warp` that wait at a bar.arrive for the rest
+  /// of their warp runnable once it has arrived (or the rest exited).
+  void releaseArrivals(uint32_t warp);
+  /// Lets the threads waiting for registers try again.
+  void releaseRegisterWaiters();
   /// Writes copy `i`'s bytes to shared memory, completes its transaction
   /// bytes on its mbarrier and forgets it.
   void landCopy(Thread &t, size_t i);
@@ -352,6 +370,7 @@ private:
   FiberContext scheduler;       // the worker's own stack
   FiberContext sequentialFiber; // runs a barrier-free CTA
   NamedBarriers barriers;
+  RegisterPool registers;
   Mbarriers mbarriers;
   /// Names of shared addresses in this CTA's diagnostics.
   SharedNames sharedNames;

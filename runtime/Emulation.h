@@ -12,6 +12,7 @@
 #include "runtime/Tcgen05Collectives.h"
 #include "runtime/Thread.h"
 #include "runtime/WarpMatrix.h"
+#include "runtime/WarpRoles.h"
 #include "runtime/WarpShuffle.h"
 
 #include <array>  // vector loads read std::array<uint32_t, N>

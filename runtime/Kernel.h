@@ -75,6 +75,10 @@ struct KernelDescriptor {
   /// {1, 1, 1} when it names none. A launch runs its CTAs in clusters of
   /// this shape (see LaunchConfig::cluster).
   Dim3 cluster = {1, 1, 1};
+  /// The registers per thread every warp starts with (the PTX .maxnreg of a
+  /// kernel with setmaxnreg), from which setmaxnreg moves registers
+  /// (runtime/RegisterPool.h); 0 when the kernel has no setmaxnreg.
+  uint32_t registersPerThread = 0;
   /// The kernel's named shared regions, in offset order (none: null).
   const SharedRegion *sharedRegions = nullptr;
   uint32_t sharedRegionCount = 0;

@@ -29,11 +29,18 @@ Result<bool> NamedBarriers::arrive(uint32_t id, uint32_t count, uint32_t warp, u
   if (!b.active) {
     b.active = true;
     b.count = count;
+    b.starter = warp;
   } else if (b.count != count) {
-    return Error{"barrier " + std::to_string(id) + " arrived at with thread count " +
-                 std::to_string(count) + ", but its current phase was started with count " +
+    return Error{"warp " + std::to_string(warp) + " arrived at barrier " + std::to_string(id) +
+                 " with thread count " + std::to_string(count) + ", but warp " +
+                 std::to_string(b.starter) + " started its current phase with count " +
                  std::to_string(b.count) + " (0 = all threads)"};
   }
+  if (b.arrivedWarps >> warp & 1)
+    return Error{"warp " + std::to_string(warp) + " arrived at barrier " + std::to_string(id) +
+                 " again before the barrier completed (" + progressText(b) +
+                 "): a warp arrives once per phase, so a bar.arrive must not be followed by "
+                 "another arrival at the same barrier until it completes"};
   if (b.pendingLanes[warp] & bit)
     return Error{"lane " + std::to_string(lane) + " of warp " + std::to_string(warp) +
                  " arrived at barrier " + std::to_string(id) +
@@ -80,6 +87,16 @@ void NamedBarriers::settleWarp(Barrier &b, uint32_t warp) {
   ++b.warpArrivals;
 }
 
+std::string NamedBarriers::progressText(const Barrier &b) {
+  if (!b.warpArrivals)
+    return "no warp has arrived";
+  std::string warps;
+  for (uint32_t warp = 0; warp < 32; ++warp)
+    if (b.arrivedWarps >> warp & 1)
+      warps += (warps.empty() ? "" : ",") + std::to_string(warp);
+  return std::to_string(b.warpArrivals) + " warp arrivals (warps " + warps + ")";
+}
+
 bool NamedBarriers::isComplete(const Barrier &b) const {
   if (b.count)
     return b.warpArrivals * 32 >= b.count;
@@ -94,12 +111,7 @@ std::string NamedBarriers::describe(uint32_t id) const {
   std::string text = "barrier " + std::to_string(id) + " (expects " +
                      (b.count ? std::to_string(b.count) + " threads" : std::string("all threads")) +
                      "): ";
-  std::string warps;
-  for (uint32_t warp = 0; warp < 32; ++warp)
-    if (b.arrivedWarps >> warp & 1)
-      warps += (warps.empty() ? "" : ",") + std::to_string(warp);
-  text += b.warpArrivals ? std::to_string(b.warpArrivals) + " warp arrivals (warps " + warps + ")"
-                         : std::string("no warp has arrived");
+  text += progressText(b);
   for (uint32_t warp = 0; warp < live.size(); ++warp)
     if (b.pendingLanes[warp])
       text += "; warp " + std::to_string(warp) + " lanes " + laneRanges(b.pendingLanes[warp]) +

@@ -10,7 +10,10 @@
 // bar.sync and bar.arrive are `.aligned`: all live lanes of a warp must
 // execute the same barrier instruction. Lanes of one warp arriving from
 // different instructions, or a lane arriving twice before its warp does, are
-// errors. All arrivals of one phase must name the same count.
+// errors. All arrivals of one phase must name the same count, and a warp
+// arrives once per phase: a warp that arrives again before the barrier
+// completes (bar.arrive, then another barrier instruction on the same
+// barrier) is an error, as the PTX ISA warns against it.
 #pragma once
 
 #include "runtime/Result.h"
@@ -39,6 +42,13 @@ public:
   /// After lanes exited: the barriers this completed (bit i for barrier i).
   uint32_t recheck();
 
+  /// Whether lane `lane` of warp `warp` has arrived at barrier `id` and
+  /// waits for the rest of its warp to arrive too (every barrier instruction
+  /// waits for the non-exited lanes of its warp, bar.arrive included).
+  bool lanePending(uint32_t id, uint32_t warp, uint32_t lane) const {
+    return barriers[id].pendingLanes[warp] >> lane & 1;
+  }
+
   /// Where barrier `id` stands, for deadlock reports: "barrier 1 (expects 128
   /// threads): warps 0,2 arrived; warp 3 lanes 0-7 arrived".
   std::string describe(uint32_t id) const;
@@ -47,6 +57,7 @@ private:
   struct Barrier {
     bool active = false;
     uint32_t count = 0;
+    uint32_t starter = 0; // the warp whose arrival started the phase
     uint32_t warpArrivals = 0;
     uint32_t arrivedWarps = 0;                  // mask, for reports
     std::array<uint32_t, 32> pendingLanes{};    // lanes of a warp not yet counted
@@ -56,6 +67,8 @@ private:
   /// Counts warp `warp` in if all its live lanes have arrived.
   void settleWarp(Barrier &b, uint32_t warp);
   bool isComplete(const Barrier &b) const;
+  /// "2 warp arrivals (warps 0,1)" or "no warp has arrived".
+  static std::string progressText(const Barrier &b);
 
   std::span<const uint32_t> live;
   std::array<Barrier, kCount> barriers;

@@ -77,6 +77,10 @@ void Thread::warpSyncImpl(uint32_t memberMask, void *laneData, const char *what,
 
 void Thread::yieldThread(const char *what) { cta->yieldThread(*this, what); }
 
+void Thread::setmaxnreg(bool inc, uint32_t count, const char *what) {
+  cta->setmaxnreg(*this, inc, count, what);
+}
+
 void Thread::fail(std::string_view problem, const char *what) {
   recordFailure(what, problem);
   abandon();

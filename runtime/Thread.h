@@ -110,6 +110,13 @@ public:
         const_cast<void *>(static_cast<const void *>(std::addressof(collective))));
   }
 
+  /// `setmaxnreg.inc.sync.aligned.u32 count` (inc) or `.dec`: the lanes of
+  /// the warp meet (a warp-collective), then the warp's registers per thread
+  /// become `count`, an .inc waiting until the CTA's pool has the registers
+  /// (runtime/RegisterPool.h). The emitted code calls it through
+  /// warpSyncSetmaxnreg (runtime/WarpRoles.h).
+  void setmaxnreg(bool inc, uint32_t count, const char *what);
+
   /// One iteration of a polling loop (`mbarrier.try_wait` and the like) that
   /// found nothing yet: lets the other threads run. Polling that makes no
   /// progress while nothing else can run is reported as a deadlock naming

@@ -9,14 +9,18 @@
 #    (every swizzle mode, fp4, boxes past the edges), shared-memory images and
 #    read-back tiles;
 #  - tma_model_check: hand-written cp.async.bulk.tensor probes of the
-#    emulator's TMA model, and both tensor-map encoders.
+#    emulator's TMA model, and both tensor-map encoders;
+#  - warp_roles_check: examples/warp_specialized.cute (named barriers,
+#    elect.sync, setmaxnreg) for four shapes, and the lane elect.sync elects.
 #   tools/hardware-check.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check
+cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
+  warp_roles_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
   "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
 "$build/bin/tma_model_check"
+"$build/bin/warp_roles_check" "$build/tests/hardware/warp_specialized.sm_90a.ptx"

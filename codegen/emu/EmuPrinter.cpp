@@ -135,10 +135,16 @@ public:
        << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
        << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params";
     const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster");
-    if (cluster || regions)
-      os << ",\n    /*cluster=*/{" << (cluster ? (*cluster)[0].str() : "1") << ", "
-         << (cluster ? (*cluster)[1].str() : "1") << ", " << (cluster ? (*cluster)[2].str() : "1")
+    const int64_t *registers = kernel.attrAs<int64_t>("max_registers");
+    // The fields after checkParams are positional: each one present needs
+    // those before it.
+    if (cluster || registers || regions)
+      os << ",\n    /*cluster=*/{"
+         << (cluster ? (*cluster)[0].str() + ", " + (*cluster)[1].str() + ", " + (*cluster)[2].str()
+                     : std::string("1, 1, 1"))
          << "}";
+    if (registers || regions)
+      os << ", /*registersPerThread=*/" << (registers ? *registers : 0);
     if (regions)
       os << ",\n    " << name << "_shared_regions, " << regions;
     os << "};\n";
@@ -290,6 +296,12 @@ private:
       substitute("$r" + std::to_string(i), results[i]);
     for (size_t i = operands.size(); i-- > 0;)
       substitute("$" + std::to_string(i), operands[i]);
+    // $imm0, $imm1...: the "imms" list of an instruction with immediate
+    // operands (bar.sync 1, 128).
+    if (const IntTuple *imms = op.attrAs<IntTuple>("imms"))
+      for (size_t i = imms->rank(); i-- > 0;)
+        substitute("$imm" + std::to_string(i),
+                   std::to_string(uint32_t((*imms)[i].leaf().staticValue())) + "u");
     if (text.find("$imm") != std::string::npos)
       substitute("$imm", immediate(op, op.results().empty()
                                            ? RegisterClass::B32

@@ -22,9 +22,11 @@ const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
 }
 
 bool mayBlock(const PtxInstruction &inst) {
-  // The Thread calls that can suspend the calling thread (runtime/Thread.h);
-  // warp collectives, tcgen05's included, have warpSync in their names.
-  for (llvm::StringRef call : {"warpSync", "barrierSync", "mbarrierWait", "clusterWait"})
+  // The Thread calls that can suspend the calling thread (runtime/Thread.h;
+  // bar.arrive waits for the rest of its warp); warp collectives, tcgen05's
+  // included, have warpSync in their names.
+  for (llvm::StringRef call :
+       {"warpSync", "barrierSync", "barrierArrive", "mbarrierWait", "clusterWait"})
     if (inst.emulation.contains(call))
       return true;
   return false;

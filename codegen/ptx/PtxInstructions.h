@@ -39,6 +39,8 @@ enum class PtxSyntax {
   StoreVector, // op [a0+off], {a1, a2, ...};
   LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;
   StoreVectorImm, // op [a0], imm, {a1, a2, ...};
+  Immediates, // op i0, i1, ...;   (the "imms" attribute)
+  Elect,      // op _|r0, i0;      (i0: the member mask)
 };
 
 struct PtxInstruction {

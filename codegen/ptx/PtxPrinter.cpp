@@ -45,6 +45,9 @@ public:
     os << ")\n";
     if (const IntTuple *block = kernel.attrAs<IntTuple>("block"))
       os << ".reqntid " << flatList(*block) << "\n";
+    // setmaxnreg needs ptxas to know each thread's registers at the entry.
+    if (const int64_t *registers = kernel.attrAs<int64_t>("max_registers"))
+      os << ".maxnreg " << *registers << "\n";
     if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
       os << ".reqnctapercluster " << flatList(*cluster) << "\n";
     os << "{\n";
@@ -251,6 +254,13 @@ private:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}]", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(3), ", "), a[2]);
       break;
+    case PtxSyntax::Immediates:
+      text = m + " \t" + immediateList(op);
+      break;
+    case PtxSyntax::Elect:
+      text = fmt::format("{} \t_|{}, 0x{:08x}", m, r[0],
+                         uint32_t((*op.attrAs<IntTuple>("imms"))[0].leaf().staticValue()));
+      break;
     case PtxSyntax::TensorLoadMulticast:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}], {}", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(4), ", "), a[2], a[3]);
@@ -265,6 +275,14 @@ private:
     }
     line(indent, text + ";");
     return llvm::Error::success();
+  }
+
+  /// "1, 128": the "imms" attribute of an Immediates instruction.
+  static std::string immediateList(const Operation &op) {
+    std::string text;
+    for (const IntTuple &v : op.attrAs<IntTuple>("imms")->elements())
+      text += (text.empty() ? "" : ", ") + v.str();
+    return text;
   }
 
   const Operation &kernel;

@@ -272,6 +272,27 @@ private:
     case OpKind::ConvertX2:
       verifyHalves(op);
       break;
+    case OpKind::WarpIdx:
+    case OpKind::LaneIdx:
+    case OpKind::ElectOne:
+      if (expectOperands(op, 0) && expectResults(op, 1) &&
+          op.result()->type() !=
+              Type::scalar(op.kind() == OpKind::ElectOne ? DataType::Bool : DataType::I32))
+        fail(op, "gives an i32 (elect_one: a bool)");
+      break;
+    case OpKind::BarrierSync:
+    case OpKind::BarrierArrive:
+      // sync_threads() is a bar.sync without them; a named barrier has both.
+      if (expectOperands(op, 0) &&
+          (op.kind() == OpKind::BarrierArrive || op.attr("barrier") || op.attr("threads")) &&
+          (!op.attrAs<int64_t>("barrier") || !op.attrAs<int64_t>("threads")))
+        fail(op, "a named barrier needs a 'barrier' id and a 'threads' count");
+      break;
+    case OpKind::SetMaxNRegInc:
+    case OpKind::SetMaxNRegDec:
+      if (expectOperands(op, 0) && !op.attrAs<int64_t>("reg_count"))
+        fail(op, "needs a 'reg_count'");
+      break;
     case OpKind::ShuffleBfly:
       if (expectOperands(op, 1) && expectResults(op, 1)) {
         expectScalarResultMatchingOperands(op);

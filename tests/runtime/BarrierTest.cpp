@@ -190,8 +190,65 @@ TEST(Barrier, MismatchedThreadCountsAreReported) {
   MemoryMap map;
   EXPECT_EQ(launchError(mismatchedCountKernel, config({1, 1, 1}, {128, 1, 1}), nullptr, map),
             "kernel 'mismatched_count', CTA (0,0,0), thread (32,0,0) (warp 1, lane 0): bar.sync "
-            "1, %r1 at count.cute:3: barrier 1 arrived at with thread count 64, but its current "
-            "phase was started with count 128 (0 = all threads)");
+            "1, %r1 at count.cute:3: warp 1 arrived at barrier 1 with thread count 64, but warp 0 "
+            "started its current phase with count 128 (0 = all threads)");
+}
+
+// Broken: warp 1 announces two hand-overs on barrier 1 (96 threads: warps
+// 0-2) before warp 2 has arrived for the first.
+void doubleArriveBody(Thread &t, const void *) {
+  if (t.warpid == 1) {
+    t.barrierArrive(1, 96, "bar.arrive 1, 96 at twice.cute:3");
+    t.barrierArrive(1, 96, "bar.arrive 1, 96 at twice.cute:4");
+    return;
+  }
+  t.barrierSync(1, 96, "bar.sync 1, 96 at twice.cute:6");
+  t.barrierSync(1, 96, "bar.sync 1, 96 at twice.cute:7");
+}
+const KernelDescriptor doubleArriveKernel{"double_arrive", doubleArriveBody, 0, true, 0};
+
+TEST(Barrier, AWarpArrivingTwiceInOnePhaseIsReported) {
+  MemoryMap map;
+  EXPECT_EQ(launchError(doubleArriveKernel, config({1, 1, 1}, {96, 1, 1}), nullptr, map),
+            "kernel 'double_arrive', CTA (0,0,0), thread (63,0,0) (warp 1, lane 31): bar.arrive "
+            "1, 96 at twice.cute:4: warp 1 arrived at barrier 1 again before the barrier "
+            "completed (2 warp arrivals (warps 0,1)): a warp arrives once per phase, so a "
+            "bar.arrive must not be followed by another arrival at the same barrier until it "
+            "completes");
+}
+
+// bar.arrive waits for the rest of its warp: lanes 0-15 of warp 1 arrive
+// while lanes 16-31 still have to store what lanes 0-15 read after it.
+void arrivalWaitsForWarpBody(Thread &t, const void *params) {
+  auto &p = *static_cast<const ReduceParams *>(params);
+  if (t.warpid == 1) {
+    uint32_t slot = t.dynamicSharedBase() + (t.laneid % 16) * 4;
+    if (t.laneid >= 16) {
+      t.yieldThread("nanosleep at warp.cute:5");
+      t.storeShared<uint32_t>(slot, t.laneid * 7, "st.shared.u32 at warp.cute:6");
+    }
+    t.barrierArrive(1, 64, "bar.arrive 1, 64 at warp.cute:7");
+    if (t.laneid < 16)
+      t.storeGlobal<uint32_t>(p.out + t.laneid * 4, t.loadShared<uint32_t>(slot, "ld at w:9"),
+                              "st.global.u32 at warp.cute:9");
+    return;
+  }
+  t.barrierSync(1, 64, "bar.sync 1, 64 at warp.cute:12");
+}
+const KernelDescriptor arrivalWaitsKernel{"arrival_waits", arrivalWaitsForWarpBody,
+                                          sizeof(ReduceParams), true, 0};
+
+TEST(Barrier, ArriveWaitsForTheRestOfItsWarp) {
+  std::vector<uint32_t> out(16);
+  MemoryMap map;
+  addBuffer(map, out, "out");
+  ReduceParams params{0, addressOf(out)};
+  LaunchConfig c = config({1, 1, 1}, {64, 1, 1});
+  c.dynamicSharedBytes = 64;
+  Status status = launch(arrivalWaitsKernel, c, &params, map);
+  ASSERT_TRUE(bool(status)) << status.error();
+  for (uint32_t lane = 0; lane < 16; ++lane)
+    EXPECT_EQ(out[lane], (lane + 16) * 7);
 }
 
 // Broken: lanes 0-15 of each warp take one bar.sync 0, lanes 16-31 another.
