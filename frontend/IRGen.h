@@ -78,6 +78,10 @@ struct BinarySite {
   llvm::SMRange range() const { return {lhs.getRange().Start, rhs.getRange().End}; }
 };
 
+/// Why a kernel cannot `what` ("load", "make a value of") the opaque type
+/// `t` (u128): only the cluster launch control built-ins use it.
+std::string opaqueValueError(ir::DataType t, llvm::StringRef what);
+
 class IRGen {
   /// The built-in table names IRGen's handlers (frontend/Builtins.cpp).
   friend llvm::ArrayRef<BuiltinInfo> builtinTable();
@@ -300,6 +304,11 @@ private:
   // --- Clusters (IRGenCluster.cpp) ------------------------------------------
   /// cluster_ctarank() and cluster_size().
   SemaValue clusterSpecial(CallSite &site);
+  /// issue_clc_query(mbar, response, multicast=True): try_cancel.
+  SemaValue issueClcQuery(CallSite &site);
+  /// clc_response(response): (x, y, z, is_canceled), the canceled cluster's
+  /// first CTA id (undefined unless is_canceled) and whether there was one.
+  SemaValue clcResponse(CallSite &site);
   /// The cta_group= keyword of `name` (1 when absent), or nullopt after an
   /// error: 2 needs clusters of an even number of CTAs, and the tcgen05
   /// operations (`tcgen05`) of a kernel must all use the same group.

@@ -160,7 +160,10 @@ std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
   const auto *dtypeName = llvm::dyn_cast<ast::NameExpr>(&dtypeExpr);
   std::optional<SemaValue> dtype = dtypeName ? lookup(dtypeName->getName()) : std::nullopt;
   std::optional<ir::DataType> element;
-  if (dtype && dtype->is(SemaValue::Kind::DType))
+  if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isOpaque(dtype->dataType()))
+    error(dtypeExpr, ir::name(dtype->dataType()) + " holds cluster launch control responses, "
+                     "which live in shared memory: no kernel parameter has that type");
+  else if (dtype && dtype->is(SemaValue::Kind::DType))
     element = dtype->dataType();
   else if (dtypeName && !dtype)
     error(dtypeExpr, "unknown element type '" + dtypeName->getName() + "'");

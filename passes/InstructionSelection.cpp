@@ -267,6 +267,13 @@ private:
       }
       if (isClusterOp(op.kind()))
         return selectCluster(b, op, in);
+      if (isClusterLaunchControlOp(op.kind())) {
+        if (target.hasTcgen05)
+          return selectClusterLaunchControl(b, op, in);
+        fail(op, "'" + ir::name(op.kind()) + "' is a cluster launch control instruction, which " +
+                     target.arch + " does not have; compile for --arch=sm_100a");
+        return nullptr;
+      }
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
       if (isTcgen05Op(op.kind())) {

@@ -37,6 +37,8 @@ enum class PtxSyntax {
   StoreVector, // op [a0+off], {a1, a2, ...};
   LoadVectorImm,  // op {r0, r1, ...}, [a0], imm;
   StoreVectorImm, // op [a0], imm, {a1, a2, ...};
+  AddressPair,    // op [a0], [a1];
+  GuardedVector4, // @a0 op {r0, r1, r2, _}, a1;   (the fourth element unused)
 };
 
 struct PtxInstruction {

@@ -251,6 +251,12 @@ private:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}]", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(3), ", "), a[2]);
       break;
+    case PtxSyntax::AddressPair:
+      text = fmt::format("{} \t[{}], [{}]", m, a[0], a[1]);
+      break;
+    case PtxSyntax::GuardedVector4:
+      text = fmt::format("@{} {} \t{{{}, _}}, {}", a[0], m, llvm::join(r, ", "), a[1]);
+      break;
     case PtxSyntax::TensorLoadMulticast:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}], {}", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(4), ", "), a[2], a[3]);
