@@ -17,6 +17,7 @@
 //   IRGenBlockScaled.cpp scale factors in tensor memory, tmem_copy
 //   IRGenCluster.cpp   clusters, CTA pairs and the cta_group= argument
 //   IRGenStmt.cpp      statements, loops, conditionals, helper calls
+//   IRGenCarried.cpp   variables carried through run-time loops and ifs
 #ifndef CUTEC_FRONTEND_IRGEN_H
 #define CUTEC_FRONTEND_IRGEN_H
 
@@ -28,6 +29,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -81,6 +83,19 @@ struct BinarySite {
 /// Why a kernel cannot `what` ("load", "make a value of") the opaque type
 /// `t` (u128): only the cluster launch control built-ins use it.
 std::string opaqueValueError(ir::DataType t, llvm::StringRef what);
+
+/// The names a block may change: those it assigns (in order of first
+/// assignment) and those it calls methods on (`state.advance()`).
+struct ChangedNames {
+  std::vector<std::string> assigned;
+  std::vector<std::string> receivers;
+};
+/// Adds what `block` (with its nested blocks) may change to `changed`.
+void collectChanged(const ast::Block &block, ChangedNames &changed);
+/// Adds the names bound by an assignment target (names, tuples of names).
+void collectAssignedNames(const ast::Expr &target, std::vector<std::string> &names);
+/// Adds the names whose methods `expr` calls (`x` in `x.m(...)`).
+void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names);
 
 class IRGen {
   /// The built-in table names IRGen's handlers (frontend/Builtins.cpp).
@@ -349,14 +364,69 @@ private:
   void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);
   /// Binds a (tuple of) target(s) to `value`: names, `_`, tensor subscripts.
   void assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr);
-  /// The value of a variable carried through a region, converted to `type`.
-  /// `paths` name the two places in "'x' is T <first> but U <second>" when
-  /// the types differ.
-  ir::Value *carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
-                          llvm::SMLoc loc, std::pair<const char *, const char *> paths);
-  /// The type a variable gets when a region carries it, or nullopt (with
-  /// an error) for values that cannot change at run time.
-  std::optional<ir::Type> carriedType(const SemaValue &v, llvm::StringRef name, llvm::SMLoc loc);
+  // --- Variables carried through run-time regions (IRGenCarried.cpp) --------
+  /// The two places compared in "'x' is T <first> but U <second>".
+  using Paths = std::pair<const char *, const char *>;
+  /// A variable that a run-time loop carries: its value at the loop's entry,
+  /// whose structure it keeps, and the types of the leaves that may change
+  /// (one region argument and result each).
+  struct CarriedVariable {
+    std::string name;
+    SemaValue entry;
+    std::vector<ir::Type> types;
+  };
+  /// The region type a changing leaf gets: i32, f32, bool or its own.
+  static std::optional<ir::Type> carriedType(const SemaValue &v);
+  /// The leaf `v` as a value of `type` (a compile-time number adopts it);
+  /// null after an error naming `path` and `paths`.
+  ir::Value *carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef path,
+                          llvm::SMLoc loc, Paths paths);
+  /// The variable `name` carried from `entry`: appends the initial values of
+  /// its changing leaves to `inits`; nullopt after an error.
+  std::optional<CarriedVariable> startCarrying(llvm::StringRef name, const SemaValue &entry,
+                                               llvm::SMLoc loc, std::vector<ir::Value *> &inits);
+  /// The variables a loop carries: the `changed` ones that exist before it
+  /// (except `loopVariable`), receivers of methods only when they are
+  /// objects. Their initial values go to `inits`; a variable that cannot be
+  /// carried becomes poison.
+  std::vector<CarriedVariable> carryIntoLoop(const ChangedNames &changed,
+                                             llvm::StringRef loopVariable, llvm::SMLoc loc,
+                                             std::vector<ir::Value *> &inits);
+  static std::vector<ir::Type> carriedTypes(llvm::ArrayRef<CarriedVariable> carried);
+  /// Binds the variables to new arguments of `block`, which it returns.
+  std::vector<ir::Value *> bindCarried(llvm::ArrayRef<CarriedVariable> carried, ir::Block &block);
+  /// The variables' current values, one per changing leaf, for a yield. A
+  /// variable that changed its type, structure or a fixed leaf is reported,
+  /// gives `fallback`'s values instead and is marked in `broken`.
+  std::vector<ir::Value *> carriedOut(llvm::ArrayRef<CarriedVariable> carried,
+                                      llvm::ArrayRef<ir::Value *> fallback, llvm::SMLoc loc,
+                                      Paths paths, std::vector<bool> &broken);
+  /// Rebinds the variables to `results` (poison where `broken`).
+  void bindCarriedResults(llvm::ArrayRef<CarriedVariable> carried,
+                          llvm::ArrayRef<ir::Value *> results, const std::vector<bool> &broken);
+  /// The variables that a run-time `if` merges and the values each branch
+  /// yields for their changing leaves.
+  struct BranchMerge {
+    ir::Builder *thenBuilder = nullptr;
+    /// The else region's builder, which it creates when the source has none.
+    std::function<ir::Builder &()> elseBuilder;
+    std::vector<ir::Value *> thenValues, elseValues;
+    std::vector<ir::Type> types;
+    std::vector<std::string> resultNames;
+    struct Variable {
+      std::string name;
+      SemaValue shape;                                // its value in the then branch
+      std::vector<SemaValue> leaves;                  // the same after both
+      std::vector<std::pair<size_t, size_t>> results; // (leaf, result) pairs
+    };
+    std::vector<Variable> variables;
+  };
+  /// Adds the variable `name`, which the branches leave as `thenValue` and
+  /// `elseValue`, to `merge`; false after an error.
+  bool mergeBranches(llvm::StringRef name, const SemaValue &thenValue, const SemaValue &elseValue,
+                     llvm::SMLoc loc, BranchMerge &merge);
+  /// Gives the `if` its results and binds the merged variables to them.
+  void bindMerged(const BranchMerge &merge, ir::Operation &op);
   SemaValue callHelper(const ast::FunctionDef &def, CallSite &site);
 
   DiagnosticEngine &diags;

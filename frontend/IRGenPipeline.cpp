@@ -8,6 +8,8 @@
 //   pipeline          producer_acquire     producer_commit    consumer_wait  consumer_release
 //   PipelineTmaUmma   wait empty; one      (the TMA bytes)    wait full      one lane commits
 //                     lane expects tx                                       the MMAs to empty
+//   PipelineTmaAsync  wait empty; one      (the TMA bytes)    wait full      every thread
+//                     lane expects tx                                       arrives on empty
 //   PipelineUmmaAsync wait empty           one lane commits   wait full      every thread
 //                                          the MMAs to full                  arrives on empty
 //   PipelineAsync     wait empty           every thread       wait full      every thread
@@ -16,7 +18,7 @@
 //                     (stages - 1)
 //
 // The methods are called by whole warps (they elect the lane that issues
-// what one thread must issue). The bytes a PipelineTmaUmma stage expects are
+// what one thread must issue). The bytes a TMA pipeline's stage expects are
 // those of the TMA loads that complete on its barriers: pass pipeline-tx
 // (passes/PipelineTx.cpp) computes them, and checks a tx_count= given here.
 #include "frontend/IRGen.h"
@@ -29,6 +31,11 @@ constexpr llvm::StringLiteral kProducer = "PipelineUserType.Producer";
 constexpr llvm::StringLiteral kConsumer = "PipelineUserType.Consumer";
 
 /// The field `name` of an object the table built (always present).
+/// Pipelines whose producer is TMA: a stage is full once its bytes land.
+bool isTmaPipeline(llvm::StringRef cls) {
+  return cls == "PipelineTmaUmma" || cls == "PipelineTmaAsync";
+}
+
 const SemaValue &fieldOf(const SemaValue &object, llvm::StringRef name) {
   return *object.field(name);
 }
@@ -211,7 +218,7 @@ SemaValue IRGen::createPipeline(CallSite &site) {
   }
   names.insert(names.end(), {"_full", "_empty", "_cta_group"});
   values.insert(values.end(), {full, empty, SemaValue::integer(group)});
-  if (cls == "PipelineTmaUmma") {
+  if (isTmaPipeline(cls)) {
     names.push_back("_tx_count");
     values.push_back(arg("tx_count"));
   }
@@ -306,7 +313,7 @@ SemaValue IRGen::pipelineProducerAcquire(CallSite &site) {
   if (!state)
     return SemaValue::poison();
   waitStage(fieldOf(pipeline, "_empty"), *state, loc);
-  if (pipeline.className() != "PipelineTmaUmma")
+  if (!isTmaPipeline(pipeline.className()))
     return SemaValue::none();
   // The stage's bytes arrive on the leader's full barrier (a pair's loads
   // complete there), so only the leader expects them.
@@ -339,7 +346,7 @@ SemaValue IRGen::pipelineProducerCommit(CallSite &site) {
   const SemaValue *state = pipelineStateArgument(site);
   if (!state)
     return SemaValue::poison();
-  if (cls == "PipelineTmaUmma") // the TMA loads' bytes complete the stage
+  if (isTmaPipeline(cls)) // the TMA loads' bytes complete the stage
     return SemaValue::none();
   ir::Value *bar = stageBarrier(fieldOf(pipeline, "_full"), fieldOf(*state, "index"), loc);
   if (cls == "PipelineUmmaAsync")

@@ -150,78 +150,6 @@ void IRGen::execReturn(const ast::ReturnStmt &stmt) {
   frame->returned = stmt.getValue() ? eval(*stmt.getValue()) : SemaValue::none();
 }
 
-// Names that a block (re)assigns, in order of first assignment; the
-// variables of nested loops are local to those loops and not included.
-static void collectAssigned(const ast::Expr &target, std::vector<std::string> &names) {
-  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&target)) {
-    if (name->getName() != "_" && !llvm::is_contained(names, name->getName()))
-      names.push_back(name->getName().str());
-  } else if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&target)) {
-    collectAssigned(paren->getInner(), names);
-  } else if (const auto *tuple = llvm::dyn_cast<ast::TupleExpr>(&target)) {
-    for (const ast::ExprPtr &e : tuple->getElements())
-      collectAssigned(*e, names);
-  } else if (const auto *list = llvm::dyn_cast<ast::ListExpr>(&target)) {
-    for (const ast::ExprPtr &e : list->getElements())
-      collectAssigned(*e, names);
-  }
-}
-
-static void collectAssigned(const ast::Block &block, std::vector<std::string> &names) {
-  for (const ast::StmtPtr &stmt : block) {
-    if (const auto *assign = llvm::dyn_cast<ast::AssignStmt>(stmt.get()))
-      collectAssigned(assign->getTarget(), names);
-    else if (const auto *aug = llvm::dyn_cast<ast::AugAssignStmt>(stmt.get()))
-      collectAssigned(aug->getTarget(), names);
-    else if (const auto *loop = llvm::dyn_cast<ast::ForStmt>(stmt.get()))
-      collectAssigned(loop->getBody(), names);
-    else if (const auto *cond = llvm::dyn_cast<ast::IfStmt>(stmt.get())) {
-      for (const ast::IfClause &clause : cond->getClauses())
-        collectAssigned(clause.body, names);
-      collectAssigned(cond->getElseBody(), names);
-    }
-  }
-}
-
-std::optional<ir::Type> IRGen::carriedType(const SemaValue &v, llvm::StringRef name,
-                                           llvm::SMLoc loc) {
-  switch (v.kind()) {
-  case SemaValue::Kind::RunTime:
-    return v.type();
-  case SemaValue::Kind::Int:
-    return ir::Type::scalar(ir::DataType::I32);
-  case SemaValue::Kind::Float:
-    return ir::Type::scalar(ir::DataType::F32);
-  case SemaValue::Kind::Bool:
-    return ir::Type::scalar(ir::DataType::Bool);
-  case SemaValue::Kind::Poison:
-    return std::nullopt;
-  default:
-    error(loc, "'" + name + "' holds " + v.describe() +
-                   ", which cannot change at run time; only numbers and tensors can be "
-                   "reassigned in a run-time loop or if");
-    return std::nullopt;
-  }
-}
-
-ir::Value *IRGen::carriedValue(const SemaValue &v, const ir::Type &type, llvm::StringRef name,
-                               llvm::SMLoc loc, std::pair<const char *, const char *> paths) {
-  if (v.isPoison())
-    return nullptr;
-  if (v.is(SemaValue::Kind::RunTime)) {
-    if (v.type() == type)
-      return v.irValue();
-    error(loc, "'" + name + "' is " + type.str() + " " + paths.first + " but " + v.type().str() +
-                   " " + paths.second + "; give it one type (with .to(...))");
-    return nullptr;
-  }
-  if (type.isScalar() &&
-      (v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) || v.is(SemaValue::Kind::Bool)))
-    return toRunTime(v, loc, llvm::SMRange(), type.element());
-  carriedType(v, name, loc); // reports why
-  return nullptr;
-}
-
 void IRGen::execFor(const ast::ForStmt &loop) {
   const ast::Expr &iterable = loop.getIterable();
   const auto *call = llvm::dyn_cast<ast::CallExpr>(&iterable);
@@ -288,7 +216,7 @@ std::optional<std::vector<SemaValue>> IRGen::staticRange(CallSite &site, llvm::S
 void IRGen::execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values) {
   // The loop variables are local to the loop: restore what they shadowed.
   std::vector<std::string> targets;
-  collectAssigned(loop.getTarget(), targets);
+  collectAssignedNames(loop.getTarget(), targets);
   std::vector<std::optional<SemaValue>> shadowed;
   for (const std::string &name : targets) {
     auto it = frame->locals->find(name);
@@ -329,58 +257,36 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   if (!lo || !hi || !stride)
     return;
 
-  std::vector<std::string> assigned;
-  collectAssigned(loop.getBody(), assigned);
-  std::vector<std::string> carried;
+  ChangedNames changed;
+  collectChanged(loop.getBody(), changed);
   std::vector<ir::Value *> operands{lo, hi, stride};
-  std::vector<ir::Type> types;
-  for (const std::string &name : assigned) {
-    auto it = frame->locals->find(name);
-    if (name == target->getName() || it == frame->locals->end())
-      continue;
-    std::optional<ir::Type> type = carriedType(it->second, name, loc);
-    ir::Value *init = type ? carriedValue(it->second, *type, name, loc, {}) : nullptr;
-    if (!init) {
-      it->second = SemaValue::poison();
-      continue;
-    }
-    carried.push_back(name);
-    operands.push_back(init);
-    types.push_back(*type);
-  }
+  std::vector<CarriedVariable> carried = carryIntoLoop(changed, target->getName(), loc, operands);
 
-  ir::Operation &op = builder->create(ir::OpKind::For, loc, operands, types);
+  ir::Operation &op = builder->create(ir::OpKind::For, loc, operands, carriedTypes(carried));
   op.setAttr("unroll", false);
   ir::Block &body = op.addRegion().addBlock();
   Scope before = *frame->locals;
   (*frame->locals)[target->getName()] =
       SemaValue::runTime(body.addArgument(ir::Type::scalar(ir::DataType::I32), target->getName()));
-  for (size_t i = 0; i < carried.size(); ++i)
-    (*frame->locals)[carried[i]] = SemaValue::runTime(body.addArgument(types[i], carried[i]));
+  std::vector<ir::Value *> args = bindCarried(carried, body);
 
   ir::Builder inner(body);
   ir::Builder *outer = builder;
   builder = &inner;
   ++frame->regionDepth;
   execBlock(loop.getBody());
-  std::vector<ir::Value *> yielded;
   std::vector<bool> broken;
-  for (size_t i = 0; i < carried.size(); ++i) {
-    ir::Value *v = carriedValue((*frame->locals)[carried[i]], types[i], carried[i], loc,
-                                {"before the loop", "at the end of its body"});
-    yielded.push_back(v ? v : body.argument(i + 1));
-    broken.push_back(!v);
-  }
+  std::vector<ir::Value *> yielded =
+      carriedOut(carried, args, loc, {"before the loop", "at the end of its body"}, broken);
   inner.create(ir::OpKind::Yield, loc, yielded);
   --frame->regionDepth;
   builder = outer;
 
   *frame->locals = std::move(before);
-  for (size_t i = 0; i < carried.size(); ++i) {
-    op.result(i)->setNameHint(carried[i]);
-    (*frame->locals)[carried[i]] =
-        broken[i] ? SemaValue::poison() : SemaValue::runTime(op.result(i));
-  }
+  std::vector<ir::Value *> results;
+  for (const auto &r : op.results())
+    results.push_back(r.get());
+  bindCarriedResults(carried, results, broken);
 }
 
 void IRGen::execIf(const ast::IfStmt &stmt, size_t clause) {
@@ -408,11 +314,19 @@ void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *cond
   if (!nested.ok())
     return;
   bool hasElse = clause + 1 < stmt.getClauses().size() || stmt.hasElse();
-  std::vector<std::string> assigned;
-  collectAssigned(stmt.getClauses()[clause].body, assigned);
-  for (size_t i = clause + 1; i < stmt.getClauses().size(); ++i)
-    collectAssigned(stmt.getClauses()[i].body, assigned);
-  collectAssigned(stmt.getElseBody(), assigned);
+  ChangedNames changed;
+  collectChanged(stmt.getClauses()[clause].body, changed);
+  for (size_t i = clause + 1; i < stmt.getClauses().size(); ++i) {
+    collectReceivers(*stmt.getClauses()[i].condition, changed.receivers);
+    collectChanged(stmt.getClauses()[i].body, changed);
+  }
+  collectChanged(stmt.getElseBody(), changed);
+  // Names whose methods a branch calls merge like assigned ones: when the
+  // method left its object as it was, both paths hold the same value.
+  std::vector<std::string> names = changed.assigned;
+  for (const std::string &name : changed.receivers)
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
 
   ir::Operation &op = builder->create(ir::OpKind::If, loc, {condition});
   ir::Builder *outer = builder;
@@ -434,51 +348,26 @@ void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *cond
   Scope elseScope = std::move(*frame->locals);
   --frame->regionDepth;
 
-  std::vector<std::string> merged;
-  std::vector<ir::Value *> thenValues, elseValues;
-  std::vector<ir::Type> types;
+  builder = outer;
   *frame->locals = std::move(before);
-  for (const std::string &name : assigned) {
-    auto t = thenScope.find(name), e = elseScope.find(name);
-    if (t == thenScope.end() || e == elseScope.end()) {
-      frame->locals->erase(name); // defined on one path only
-      continue;
-    }
-    if (t->second.sameAs(e->second)) {
-      (*frame->locals)[name] = t->second;
-      continue;
-    }
-    const SemaValue &typed = t->second.is(SemaValue::Kind::RunTime) ? t->second : e->second;
-    std::optional<ir::Type> type = carriedType(typed, name, loc);
-    if (!type) {
-      (*frame->locals)[name] = SemaValue::poison();
-      continue;
-    }
+  BranchMerge merge;
+  merge.thenBuilder = &thenBuilder;
+  merge.elseBuilder = [&]() -> ir::Builder & {
     if (!elseBuilder)
       elseBuilder.emplace(op.addRegion().addBlock());
-    builder = &thenBuilder;
-    std::pair paths{"in one branch", "in the other"};
-    ir::Value *tv = carriedValue(t->second, *type, name, loc, paths);
-    builder = &*elseBuilder;
-    ir::Value *ev = carriedValue(e->second, *type, name, loc, paths);
-    if (!tv || !ev) {
+    return *elseBuilder;
+  };
+  for (const std::string &name : names) {
+    auto t = thenScope.find(name), e = elseScope.find(name);
+    if (t == thenScope.end() || e == elseScope.end())
+      frame->locals->erase(name); // defined on one path only
+    else if (!mergeBranches(name, t->second, e->second, loc, merge))
       (*frame->locals)[name] = SemaValue::poison();
-      continue;
-    }
-    merged.push_back(name);
-    thenValues.push_back(tv);
-    elseValues.push_back(ev);
-    types.push_back(*type);
   }
-  thenBuilder.create(ir::OpKind::Yield, loc, thenValues);
+  thenBuilder.create(ir::OpKind::Yield, loc, merge.thenValues);
   if (elseBuilder)
-    elseBuilder->create(ir::OpKind::Yield, loc, elseValues);
-  builder = outer;
-  for (size_t i = 0; i < merged.size(); ++i) {
-    ir::Value *result = op.addResult(types[i]);
-    result->setNameHint(merged[i]);
-    (*frame->locals)[merged[i]] = SemaValue::runTime(result);
-  }
+    elseBuilder->create(ir::OpKind::Yield, loc, merge.elseValues);
+  bindMerged(merge, op);
 }
 
 SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {

@@ -60,7 +60,7 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
     {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
     {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::BitXor, DataType::U32, "xor.b32"},
-        {OpKind::Select, DataType::I32, "selp.b32"},
+    {OpKind::BitXor, DataType::I32, "xor.b32"},     {OpKind::Select, DataType::I32, "selp.b32"},
     {OpKind::Select, DataType::U32, "selp.b32"},    {OpKind::Select, DataType::F32, "selp.f32"},
 };
 
@@ -228,6 +228,8 @@ private:
         in[1] = emitValue(b, loc, "cvt.u32.u64", DataType::U32, {in[1]});
       return arith(b, op, type, in);
     case OpKind::Select:
+      if (type == DataType::Bool)
+        return selectPredicate(b, op, in[0], in[1], in[2]);
       // selp d, a, b, c picks a when c holds.
       return arith(b, op, type, {in[1], in[2], in[0]});
     case OpKind::Cmp:
@@ -324,6 +326,29 @@ private:
       return nullptr;
     }
     return emitValue(b, op.loc(), opcode, machineType(type), operands);
+  }
+
+  /// `c ? t : f` on predicates, which selp does not take: `c and t` when f
+  /// is false (how `and` is written), `c or f` when t is true (`or`),
+  /// otherwise (c and t) or (not c and f).
+  Value *selectPredicate(ir::Builder &b, const Operation &op, Value *c, Value *t, Value *f) {
+    llvm::SMLoc loc = op.loc();
+    // The kernel IR's operands say which are constants.
+    auto constant = [&](unsigned i) -> std::optional<bool> {
+      const Operation *def = op.operand(i)->definingOp();
+      if (def && def->kind() == OpKind::Constant)
+        if (const bool *flag = def->attrAs<bool>("value"))
+          return *flag;
+      return std::nullopt;
+    };
+    if (constant(2) == false)
+      return emitValue(b, loc, "and.pred", DataType::Bool, {c, t});
+    if (constant(1) == true)
+      return emitValue(b, loc, "or.pred", DataType::Bool, {c, f});
+    Value *whenTrue = emitValue(b, loc, "and.pred", DataType::Bool, {c, t});
+    Value *notC = emitValue(b, loc, "not.pred", DataType::Bool, {c});
+    Value *whenFalse = emitValue(b, loc, "and.pred", DataType::Bool, {notC, f});
+    return emitValue(b, loc, "or.pred", DataType::Bool, {whenTrue, whenFalse});
   }
 
   Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
@@ -601,7 +626,34 @@ public:
     std::optional<Target> target = targetFor(arch);
     if (!target)
       return context.error(kernel.loc(), "isel: unsupported target '" + arch + "'");
+    recordSharedRegions(kernel);
     Selector(kernel, context, *target).run();
+  }
+
+  /// The named shared allocations (variables, pipeline barriers), which the
+  /// emulation names in its diagnostics: "shared_region_bounds" holds
+  /// (offset, bytes, element bytes) per region, "shared_region_names" their
+  /// names, one per line.
+  static void recordSharedRegions(Operation &kernel) {
+    std::vector<IntTuple> bounds;
+    std::string names;
+    for (Operation *alloc : collect(kernel, OpKind::SmemAlloc)) {
+      const std::string *attr = alloc->attrAs<std::string>("name");
+      std::string name = attr ? *attr : alloc->result()->nameHint();
+      if (name.empty())
+        continue;
+      const ir::Type &type = alloc->result()->type();
+      int64_t elementBytes = std::max<int64_t>(1, ir::bitWidth(type.element()) / 8);
+      int64_t bytes = (cosize(type.tensorLayout()).staticValue() * ir::bitWidth(type.element()) + 7) / 8;
+      bounds.push_back(IntTuple::tuple({IntTuple(*alloc->attrAs<int64_t>("offset")),
+                                        IntTuple(bytes), IntTuple(elementBytes)}));
+      std::replace(name.begin(), name.end(), '\n', ' ');
+      names += name + "\n";
+    }
+    if (bounds.empty())
+      return;
+    kernel.setAttr("shared_region_bounds", IntTuple::tuple(std::move(bounds)));
+    kernel.setAttr("shared_region_names", names);
   }
 
 private:

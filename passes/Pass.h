@@ -15,16 +15,22 @@ namespace cutec {
 class PassContext {
 public:
   using ErrorHandler = std::function<void(llvm::SMLoc, const llvm::Twine &)>;
-  explicit PassContext(ErrorHandler onError) : onError(std::move(onError)) {}
+  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = {})
+      : onError(std::move(onError)), onNote(std::move(onNote)) {}
 
   void error(llvm::SMLoc loc, const llvm::Twine &message) {
     ++errors;
     onError(loc, message);
   }
+  /// Another place that matters to the last error ("the load is here").
+  void note(llvm::SMLoc loc, const llvm::Twine &message) {
+    if (onNote)
+      onNote(loc, message);
+  }
   unsigned errorCount() const { return errors; }
 
 private:
-  ErrorHandler onError;
+  ErrorHandler onError, onNote;
   unsigned errors = 0;
 };
 

@@ -16,6 +16,8 @@ namespace cutec {
 
 /// "tile-to-shape": layout.call → layout.constant (TileToShape.cpp).
 std::unique_ptr<Pass> createTileToShapePass();
+/// pipeline-tx: the bytes each TMA pipeline stage expects (PipelineTx.cpp).
+std::unique_ptr<Pass> createPipelineTxPass();
 /// "lower-tma": tma_load of a tile → tensor-map argument + box coordinates
 /// (LowerTma.cpp).
 std::unique_ptr<Pass> createLowerTmaPass();

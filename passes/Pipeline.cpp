@@ -7,6 +7,7 @@ namespace cutec {
 
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createTileToShapePass());
+  pm.add(createPipelineTxPass());
   pm.add(createLowerTmaPass());
   pm.add(createPartitionPass());
   pm.add(createLowerS2tPass());

@@ -62,7 +62,7 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   Mbarriers::State *s = mbarriers.find(bar);
   if (!s)
     fail(t, what, [&] {
-      return "mbarrier.try_wait on shared address " + hex(bar) +
+      return "mbarrier.try_wait on shared address " + sharedNames.label(bar) +
              ", where no mbarrier.init initialised an mbarrier";
     });
   parity &= 1;
@@ -155,7 +155,7 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
     });
   if (!barCta.mbarriers.find(bar))
     fail(t, what, [&] {
-      return "the load's mbarrier at " + hex(bar) + barCta.rankText() +
+      return "the load's mbarrier at " + barCta.sharedNames.label(bar) + barCta.rankText() +
              " was never initialised (mbarrier.init)";
     });
   uint32_t align = tmaDestinationAlignment(info.swizzle);
@@ -268,7 +268,8 @@ std::string CtaRunner::copyText(const AsyncCopy &c) const {
   return "'" + std::string(c.what ? c.what : "?") + "' (issued by " +
          issuerText(c.issuer, /*alwaysNameCta=*/false) + "; " +
          std::to_string(c.bytes) + " bytes to [" +
-         hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " + hex(c.bar) + c.barCta->rankText() +
+         hex(c.dst) + ", " + hex(c.dst + c.layout.extent(c.bytes)) + ") completing on mbarrier " +
+         c.barCta->sharedNames.label(c.bar) + c.barCta->rankText() +
          " in its phase " + std::to_string(c.barPhase) + ")";
 }
 

@@ -62,7 +62,7 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
       }
       case State::Polling:
         if (g.pollsMbarrier) {
-          text += "wait on mbarrier " + hex(g.mbarrier) + " for the phase with parity " +
+          text += "wait on mbarrier " + sharedNames.label(g.mbarrier) + " for the phase with parity " +
                   std::to_string(g.parity) + what;
           if (std::find(polledMbarriers.begin(), polledMbarriers.end(), g.mbarrier) ==
               polledMbarriers.end())

@@ -32,6 +32,7 @@ Status CtaRunner::prepare() {
   liveLanes.resize(warps.size());
   uint32_t staticBytes = (launch.kernel.staticSharedBytes + 15) / 16 * 16;
   shared.resize(size_t(staticBytes) + config.dynamicSharedBytes);
+  sharedNames.reset(launch.kernel, kSharedWindowBase + staticBytes);
   for (uint32_t i = 0; i < threadCount; ++i) {
     Thread &t = threads[i];
     t.cta = this;
@@ -72,7 +73,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
     t.cluster_nctarank = uint32_t(dims.volume());
   }
   std::fill(shared.begin(), shared.end(), kSharedFill);
-  mbarriers.reset();
+  mbarriers.reset(&sharedNames);
   clcFailureObserved = false;
   tmem.reset();
   forgetTcgen05Reads(0);

@@ -306,6 +306,8 @@ private:
   FiberContext sequentialFiber; // runs a barrier-free CTA
   NamedBarriers barriers;
   Mbarriers mbarriers;
+  /// Names of shared addresses in this CTA's diagnostics.
+  SharedNames sharedNames;
   std::vector<AsyncCopy> asyncCopies; // issue order
   /// Per shared unit (offset / 16): the serial of the in-flight copy writing
   /// it, or 0. Allocated at the CTA's first TMA load; all zero when none is

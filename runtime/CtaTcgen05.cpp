@@ -96,7 +96,7 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
                      " columns [" + std::to_string(p.column) + "," +
                      std::to_string(p.column + p.columns) + "); ";
   if (p.committed)
-    text += "committed to mbarrier " + hex(p.bar) + " in its phase " + std::to_string(p.phase) +
+    text += "committed to mbarrier " + sharedNames.label(p.bar) + " in its phase " + std::to_string(p.phase) +
             ", which no thread has waited for yet)";
   else
     text += "no tcgen05.commit of that thread has followed it)";

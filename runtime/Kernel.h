@@ -33,6 +33,14 @@ struct Dim3 {
   friend bool operator==(const Dim3 &, const Dim3 &) = default;
 };
 
+/// A named part of a CTA's dynamic shared memory (a shared_tensor variable,
+/// a pipeline's barriers), so that diagnostics can say "ab.full[2]" where
+/// they would say 0x1408.
+struct SharedRegion {
+  uint32_t offset, bytes, elementBytes;
+  const char *name;
+};
+
 /// The per-thread body of a kernel; `params` points to its parameter struct.
 using KernelBody = void (*)(Thread &t, const void *params);
 
@@ -67,6 +75,9 @@ struct KernelDescriptor {
   /// {1, 1, 1} when it names none. A launch runs its CTAs in clusters of
   /// this shape (see LaunchConfig::cluster).
   Dim3 cluster = {1, 1, 1};
+  /// The kernel's named shared regions, in offset order (none: null).
+  const SharedRegion *sharedRegions = nullptr;
+  uint32_t sharedRegionCount = 0;
 };
 
 } // namespace cutec::rt

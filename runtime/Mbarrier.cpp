@@ -1,7 +1,6 @@
 // The mbarrier state machine of runtime/Mbarrier.h.
 #include "runtime/Mbarrier.h"
 
-#include "runtime/DiagnosticText.h"
 
 namespace cutec::rt {
 
@@ -17,12 +16,12 @@ const Mbarriers::State *Mbarriers::find(uint32_t address) const {
 }
 
 std::string Mbarriers::uninitialised(const char *operation, uint32_t address) const {
-  std::string text = std::string(operation) + " on shared address " + hex(address) +
+  std::string text = std::string(operation) + " on shared address " + label(address) +
                      ", where no mbarrier.init initialised an mbarrier";
   if (!barriers.empty()) {
     text += " (mbarriers of this CTA:";
     for (const State &s : barriers)
-      text += " " + hex(s.address);
+      text += " " + label(s.address);
     text += ")";
   }
   return text;
@@ -33,7 +32,7 @@ std::string Mbarriers::init(uint32_t address, uint32_t expectedArrivals) {
     return "mbarrier.init with expected arrival count " + std::to_string(expectedArrivals) +
            " outside [1, 2^20-1]";
   if (const State *s = find(address))
-    return "mbarrier.init on the mbarrier at " + hex(address) +
+    return "mbarrier.init on the mbarrier at " + label(address) +
            ", which is initialised already (in phase " + std::to_string(s->phase) +
            "); re-initialising a live mbarrier is undefined";
   State s;
@@ -43,10 +42,10 @@ std::string Mbarriers::init(uint32_t address, uint32_t expectedArrivals) {
   return "";
 }
 
-std::string Mbarriers::addTx(State &s, int64_t delta) {
+std::string Mbarriers::addTx(State &s, int64_t delta) const {
   int64_t next = s.txCount + delta;
   if (next > kMaxTxCount || next < -kMaxTxCount)
-    return "the tx-count of the mbarrier at " + hex(s.address) + " would become " +
+    return "the tx-count of the mbarrier at " + label(s.address) + " would become " +
            std::to_string(next) + " (it was " + std::to_string(s.txCount) + " in phase " +
            std::to_string(s.phase) + "), outside the range [-(2^20-1), 2^20-1]";
   s.txCount = next;
@@ -65,7 +64,7 @@ std::string Mbarriers::arrive(uint32_t address, uint32_t txBytes, uint64_t &toke
   if (!s)
     return uninitialised(txBytes ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive", address);
   if (s->pendingArrivals == 0)
-    return "too many arrivals at the mbarrier at " + hex(address) + ": all " +
+    return "too many arrivals at the mbarrier at " + label(address) + ": all " +
            std::to_string(s->expectedArrivals) + " expected arrivals of phase " +
            std::to_string(s->phase) + " have arrived (it waits for " +
            std::to_string(s->txCount) + " transaction bytes)";
@@ -100,8 +99,8 @@ std::string Mbarriers::completeTx(uint32_t address, uint32_t txBytes) {
 std::string Mbarriers::describe(uint32_t address) const {
   const State *s = find(address);
   if (!s)
-    return "mbarrier " + hex(address) + ": never initialised";
-  return "mbarrier " + hex(address) + ": phase " + std::to_string(s->phase) + " (parity " +
+    return "mbarrier " + label(address) + ": never initialised";
+  return "mbarrier " + label(address) + ": phase " + std::to_string(s->phase) + " (parity " +
          std::to_string(s->parity()) + "), " + std::to_string(s->pendingArrivals) + " of " +
          std::to_string(s->expectedArrivals) + " arrivals pending, " +
          std::to_string(s->txCount) + " transaction bytes pending";

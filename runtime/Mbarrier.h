@@ -19,6 +19,9 @@
 // [-(2^20-1), 2^20-1].
 #pragma once
 
+#include "runtime/DiagnosticText.h"
+#include "runtime/SharedNames.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,8 +44,12 @@ public:
     uint32_t parity() const { return uint32_t(phase & 1); }
   };
 
-  /// Forgets every mbarrier (a new CTA starts).
-  void reset() { barriers.clear(); }
+  /// Forgets every mbarrier (a new CTA starts); messages name addresses
+  /// with `names`.
+  void reset(const SharedNames *sharedNames = nullptr) {
+    barriers.clear();
+    names = sharedNames;
+  }
 
   /// The mbarrier at `address`, or null if none was initialised there.
   State *find(uint32_t address);
@@ -77,11 +84,13 @@ public:
 
 private:
   std::string uninitialised(const char *operation, uint32_t address) const;
-  static std::string addTx(State &s, int64_t delta);
+  std::string addTx(State &s, int64_t delta) const;
+  std::string label(uint32_t address) const { return names ? names->label(address) : hex(address); }
   static void completeIfDone(State &s);
 
   /// Few per CTA: a vector searched linearly.
   std::vector<State> barriers;
+  const SharedNames *names = nullptr;
 };
 
 } // namespace cutec::rt

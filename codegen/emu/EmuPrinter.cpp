@@ -128,19 +128,43 @@ public:
        << "  (void)p, (void)message, (void)size;\n"
        << ir::printLaunchChecks(kernel, "p->", "  ") << "  return true;\n}\n\n";
     const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
+    size_t regions = printSharedRegions(os);
     os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << " = {\n"
        << "    \"" << name << "\", " << name << "_body, sizeof(" << name
        << "_Params), /*usesBarriers=*/" << (blocks ? "true" : "false")
        << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
        << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params";
-    if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
-      os << ",\n    /*cluster=*/{" << (*cluster)[0].str() << ", " << (*cluster)[1].str() << ", "
-         << (*cluster)[2].str() << "}";
+    const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster");
+    if (cluster || regions)
+      os << ",\n    /*cluster=*/{" << (cluster ? (*cluster)[0].str() : "1") << ", "
+         << (cluster ? (*cluster)[1].str() : "1") << ", " << (cluster ? (*cluster)[2].str() : "1")
+         << "}";
+    if (regions)
+      os << ",\n    " << name << "_shared_regions, " << regions;
     os << "};\n";
     return llvm::Error::success();
   }
 
 private:
+  /// The table of the kernel's named shared regions (isel's
+  /// shared_region_bounds/names), for diagnostics; how many it has.
+  size_t printSharedRegions(llvm::raw_ostream &os) {
+    const IntTuple *bounds = kernel.attrAs<IntTuple>("shared_region_bounds");
+    const std::string *names = kernel.attrAs<std::string>("shared_region_names");
+    if (!bounds || !names)
+      return 0;
+    llvm::SmallVector<llvm::StringRef, 8> lines;
+    llvm::StringRef(*names).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    os << "static const cutec::rt::SharedRegion " << kernelName(kernel) << "_shared_regions[] = {\n";
+    for (size_t i = 0; i < bounds->rank(); ++i) {
+      const IntTuple &b = (*bounds)[i];
+      os << "    {" << b[0].str() << ", " << b[1].str() << ", " << b[2].str() << ", "
+         << cxxStringLiteral(lines[i].str()) << "},\n";
+    }
+    os << "};\n\n";
+    return bounds->rank();
+  }
+
   /// The function that encodes the kernel's tensor maps from its tensor
   /// addresses and sizes; its name, or "nullptr" when there are none.
   llvm::Expected<std::string> printDeriveParams(llvm::raw_ostream &os) {

@@ -37,7 +37,8 @@ std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileS
 
   PassManager pm(std::move(passOptions));
   addLoweringPipeline(pm, arch);
-  PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); });
+  PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); },
+                      [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.note(loc, m); });
   if (!pm.run(*compiled->module, context))
     return nullptr;
   return compiled;
