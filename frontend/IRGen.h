@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -319,6 +320,12 @@ private:
   // --- Clusters (IRGenCluster.cpp) ------------------------------------------
   /// cluster_ctarank() and cluster_size().
   SemaValue clusterSpecial(CallSite &site);
+  // Persistent tile schedulers (IRGenTileScheduler.cpp)
+  struct SchedulerArith;
+  SemaValue tileSchedulerParams(CallSite &site);
+  SemaValue createStaticScheduler(CallSite &site);
+  SemaValue schedulerCurrentWork(CallSite &site);
+  SemaValue schedulerAdvance(CallSite &site);
   /// issue_clc_query(mbar, response, multicast=True): try_cancel.
   SemaValue issueClcQuery(CallSite &site);
   /// clc_response(response): (x, y, z, is_canceled), the canceled cluster's
@@ -444,8 +451,10 @@ private:
   int64_t sharedAlign = 16;
   /// Columns of tensor memory the kernel being built allocates.
   int64_t tmemColumns = 0;
-  /// CTAs per cluster of the kernel being built (its cluster= extent).
+  /// CTAs per cluster of the kernel being built (its cluster= extent), and
+  /// the cluster's shape.
   int64_t clusterCtas = 1;
+  std::array<int64_t, 3> clusterShape{1, 1, 1};
   /// The CTA group of its tcgen05 operations (0 until the first one) and
   /// where that one is.
   int64_t kernelCtaGroup = 0;

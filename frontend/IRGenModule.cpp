@@ -86,6 +86,7 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     sharedAlign = 16;
     tmemColumns = 0;
     clusterCtas = 1;
+    clusterShape = {1, 1, 1};
     kernelCtaGroup = 0;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
@@ -275,8 +276,10 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
     if (key == "cluster") {
       // At most 16 CTAs form a cluster (8 portably; more needs an opt-in).
       clusterCtas = 1;
-      for (const IntTuple &e : extents)
-        clusterCtas *= e.leaf().staticValue();
+      for (size_t d = 0; d < 3; ++d) {
+        clusterShape[d] = extents[d].leaf().staticValue();
+        clusterCtas *= clusterShape[d];
+      }
       if (clusterCtas > 16) {
         error(expr, "a cluster has at most 16 CTAs, not " + llvm::Twine(clusterCtas));
         return;
