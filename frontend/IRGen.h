@@ -326,6 +326,13 @@ private:
   SemaValue createStaticScheduler(CallSite &site);
   SemaValue schedulerCurrentWork(CallSite &site);
   SemaValue schedulerAdvance(CallSite &site);
+  /// The params object of `site`'s create call (argument 0) checked against
+  /// `className` and the kernel's cluster shape; null after an error.
+  const SemaValue *schedulerParams(CallSite &site, llvm::StringRef className);
+  SemaValue createClcScheduler(CallSite &site);
+  SemaValue clcSchedulerInitialWork(CallSite &site);
+  SemaValue clcSchedulerCurrentWork(CallSite &site);
+  SemaValue clcSchedulerAdvance(CallSite &site);
   /// issue_clc_query(mbar, response, multicast=True): try_cancel.
   SemaValue issueClcQuery(CallSite &site);
   /// clc_response(response): (x, y, z, is_canceled), the canceled cluster's
