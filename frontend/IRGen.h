@@ -373,6 +373,17 @@ private:
   std::optional<std::vector<SemaValue>> staticRange(CallSite &site, llvm::StringRef name);
   void execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values);
   void execRangeLoop(const ast::ForStmt &loop, CallSite &range);
+  void execWhile(const ast::WhileStmt &loop);
+  /// Whether a helper's `while` has a compile-time condition, so that it
+  /// runs at compile time (the condition is evaluated aside, leaving no IR);
+  /// nullopt after an error.
+  std::optional<bool> whileConditionIsCompileTime(const ast::WhileStmt &loop);
+  void execWhileAtCompileTime(const ast::WhileStmt &loop);
+  /// A run-time `while` (IR op `while`) carrying what the loop may change.
+  void execWhileLoop(const ast::WhileStmt &loop);
+  /// The run-time bool that the `condition` terminator takes; null after an
+  /// error (a condition that is not a bool, or always True).
+  ir::Value *whileCondition(const SemaValue &condition, const ast::Expr &expr);
   /// The `if` from clause `clause` on (later clauses are its else branch).
   void execIf(const ast::IfStmt &stmt, size_t clause);
   void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);

@@ -2,7 +2,8 @@
 //
 // Every scalar op, memory op and thread-index read becomes the `ptx.inst`s
 // of codegen/ptx/PtxInstructions.def (docs/ir.md, "After isel"); `for`, `if`,
-// `yield` and `return` stay, with their values retyped to machine registers.
+// `while`, `condition`, `yield` and `return` stay, with their values retyped
+// to machine registers.
 // Kernel parameters are read once at the entry: ld.param + cvta for tensors,
 // ld.param.u32 for dynamic sizes.
 //
@@ -165,6 +166,7 @@ private:
     switch (op.kind()) {
     case OpKind::For:
     case OpKind::If:
+    case OpKind::While:
       for (unsigned i = 0; i < op.operands().size(); ++i)
         op.setOperand(i, lookup(op.operand(i)));
       for (const auto &r : op.results())
@@ -177,6 +179,7 @@ private:
       }
       return true;
     case OpKind::Yield:
+    case OpKind::Condition:
     case OpKind::Return:
     case OpKind::PtxInst:
       for (unsigned i = 0; i < op.operands().size(); ++i)

@@ -294,6 +294,17 @@ public:
   /// response canceled none.
   Dim3 clcFirstCtaid(const B128 &response, const char *what);
 
+  /// A `while` loop that runs this often in one thread is reported as
+  /// endless: on a GPU it would hang, and the emulator must not.
+  static constexpr uint64_t kMaxWhileIterations = uint64_t(1) << 24;
+  /// Counts an iteration of a `while` loop (`what`) in `iterations`.
+  void whileIteration(uint64_t &iterations, const char *what) {
+    if (++iterations == kMaxWhileIterations)
+      fail("the loop ran 16777216 (2^24) times in this thread without ending; is its "
+           "condition ever false?",
+           what);
+  }
+
   /// Tells the deadlock detector that this thread changed something a poller
   /// may be waiting for, other than by a store (stores count already).
   void noteProgress() { ++effects; }
