@@ -47,6 +47,8 @@ llvm::StringRef getNodeKindName(NodeKind kind) {
     return "If";
   case NodeKind::For:
     return "For";
+  case NodeKind::While:
+    return "While";
   case NodeKind::FunctionDef:
     return "FunctionDef";
   case NodeKind::Param:

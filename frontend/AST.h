@@ -46,6 +46,7 @@ enum class NodeKind {
   Return,
   If,
   For,
+  While,
   FunctionDef,
   // Neither.
   Param,
@@ -433,6 +434,20 @@ public:
 
 private:
   ExprPtr target, iterable;
+  Block body;
+};
+
+/// `while condition: body`.
+class WhileStmt : public Stmt {
+public:
+  WhileStmt(llvm::SMRange range, ExprPtr condition, Block body)
+      : Stmt(NodeKind::While, range), condition(std::move(condition)), body(std::move(body)) {}
+  const Expr &getCondition() const { return *condition; }
+  const Block &getBody() const { return body; }
+  static bool classof(const Node *node) { return node->getKind() == NodeKind::While; }
+
+private:
+  ExprPtr condition;
   Block body;
 };
 

@@ -233,6 +233,12 @@ void ASTPrinter::printStmt(const Stmt &stmt) {
     printBlock(forStmt.getBody(), "body");
     break;
   }
+  case NodeKind::While: {
+    const auto &whileStmt = llvm::cast<WhileStmt>(stmt);
+    print(whileStmt.getCondition(), "condition");
+    printBlock(whileStmt.getBody(), "body");
+    break;
+  }
   case NodeKind::FunctionDef: {
     const auto &function = llvm::cast<FunctionDef>(stmt);
     printChildren(function.getDecorators(), "decorator");

@@ -38,6 +38,8 @@ llvm::StringRef describeArgKind(ArgKind kind) {
     return "True or False";
   case ArgKind::Mbarrier:
     return "one u64 element of a shared tensor (an mbarrier, e.g. bars[0])";
+  case ArgKind::ClcResponse:
+    return "one u128 element of a shared tensor (a try_cancel response, e.g. response[0])";
   case ArgKind::Smem:
     return "a shared tensor";
   case ArgKind::Gmem:
@@ -69,6 +71,7 @@ static bool parseKind(llvm::StringRef text, BuiltinParam &param) {
                                     .Case("int", ArgKind::Int)
                                     .Case("flag", ArgKind::Flag)
                                     .Case("mbarrier", ArgKind::Mbarrier)
+                                    .Case("clc_response", ArgKind::ClcResponse)
                                     .Case("smem", ArgKind::Smem)
                                     .Case("gmem", ArgKind::Gmem)
                                     .Case("tensor", ArgKind::Tensor)

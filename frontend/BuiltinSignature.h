@@ -12,7 +12,8 @@
 // optionally with a range `[lo..hi]` and `step k`), `flag` (a compile-time
 // bool), `mbarrier` (one u64 element of a shared tensor), `smem` (a shared
 // tensor), `gmem` (a tensor in global memory), `tensor` (any tensor),
-// `str` (a string) and `any`. A default is an integer, True, False or None
+// `str` (a string), `clc_response` (one u128 element of a shared tensor,
+// where try_cancel writes its response) and `any`. A default is an integer, True, False or None
 // (the argument may be left out, and is then the value None).
 #ifndef CUTEC_FRONTEND_BUILTINSIGNATURE_H
 #define CUTEC_FRONTEND_BUILTINSIGNATURE_H
@@ -28,7 +29,19 @@
 
 namespace cutec {
 
-enum class ArgKind { I32, Bool, Int, Flag, Mbarrier, Smem, Gmem, Tensor, String, Any };
+enum class ArgKind {
+  I32,
+  Bool,
+  Int,
+  Flag,
+  Mbarrier,
+  ClcResponse,
+  Smem,
+  Gmem,
+  Tensor,
+  String,
+  Any
+};
 
 struct BuiltinParam {
   std::string name;

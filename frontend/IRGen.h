@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -79,6 +80,10 @@ struct BinarySite {
   const ast::Expr &rhs;
   llvm::SMRange range() const { return {lhs.getRange().Start, rhs.getRange().End}; }
 };
+
+/// Why a kernel cannot `what` ("load", "make a value of") the opaque type
+/// `t` (u128): only the cluster launch control built-ins use it.
+std::string opaqueValueError(ir::DataType t, llvm::StringRef what);
 
 /// The names a block may change: those it assigns (in order of first
 /// assignment) and those it calls methods on (`state.advance()`).
@@ -334,6 +339,24 @@ private:
   // --- Clusters (IRGenCluster.cpp) ------------------------------------------
   /// cluster_ctarank() and cluster_size().
   SemaValue clusterSpecial(CallSite &site);
+  // Persistent tile schedulers (IRGenTileScheduler.cpp)
+  struct SchedulerArith;
+  SemaValue tileSchedulerParams(CallSite &site);
+  SemaValue createStaticScheduler(CallSite &site);
+  SemaValue schedulerCurrentWork(CallSite &site);
+  SemaValue schedulerAdvance(CallSite &site);
+  /// The params object of `site`'s create call (argument 0) checked against
+  /// `className` and the kernel's cluster shape; null after an error.
+  const SemaValue *schedulerParams(CallSite &site, llvm::StringRef className);
+  SemaValue createClcScheduler(CallSite &site);
+  SemaValue clcSchedulerInitialWork(CallSite &site);
+  SemaValue clcSchedulerCurrentWork(CallSite &site);
+  SemaValue clcSchedulerAdvance(CallSite &site);
+  /// issue_clc_query(mbar, response, multicast=True): try_cancel.
+  SemaValue issueClcQuery(CallSite &site);
+  /// clc_response(response): (x, y, z, is_canceled), the canceled cluster's
+  /// first CTA id (undefined unless is_canceled) and whether there was one.
+  SemaValue clcResponse(CallSite &site);
   /// The cta_group= keyword of `name` (1 when absent), or nullopt after an
   /// error: 2 needs clusters of an even number of CTAs, and the tcgen05
   /// operations (`tcgen05`) of a kernel must all use the same group.
@@ -369,6 +392,17 @@ private:
   std::optional<std::vector<SemaValue>> staticRange(CallSite &site, llvm::StringRef name);
   void execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> &values);
   void execRangeLoop(const ast::ForStmt &loop, CallSite &range);
+  void execWhile(const ast::WhileStmt &loop);
+  /// Whether a helper's `while` has a compile-time condition, so that it
+  /// runs at compile time (the condition is evaluated aside, leaving no IR);
+  /// nullopt after an error.
+  std::optional<bool> whileConditionIsCompileTime(const ast::WhileStmt &loop);
+  void execWhileAtCompileTime(const ast::WhileStmt &loop);
+  /// A run-time `while` (IR op `while`) carrying what the loop may change.
+  void execWhileLoop(const ast::WhileStmt &loop);
+  /// The run-time bool that the `condition` terminator takes; null after an
+  /// error (a condition that is not a bool, or always True).
+  ir::Value *whileCondition(const SemaValue &condition, const ast::Expr &expr);
   /// The `if` from clause `clause` on (later clauses are its else branch).
   void execIf(const ast::IfStmt &stmt, size_t clause);
   void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);
@@ -454,10 +488,12 @@ private:
   int64_t sharedAlign = 16;
   /// Columns of tensor memory the kernel being built allocates.
   int64_t tmemColumns = 0;
-  /// CTAs per cluster of the kernel being built (its cluster= extent).
+  /// CTAs per cluster of the kernel being built (its cluster= extent), and
+  /// the cluster's shape.
   int64_t clusterCtas = 1;
   /// Threads per CTA of the kernel being built (its block= extent).
   int64_t blockThreads = 0;
+  std::array<int64_t, 3> clusterShape{1, 1, 1};
   /// The CTA group of its tcgen05 operations (0 until the first one) and
   /// where that one is.
   int64_t kernelCtaGroup = 0;

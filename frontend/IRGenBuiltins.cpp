@@ -52,14 +52,19 @@ SemaValue IRGen::callBuiltin(llvm::StringRef name, CallSite &site) {
   return (this->*builtin->handler)(site);
 }
 
-/// Whether `v` is one u64 element of a shared tensor: an mbarrier.
-static bool isMbarrier(const SemaValue &v) {
+/// Whether `v` is one element of a shared tensor of `element`s (an
+/// mbarrier: u64 or i64; a try_cancel response: u128).
+static bool isSharedElement(const SemaValue &v, llvm::function_ref<bool(ir::DataType)> element) {
   if (!v.is(SemaValue::Kind::RunTime) || !v.type().isTensor())
     return false;
   const ir::Type &t = v.type();
   return t.memorySpace() == ir::MemorySpace::Shared && t.tensorLayout().shape.isTuple() &&
-         t.tensorLayout().shape.rank() == 0 && ir::bitWidth(t.element()) == 64 &&
-         ir::isInteger(t.element());
+         t.tensorLayout().shape.rank() == 0 && element(t.element());
+}
+
+static bool isMbarrier(const SemaValue &v) {
+  return isSharedElement(
+      v, [](ir::DataType t) { return ir::bitWidth(t) == 64 && ir::isInteger(t); });
 }
 
 static bool isTensorIn(const SemaValue &v, std::optional<ir::MemorySpace> space) {
@@ -82,6 +87,8 @@ static bool hasKind(const SemaValue &v, ArgKind kind) {
     return v.is(SemaValue::Kind::Bool);
   case ArgKind::Mbarrier:
     return isMbarrier(v);
+  case ArgKind::ClcResponse:
+    return isSharedElement(v, [](ir::DataType t) { return t == ir::DataType::U128; });
   case ArgKind::Smem:
     return isTensorIn(v, ir::MemorySpace::Shared);
   case ArgKind::Gmem:

@@ -215,6 +215,9 @@ void collectChanged(const ast::Block &block, ChangedNames &changed) {
     } else if (const auto *loop = llvm::dyn_cast<ast::ForStmt>(stmt.get())) {
       collectReceivers(loop->getIterable(), changed.receivers);
       collectChanged(loop->getBody(), changed);
+    } else if (const auto *loop = llvm::dyn_cast<ast::WhileStmt>(stmt.get())) {
+      collectReceivers(loop->getCondition(), changed.receivers);
+      collectChanged(loop->getBody(), changed);
     } else if (const auto *cond = llvm::dyn_cast<ast::IfStmt>(stmt.get())) {
       for (const ast::IfClause &clause : cond->getClauses()) {
         collectReceivers(*clause.condition, changed.receivers);

@@ -3,7 +3,8 @@
 // cluster_sync(), and the cta_group= argument that the tcgen05 built-ins
 // and tma_load take. cta_group=2 needs a kernel that runs in clusters of an
 // even number of CTAs (@kernel(..., cluster=(2, 1, 1))), and, as in PTX, all
-// tcgen05 instructions of a kernel use one CTA group.
+// tcgen05 instructions of a kernel use one CTA group. Cluster launch
+// control: issue_clc_query and clc_response.
 #include "frontend/IRGen.h"
 
 namespace cutec {
@@ -84,6 +85,34 @@ ir::Value *IRGen::multicastArgument(CallSite &site, llvm::StringRef name, bool &
     }
   }
   return toIndex(v, *kw->expr, "the multicast mask");
+}
+
+// issue_clc_query(mbar, response, multicast=True): the PTX operands are
+// [response], [mbar].
+SemaValue IRGen::issueClcQuery(CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), "issue_clc_query()");
+  if (!b)
+    return SemaValue::poison();
+  ir::Operation &op = b->create(ir::OpKind::ClcTryCancel, site.loc(),
+                                {site.bound[1].irValue(), site.bound[0].irValue()});
+  op.setAttr("multicast", site.bound[2].boolValue());
+  return SemaValue::none();
+}
+
+SemaValue IRGen::clcResponse(CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), "clc_response()");
+  if (!b)
+    return SemaValue::poison();
+  llvm::SMLoc loc = site.loc();
+  ir::Type i32 = ir::Type::scalar(ir::DataType::I32);
+  ir::Value *response = b->createValue(ir::OpKind::ClcLoadResponse, loc,
+                                       ir::Type::scalar(ir::DataType::U128),
+                                       {site.bound[0].irValue()});
+  ir::Value *canceled = b->createValue(ir::OpKind::ClcIsCanceled, loc,
+                                       ir::Type::scalar(ir::DataType::Bool), {response});
+  ir::Operation &first = b->create(ir::OpKind::ClcFirstCtaid, loc, {response, canceled}, {i32, i32, i32});
+  return SemaValue::tuple({SemaValue::runTime(first.result(0)), SemaValue::runTime(first.result(1)),
+                           SemaValue::runTime(first.result(2)), SemaValue::runTime(canceled)});
 }
 
 void IRGen::setCtaGroup(ir::Operation &op, int64_t group) {

@@ -87,6 +87,7 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     tmemColumns = 0;
     clusterCtas = 1;
     blockThreads = 0;
+    clusterShape = {1, 1, 1};
     kernelCtaGroup = 0;
     [[maybe_unused]] unsigned errorsBefore = diags.errorCount();
     // The body is analysed even when a parameter type failed (that
@@ -161,7 +162,10 @@ std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
   const auto *dtypeName = llvm::dyn_cast<ast::NameExpr>(&dtypeExpr);
   std::optional<SemaValue> dtype = dtypeName ? lookup(dtypeName->getName()) : std::nullopt;
   std::optional<ir::DataType> element;
-  if (dtype && dtype->is(SemaValue::Kind::DType))
+  if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isOpaque(dtype->dataType()))
+    error(dtypeExpr, ir::name(dtype->dataType()) + " holds cluster launch control responses, "
+                     "which live in shared memory: no kernel parameter has that type");
+  else if (dtype && dtype->is(SemaValue::Kind::DType))
     element = dtype->dataType();
   else if (dtypeName && !dtype)
     error(dtypeExpr, "unknown element type '" + dtypeName->getName() + "'");
@@ -278,8 +282,10 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
     if (key == "cluster") {
       // At most 16 CTAs form a cluster (8 portably; more needs an opt-in).
       clusterCtas = 1;
-      for (const IntTuple &e : extents)
-        clusterCtas *= e.leaf().staticValue();
+      for (size_t d = 0; d < 3; ++d) {
+        clusterShape[d] = extents[d].leaf().staticValue();
+        clusterCtas *= clusterShape[d];
+      }
       if (clusterCtas > 16) {
         error(expr, "a cluster has at most 16 CTAs, not " + llvm::Twine(clusterCtas));
         return;

@@ -226,9 +226,17 @@ SemaValue IRGen::scalarNot(const SemaValue &v, const ast::Expr &expr) {
   return SemaValue::runTime(cmp.result());
 }
 
+std::string opaqueValueError(ir::DataType t, llvm::StringRef what) {
+  return ("cannot " + what + " " + ir::name(t) + ": it holds cluster launch control responses, " +
+          "which only issue_clc_query and clc_response read and write")
+      .str();
+}
+
 SemaValue IRGen::convert(const SemaValue &v, ir::DataType to, const ast::Expr &expr) {
   if (v.isPoison())
     return v;
+  if (ir::isOpaque(to))
+    return error(expr, opaqueValueError(to, "make a value of"));
   if (!v.is(SemaValue::Kind::RunTime)) {
     ir::Value *c = toRunTime(v, expr, to);
     return c ? SemaValue::runTime(c) : SemaValue::poison();

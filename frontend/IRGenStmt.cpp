@@ -48,6 +48,8 @@ void IRGen::exec(const ast::Stmt &stmt) {
     return execIf(llvm::cast<ast::IfStmt>(stmt), 0);
   case ast::NodeKind::For:
     return execFor(llvm::cast<ast::ForStmt>(stmt));
+  case ast::NodeKind::While:
+    return execWhile(llvm::cast<ast::WhileStmt>(stmt));
   case ast::NodeKind::FunctionDef:
     error(llvm::cast<ast::FunctionDef>(stmt).getNameRange().Start,
           "functions can only be defined at the top level");
@@ -286,6 +288,131 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   std::vector<ir::Value *> results;
   for (const auto &r : op.results())
     results.push_back(r.get());
+  bindCarriedResults(carried, results, broken);
+}
+
+void IRGen::execWhile(const ast::WhileStmt &loop) {
+  // At the top level the loop runs at compile time. A helper's loop does
+  // when its condition is a compile-time bool, as it would be in Python; a
+  // kernel's loop is always a run-time loop, like its `range` loops.
+  if (!builder)
+    return execWhileAtCompileTime(loop);
+  if (!frame->helper)
+    return execWhileLoop(loop);
+  std::optional<bool> compileTime = whileConditionIsCompileTime(loop);
+  if (!compileTime)
+    return;
+  if (*compileTime)
+    return execWhileAtCompileTime(loop);
+  execWhileLoop(loop);
+}
+
+// Evaluates the condition aside (into a scratch block, on a copy of the
+// variables) to see whether it is known at compile time.
+std::optional<bool> IRGen::whileConditionIsCompileTime(const ast::WhileStmt &loop) {
+  ir::Block scratch;
+  ir::Builder aside(scratch);
+  ir::Builder *outer = builder;
+  builder = &aside;
+  Scope variables = *frame->locals;
+  SemaValue condition = eval(loop.getCondition());
+  *frame->locals = std::move(variables);
+  builder = outer;
+  if (condition.isPoison())
+    return std::nullopt;
+  return !condition.is(SemaValue::Kind::RunTime);
+}
+
+void IRGen::execWhileAtCompileTime(const ast::WhileStmt &loop) {
+  const ast::Expr &expr = loop.getCondition();
+  while (!frame->returned && step(loop.getLoc())) {
+    SemaValue condition = eval(expr);
+    if (condition.isPoison())
+      return;
+    if (condition.is(SemaValue::Kind::RunTime) && condition.type().isScalar() &&
+        condition.type().element() == ir::DataType::Bool) {
+      error(expr, "this loop started at compile time (its condition was a compile-time bool), "
+                  "but now its condition is a run-time bool; give the loop's variables run-time "
+                  "values before it (such as i32(0)) to make it a run-time loop");
+      return;
+    }
+    if (!condition.is(SemaValue::Kind::Bool)) {
+      error(expr, "the condition must be a bool, not " + condition.describe());
+      return;
+    }
+    if (!condition.boolValue())
+      return;
+    execBlock(loop.getBody());
+  }
+}
+
+// The condition as the loop's run-time bool: a compile-time False is the
+// constant false (the body never runs); True is an error, since a kernel's
+// loop can only end by its condition.
+ir::Value *IRGen::whileCondition(const SemaValue &condition, const ast::Expr &expr) {
+  if (condition.isPoison())
+    return nullptr;
+  if (condition.is(SemaValue::Kind::RunTime) && condition.type().isScalar() &&
+      condition.type().element() == ir::DataType::Bool)
+    return condition.irValue();
+  if (condition.is(SemaValue::Kind::Bool) && !condition.boolValue())
+    return toRunTime(condition, expr);
+  if (condition.is(SemaValue::Kind::Bool))
+    error(expr, "this condition is always True, so the loop would never end (the kernel "
+                "language has no 'break'); a loop in a kernel needs a run-time condition");
+  else
+    error(expr, "the condition must be a bool, not " + condition.describe());
+  return nullptr;
+}
+
+void IRGen::execWhileLoop(const ast::WhileStmt &loop) {
+  llvm::SMLoc loc = loop.getLoc();
+  ChangedNames changed;
+  collectReceivers(loop.getCondition(), changed.receivers);
+  collectChanged(loop.getBody(), changed);
+  std::vector<ir::Value *> inits;
+  std::vector<CarriedVariable> carried = carryIntoLoop(changed, "", loc, inits);
+  std::vector<ir::Type> types = carriedTypes(carried);
+  ir::Operation &op = builder->create(ir::OpKind::While, loc, inits, types);
+  Scope before = *frame->locals;
+  ir::Builder *outer = builder;
+  ++frame->regionDepth;
+
+  // The before region evaluates the condition on the carried values and
+  // forwards them (as the condition's methods may have changed them).
+  ir::Block &head = op.addRegion().addBlock();
+  std::vector<ir::Value *> headArgs = bindCarried(carried, head);
+  ir::Builder headBuilder(head);
+  builder = &headBuilder;
+  SemaValue value = eval(loop.getCondition());
+  ir::Value *condition = whileCondition(value, loop.getCondition());
+  std::vector<bool> broken, bodyBroken;
+  std::vector<ir::Value *> forwarded =
+      carriedOut(carried, headArgs, loc, {"before the loop", "after its condition"}, broken);
+  if (!condition) // after an error: keep the IR well formed
+    condition = toRunTime(SemaValue::boolean(false), loc, llvm::SMRange());
+  std::vector<ir::Value *> operands{condition};
+  operands.insert(operands.end(), forwarded.begin(), forwarded.end());
+  headBuilder.create(ir::OpKind::Condition, loc, operands);
+
+  ir::Block &body = op.addRegion().addBlock();
+  std::vector<ir::Value *> bodyArgs = bindCarried(carried, body);
+  ir::Builder bodyBuilder(body);
+  builder = &bodyBuilder;
+  if (!value.is(SemaValue::Kind::Bool))
+    execBlock(loop.getBody());
+  std::vector<ir::Value *> yielded =
+      carriedOut(carried, bodyArgs, loc, {"before the loop", "at the end of its body"}, bodyBroken);
+  bodyBuilder.create(ir::OpKind::Yield, loc, yielded);
+  --frame->regionDepth;
+  builder = outer;
+
+  *frame->locals = std::move(before);
+  std::vector<ir::Value *> results;
+  for (const auto &r : op.results())
+    results.push_back(r.get());
+  for (size_t i = 0; i < broken.size(); ++i)
+    broken[i] = broken[i] || bodyBroken[i];
   bindCarriedResults(carried, results, broken);
 }
 

@@ -216,6 +216,8 @@ SemaValue IRGen::load(const SemaValue &view, const ast::Expr &expr) {
   if (!isView(view))
     return error(expr, "'load' needs a tensor in memory, not " + view.describe());
   const ir::Type &type = view.type();
+  if (ir::isOpaque(type.element()))
+    return error(expr, opaqueValueError(type.element(), "load"));
   const Layout &layout = type.tensorLayout();
   ir::Type result = ir::Type::scalar(type.element());
   if (!isRankZero(layout)) {
@@ -237,6 +239,10 @@ void IRGen::store(const SemaValue &value, const SemaValue &view, const ast::Expr
     return;
   }
   const ir::Type &type = view.type();
+  if (ir::isOpaque(type.element())) {
+    error(loc, opaqueValueError(type.element(), "store"));
+    return;
+  }
   ir::Value *stored = nullptr;
   if (isRankZero(type.tensorLayout())) {
     if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type.element())) {

@@ -133,6 +133,7 @@ private:
   StmtPtr parseFunctionDef();
   bool parseParam(ParamList &params);
   StmtPtr parseFor();
+  StmtPtr parseWhile();
   StmtPtr parseIf();
 
   // Expressions, loosest binding first.
@@ -370,6 +371,8 @@ StmtPtr Parser::parseStatement() {
     return parseFunctionDef();
   case TokenKind::kw_for:
     return parseFor();
+  case TokenKind::kw_while:
+    return parseWhile();
   case TokenKind::kw_if:
     return parseIf();
   case TokenKind::kw_elif:
@@ -538,6 +541,29 @@ StmtPtr Parser::parseFor() {
   parseSuite(body, "'for' statement", forLoc);
   return std::make_unique<ForStmt>(rangeFrom(forLoc), std::move(target), std::move(iterable),
                                    std::move(body));
+}
+
+StmtPtr Parser::parseWhile() {
+  llvm::SMLoc whileLoc = consume();
+  ExprPtr condition = parseExpr();
+  if (!condition || !expectHeaderColon("while"))
+    return nullptr;
+  Block body;
+  parseSuite(body, "'while' statement", whileLoc);
+  if (at(TokenKind::kw_else)) {
+    // Python runs a loop's `else` when no `break` left it; there is no
+    // `break` here, so the clause would be an unconditional tail.
+    diags.error(tok().getLoc(),
+                "'else' after a 'while' loop is not supported; write its "
+                "statements after the loop",
+                tok().getRange());
+    llvm::SMLoc elseLoc = consume();
+    Block ignored; // parsed for its own errors
+    if (!expectHeaderColon("else"))
+      return nullptr;
+    parseSuite(ignored, "'else'", elseLoc);
+  }
+  return std::make_unique<WhileStmt>(rangeFrom(whileLoc), std::move(condition), std::move(body));
 }
 
 StmtPtr Parser::parseIf() {

@@ -2,7 +2,8 @@
 //
 // Every scalar op, memory op and thread-index read becomes the `ptx.inst`s
 // of codegen/ptx/PtxInstructions.def (docs/ir.md, "After isel"); `for`, `if`,
-// `yield` and `return` stay, with their values retyped to machine registers.
+// `while`, `condition`, `yield` and `return` stay, with their values retyped
+// to machine registers.
 // Kernel parameters are read once at the entry: ld.param + cvta for tensors,
 // ld.param.u32 for dynamic sizes.
 //
@@ -156,6 +157,7 @@ private:
     switch (op.kind()) {
     case OpKind::For:
     case OpKind::If:
+    case OpKind::While:
       for (unsigned i = 0; i < op.operands().size(); ++i)
         op.setOperand(i, lookup(op.operand(i)));
       for (const auto &r : op.results())
@@ -168,6 +170,7 @@ private:
       }
       return true;
     case OpKind::Yield:
+    case OpKind::Condition:
     case OpKind::Return:
     case OpKind::PtxInst:
       for (unsigned i = 0; i < op.operands().size(); ++i)
@@ -272,6 +275,13 @@ private:
       }
       if (isClusterOp(op.kind()))
         return selectCluster(b, op, in);
+      if (isClusterLaunchControlOp(op.kind())) {
+        if (target.hasClusterLaunchControl)
+          return selectClusterLaunchControl(b, op, in);
+        fail(op, "'" + ir::name(op.kind()) + "' is a cluster launch control instruction, which " +
+                     target.arch + " does not have; compile for --arch=sm_100a");
+        return nullptr;
+      }
       if (isAsyncOp(op.kind()))
         return selectAsync(b, op, in);
       if (isWarpOp(op.kind()))

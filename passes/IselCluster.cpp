@@ -14,6 +14,34 @@ bool isClusterOp(OpKind kind) {
   return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync;
 }
 
+bool isClusterLaunchControlOp(OpKind kind) {
+  return kind == OpKind::ClcTryCancel || kind == OpKind::ClcLoadResponse ||
+         kind == OpKind::ClcIsCanceled || kind == OpKind::ClcFirstCtaid;
+}
+
+ir::Value *selectClusterLaunchControl(ir::Builder &b, const ir::Operation &op,
+                                      llvm::ArrayRef<ir::Value *> in) {
+  llvm::SMLoc loc = op.loc();
+  switch (op.kind()) {
+  case OpKind::ClcTryCancel: {
+    const bool *multicast = op.attrAs<bool>("multicast");
+    emitInst(b, loc,
+             multicast && *multicast ? "clusterlaunchcontrol.try_cancel.multicast"
+                                     : "clusterlaunchcontrol.try_cancel",
+             {}, in);
+    return nullptr;
+  }
+  case OpKind::ClcLoadResponse:
+    return emitValue(b, loc, "ld.shared.b128", DataType::U128, in);
+  case OpKind::ClcIsCanceled:
+    return emitValue(b, loc, "clusterlaunchcontrol.query_cancel.is_canceled", DataType::Bool, in);
+  default: // ClcFirstCtaid: (response, is_canceled) -> x, y, z
+    return emitInst(b, loc, "clusterlaunchcontrol.query_cancel.get_first_ctaid",
+                    {DataType::I32, DataType::I32, DataType::I32}, {in[1], in[0]})
+        .result(0);
+  }
+}
+
 static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::string &name) {
   ir::Operation &mov = emitInst(b, loc, "mov.u32", {DataType::U32});
   mov.setAttr("special", name);

@@ -2,7 +2,8 @@
 //
 // The cluster registers and barrier exist on sm_90a and sm_100a; the
 // cta_group::2 forms that use the helpers below (pair TMA loads and
-// multicast commits) only on datacenter Blackwell (IselTarget.h).
+// multicast commits) only on datacenter Blackwell (IselTarget.h), and
+// cluster launch control from sm_100 on.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_ISELCLUSTER_H
@@ -17,6 +18,13 @@ bool isClusterOp(ir::OpKind kind);
 
 /// Emits the machine IR of `op` (operands `in`); returns its result or null.
 ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in);
+
+/// Whether `kind` is a cluster launch control op (sm_100a), selected by
+/// selectClusterLaunchControl: try_cancel, the response's ld.shared.b128
+/// and its query_cancel forms (several results map to one instruction's).
+bool isClusterLaunchControlOp(ir::OpKind kind);
+ir::Value *selectClusterLaunchControl(ir::Builder &b, const ir::Operation &op,
+                                      llvm::ArrayRef<ir::Value *> in);
 
 /// The .shared::cluster address of the byte at .shared::cta address
 /// `address` in the leader (even CTA) of the executing CTA's pair: mapa to

@@ -32,6 +32,9 @@ struct IselTarget {
   bool hasFp4AndUe8m0Conversions = false;
   /// Tensor memory, the tcgen05 instructions and the cta_group::2 forms.
   bool hasTcgen05 = false;
+  /// clusterlaunchcontrol.try_cancel / query_cancel (sm_100 on, consumer
+  /// Blackwell included).
+  bool hasClusterLaunchControl = false;
   /// tcgen05.mma.kind::i8.
   bool hasMmaKindI8 = false;
   /// The block-scaled MMA spelled .scale_vec::NX (else .block16/.block32).

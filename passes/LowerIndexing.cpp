@@ -108,7 +108,10 @@ private:
     case OpKind::Tcgen05Cp:
       return lowerAsync(op, 0, 2);
     case OpKind::UmmaCommit:
+    case OpKind::ClcLoadResponse:
       return lowerAsync(op, 0, 1);
+    case OpKind::ClcTryCancel:
+      return lowerAsync(op, 0, 2);
     case OpKind::TmemLoad:
       return lowerTmemLoad(op);
     case OpKind::TmemStore:

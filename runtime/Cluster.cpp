@@ -47,11 +47,17 @@ bool ClusterRunner::anyFailed() const {
   return std::any_of(members.begin(), members.end(), [](const auto &m) { return m->hasFailed(); });
 }
 
-void ClusterRunner::run(uint64_t clusterIndex) {
-  index = clusterIndex;
+Dim3 ClusterRunner::firstCtaOf(uint64_t clusterIndex) const {
   const Dim3 &grid = launch.config.grid;
   Dim3 per{grid.x / clusterDims.x, grid.y / clusterDims.y, grid.z / clusterDims.z};
-  Dim3 origin = unflatten(clusterIndex, per);
+  Dim3 cluster = unflatten(clusterIndex, per);
+  return {cluster.x * clusterDims.x, cluster.y * clusterDims.y, cluster.z * clusterDims.z};
+}
+
+void ClusterRunner::run(uint64_t clusterIndex, uint64_t clusterSlot) {
+  index = clusterIndex;
+  slot = clusterSlot;
+  Dim3 origin = firstCtaOf(clusterIndex);
   barrier = {0, 0, std::move(barrier.arrivedIn)};
   std::fill(barrier.arrivedIn.begin(), barrier.arrivedIn.end(), 0);
   for (Pair &p : pairs)
@@ -59,8 +65,7 @@ void ClusterRunner::run(uint64_t clusterIndex) {
   for (auto &m : members) {
     Dim3 local = unflatten(m->clusterRank(), clusterDims);
     runningCta = m.get();
-    m->start(clusterIndex, {origin.x * clusterDims.x + local.x, origin.y * clusterDims.y + local.y,
-                            origin.z * clusterDims.z + local.z});
+    m->start(clusterIndex, {origin.x + local.x, origin.y + local.y, origin.z + local.z});
     if (launch.shouldStop(clusterIndex) || m->hasFailed())
       return;
   }

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,15 @@ public:
 
   /// Allocates the member CTAs' threads, stacks and shared memory.
   Status prepare();
-  /// Runs the cluster with linear index `index` to its end.
-  void run(uint64_t index);
+  /// Runs the cluster with linear index `index` in slot `slot`
+  /// (runtime/ClusterLaunchControl.h) to its end.
+  void run(uint64_t index, uint64_t slot);
+  /// The ctaid of the first CTA (rank 0) of the cluster with linear index
+  /// `index`.
+  Dim3 firstCtaOf(uint64_t index) const;
+  /// clusterlaunchcontrol.try_cancel: takes the next cluster of this one's
+  /// slot that has not started, so that it never runs; none if none is left.
+  std::optional<uint64_t> cancelPending() { return launch.pending.take(slot); }
 
   const Dim3 &dims() const { return clusterDims; }
   uint32_t size() const { return uint32_t(members.size()); }
@@ -109,6 +117,7 @@ private:
   CtaRunner *runningCta = nullptr;
   uint32_t copySerials = 0;
   uint64_t index = 0;
+  uint64_t slot = 0;
   ClusterBarrier barrier;
   std::vector<Pair> pairs;
 };

@@ -177,51 +177,10 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
     });
   checkTmaSharedStart(t, dst, info, "destination", what);
 
-  AsyncCopy copy{cluster.nextCopySerial(), dst, info.boxBytes(), bar, &barCta,
-                 barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what,
+  AsyncCopy copy{cluster.nextCopySerial(), AsyncWriter::TmaLoad, dst, info.boxBytes(), bar,
+                 &barCta, barCta.mbarriers.find(bar)->phase, TmaSharedLayout::of(info), what,
                  clusterThreadId(t), {}};
-  if (asyncOwner.size() != sharedUnits())
-    asyncOwner.assign(sharedUnits(), 0);
-  // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
-  // 128): only mbarriers in the blocks the rows span can be overwritten.
-  const bool mayOverwriteMbarrier =
-      mbarriers.anyOverlaps(dst, dst + (copy.layout.extent(copy.bytes) + 127) / 128 * 128);
-  copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
-    uint32_t offset = target - kSharedWindowBase;
-    if (target < kSharedWindowBase || offset > shared.size() - 16)
-      fail(t, what, [&] {
-        return "the box (" + std::to_string(info.sharedBoxBytes()) +
-               " bytes in shared memory) at shared destination " + hex(dst) + " runs past the end of the CTA's shared memory [" +
-               hex(kSharedWindowBase) + ", " + hex(kSharedWindowBase + shared.size()) + ")";
-      });
-    if (uint32_t owner = asyncOwner[offset / 16]) {
-      auto other = std::find_if(asyncCopies.begin(), asyncCopies.end(),
-                                [&](const AsyncCopy &c) { return c.serial == owner; });
-      fail(t, what, [&] {
-        return "the box writes shared byte " + hex(target) + ", which the TMA load " +
-               copyText(*other) + " still in flight writes too";
-      });
-    }
-    if (const Tcgen05Read *r = tcgen05ReaderOf(offset))
-      fail(t, what, [&] {
-        return "the box writes shared byte " + hex(target) + ", which " + tcgen05ReadText(*r) +
-               " reads and may still be reading: wait on the mbarrier phase its "
-               "tcgen05.commit arrives on before reusing the buffer";
-      });
-    if (const BulkStore *store = bulkStoreReading(offset))
-      fail(t, what, [&] {
-        return "the box writes shared byte " + hex(target) + ", which the TMA store " +
-               bulkStoreText(*store) +
-               " may still be reading: retire its bulk async-group with "
-               "cp.async.bulk.wait_group.read before reusing the buffer";
-      });
-    for (uint32_t b = target & ~7u; mayOverwriteMbarrier && b < target + 16; b += 8)
-      if (mbarriers.find(b))
-        fail(t, what, [&] {
-          return "the box would overwrite the mbarrier at " + hex(b) + " (destination " +
-                 hex(dst) + ", " + std::to_string(copy.bytes) + " bytes)";
-        });
-  });
+  checkAsyncDestination(t, copy, what);
   if (recordIf(*this, t, what, gatherTmaBox(info, coords, launch.globals, gatherScratch)))
     abandonRunning();
   // The issuing CTA's own TMA stores in flight may not have written what
@@ -233,10 +192,64 @@ void CtaRunner::tmaLoadTileTo(Thread &t, uint32_t dst, uint64_t tensorMap, const
                                      /*store=*/false, what);
       return true;
     });
-
   copy.image = std::move(gatherScratch);
   gatherScratch = {};
+  addAsyncCopy(t, std::move(copy));
+}
+
+void CtaRunner::checkAsyncDestination(Thread &t, const AsyncCopy &copy, const char *what) {
+  if (asyncOwner.size() != sharedUnits())
+    asyncOwner.assign(sharedUnits(), 0);
+  const char *part = copy.writer == AsyncWriter::TmaLoad ? "box" : "response";
+  uint32_t dst = copy.dst;
+  // The swizzle keeps a chunk in its 128-byte block (and dst is aligned to
+  // 128): only mbarriers in the blocks the rows span can be overwritten.
+  const bool mayOverwriteMbarrier =
+      mbarriers.anyOverlaps(dst, dst + (copy.layout.extent(copy.bytes) + 127) / 128 * 128);
   copy.layout.forEachChunk(dst, copy.bytes, [&](uint32_t, uint32_t target) {
+    uint32_t offset = target - kSharedWindowBase;
+    if (target < kSharedWindowBase || offset > shared.size() - 16)
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " (" +
+               std::to_string(copy.layout.extent(copy.bytes)) +
+               " bytes in shared memory) at shared destination " + hex(dst) +
+               " runs past the end of the CTA's shared memory [" + hex(kSharedWindowBase) +
+               ", " + hex(kSharedWindowBase + shared.size()) + ")";
+      });
+    if (uint32_t owner = asyncOwner[offset / 16]) {
+      auto other = std::find_if(asyncCopies.begin(), asyncCopies.end(),
+                                [&](const AsyncCopy &c) { return c.serial == owner; });
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) + ", which the " +
+               writerName(other->writer) + " " + copyText(*other) + " still in flight writes too";
+      });
+    }
+    if (const Tcgen05Read *r = tcgen05ReaderOf(offset))
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) + ", which " +
+               tcgen05ReadText(*r) +
+               " reads and may still be reading: wait on the mbarrier phase its "
+               "tcgen05.commit arrives on before reusing the buffer";
+      });
+    if (const BulkStore *store = bulkStoreReading(offset))
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) +
+               ", which the TMA store " +
+               bulkStoreText(*store) +
+               " may still be reading: retire its bulk async-group with "
+               "cp.async.bulk.wait_group.read before reusing the buffer";
+      });
+    for (uint32_t b = target & ~7u; mayOverwriteMbarrier && b < target + 16; b += 8)
+      if (mbarriers.find(b))
+        fail(t, what, [&] {
+          return "the " + std::string(part) + " would overwrite the mbarrier at " + hex(b) +
+                 " (destination " + hex(dst) + ", " + std::to_string(copy.bytes) + " bytes)";
+        });
+  });
+}
+
+void CtaRunner::addAsyncCopy(Thread &t, AsyncCopy copy) {
+  copy.layout.forEachChunk(copy.dst, copy.bytes, [&](uint32_t, uint32_t target) {
     asyncOwner[(target - kSharedWindowBase) / 16] = copy.serial;
   });
   asyncCopies.push_back(std::move(copy));
@@ -275,11 +288,16 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
                              [&](const AsyncCopy &c) { return c.serial == owner; });
     fail(t, what, [&] {
       return std::to_string(width) + "-byte shared " + (store ? "store" : "load") + " at " +
-             hex(address) + " touches shared memory that the TMA load " + copyText(*copy) +
+             hex(address) + " touches shared memory that the " + writerName(copy->writer) + " " +
+             copyText(*copy) +
              " is still writing; wait on that mbarrier phase (mbarrier.try_wait.parity) "
              "before touching the destination";
     });
   }
+}
+
+const char *CtaRunner::writerName(AsyncWriter w) {
+  return w == AsyncWriter::TmaLoad ? "TMA load" : "try_cancel response";
 }
 
 std::string CtaRunner::copyText(const AsyncCopy &c) const {
@@ -304,8 +322,13 @@ void CtaRunner::dropAsyncCopies() {
 bool CtaRunner::reportUnfinishedCopies() {
   if (asyncCopies.empty())
     return false;
+  // Name the kind when all are of one kind (TMA loads, as a rule).
+  AsyncWriter first = asyncCopies.front().writer;
+  bool oneKind = std::all_of(asyncCopies.begin(), asyncCopies.end(),
+                             [&](const AsyncCopy &c) { return c.writer == first; });
   std::string text = ctaName() + ": the CTA ended with " + std::to_string(asyncCopies.size()) +
-                     " TMA load(s) in flight, whose data no thread waited for (a load lands "
+                     " " + (oneKind ? writerName(first) : "asynchronous write") +
+                     "(s) in flight, whose data no thread waited for (a load lands "
                      "when a thread waits on its mbarrier phase):";
   for (const AsyncCopy &c : asyncCopies)
     text += "\n  " + copyText(c) + "; " + c.barCta->mbarriers.describe(c.bar);

@@ -95,7 +95,7 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
   for (uint32_t address : polledMbarriers)
     text += "\n  " + mbarriers.describe(address);
   for (const AsyncCopy &c : asyncCopies)
-    text += "\n  TMA load in flight: " + copyText(c);
+    text += "\n  " + std::string(writerName(c.writer)) + " in flight: " + copyText(c);
   for (const TensorMemory::PendingWrite &p : tmem.pendingWrites())
     text += "\n  tcgen05 operation not yet seen complete: " + tcgen05WriteText(p);
   return text;

@@ -75,6 +75,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
   }
   std::fill(shared.begin(), shared.end(), kSharedFill);
   mbarriers.reset(&sharedNames);
+  clcFailureObserved = false;
   tmem.reset();
   forgetTcgen05Reads(0);
   dropAsyncCopies(); // those of a CTA that failed

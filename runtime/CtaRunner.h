@@ -16,6 +16,7 @@
 // a report of what every warp's lanes wait for.
 #pragma once
 
+#include "runtime/ClusterLaunchControl.h"
 #include "runtime/Fiber.h"
 #include "runtime/FiberStacks.h"
 #include "runtime/LaunchState.h"
@@ -146,6 +147,12 @@ public:
                      const char *what);
   void tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask, bool pair,
                               const char *what);
+
+  // Cluster launch control (ClusterLaunchControl.cpp); see Thread's methods.
+  void clcTryCancel(Thread &t, uint32_t response, uint32_t bar, bool multicast,
+                    const char *what);
+  bool clcIsCanceled(Thread &t, const B128 &response, const char *what);
+  Dim3 clcFirstCtaid(Thread &t, const B128 &response, const char *what);
   /// Performs a pair collective that warp `evenWarp` of this (even) CTA and
   /// warp `oddWarp` of `odd` have both reached; `t` is the last to arrive.
   void tcgen05PairCollective(Thread &t, const PairOperands &evenOp, uint32_t evenWarp,
@@ -195,9 +202,15 @@ private:
     uint32_t mbarrier = 0;
   };
 
-  /// A TMA load in flight: its bytes (unswizzled, box order) wait to land.
+  /// What writes shared memory asynchronously and completes transaction
+  /// bytes on an mbarrier.
+  enum class AsyncWriter : uint8_t { TmaLoad, ClcResponse };
+
+  /// A TMA load (or a try_cancel response) in flight: its bytes (unswizzled,
+  /// box order) wait to land.
   struct AsyncCopy {
     uint32_t serial; // its mark in asyncOwner; issue order in the cluster
+    AsyncWriter writer;
     uint32_t dst, bytes, bar;
     CtaRunner *barCta; // whose mbarrier `bar` is (the peer's: .cta_group::2)
     uint64_t barPhase; // the mbarrier's phase when it was issued
@@ -289,6 +302,15 @@ private:
   bool finishBulkStores();
   /// Forgets the stores and groups of a CTA that failed.
   void dropBulkStores();
+  /// Fails `t` unless `copy` may start writing this CTA's shared memory now:
+  /// inside it, over no bytes a copy in flight writes or a tcgen05 operation
+  /// may still read, and over no mbarrier.
+  void checkAsyncDestination(Thread &t, const AsyncCopy &copy, const char *what);
+  /// Marks the bytes `copy` will write and keeps it until it lands.
+  void addAsyncCopy(Thread &t, AsyncCopy copy);
+  /// A try_cancel response to `response` in this CTA, completing on its
+  /// mbarrier `bar`, without its bytes yet; fails `t` if it cannot start.
+  AsyncCopy clcResponseCopy(Thread &t, uint32_t response, uint32_t bar, const char *what);
   /// Lands the pending loads of every CTA of the cluster that complete on
   /// this CTA's mbarrier `bar`, in issue order, until its phase `parity`
   /// completes.
@@ -324,6 +346,8 @@ private:
   /// "'cp.async.bulk.tensor...' (issued by warp 0 lane 0) writing [a, b),
   /// completing on mbarrier 0x... in its phase 0".
   std::string copyText(const AsyncCopy &c) const;
+  /// "TMA load" or "try_cancel response".
+  static const char *writerName(AsyncWriter w);
   /// The CTA's shared memory as tcgen05 instructions read it.
   SharedView sharedView() const;
   /// 16-byte units of shared memory, the granule of the asynchronous
@@ -404,6 +428,9 @@ private:
   uint32_t current = 0; // the running thread
   uint32_t liveThreads = 0;
   bool failed = false;
+  /// A thread of the CTA saw a try_cancel response say "not canceled"; a
+  /// further try_cancel is undefined (PTX ISA).
+  bool clcFailureObserved = false;
 };
 
 } // namespace cutec::rt

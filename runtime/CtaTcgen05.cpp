@@ -79,7 +79,7 @@ void CtaRunner::failTcgen05(Thread &t, const char *what, Tcgen05Problem &p) {
       auto copy = std::find_if(owner.asyncCopies.begin(), owner.asyncCopies.end(),
                                [&](const AsyncCopy &c) { return c.serial == p.pendingCopy; });
       if (copy != owner.asyncCopies.end())
-        text += owner.copyText(*copy) +
+        text += std::string(writerName(copy->writer)) + " " + owner.copyText(*copy) +
                 "; wait on that mbarrier phase (mbarrier.try_wait.parity) before issuing";
     }
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -55,15 +56,17 @@ Status checkConfig(const KernelDescriptor &kernel, const LaunchConfig &config, c
                  " bytes are too small (at least 16 KiB)");
   if (config.pollRoundLimit == 0)
     return error("pollRoundLimit must be at least 1");
+  if (config.multiprocessors == 0)
+    return error("the GPU must have at least one multiprocessor");
   Dim3 cluster;
   if (std::string problem = launchClusterDims(kernel, config, cluster); !problem.empty())
     return error(problem);
   return ok();
 }
 
-/// One worker: takes clusters in increasing order until none is left or an
-/// earlier cluster failed.
-void work(LaunchState &state, std::atomic<uint64_t> &nextCluster, uint64_t clusterCount) {
+/// One worker: takes slots in increasing order and runs each slot's clusters
+/// in order, until none is left or an earlier cluster failed.
+void work(LaunchState &state, std::atomic<uint64_t> &nextSlot) {
   ClusterRunner runner(state);
   if (Status prepared = runner.prepare(); !prepared) {
     state.reportError(0, "cannot launch kernel '" + std::string(state.kernel.name) +
@@ -71,10 +74,14 @@ void work(LaunchState &state, std::atomic<uint64_t> &nextCluster, uint64_t clust
     return;
   }
   for (;;) {
-    uint64_t cluster = nextCluster.fetch_add(1, std::memory_order_relaxed);
-    if (cluster >= clusterCount || state.shouldStop(cluster))
+    uint64_t slot = nextSlot.fetch_add(1, std::memory_order_relaxed);
+    if (slot >= state.pending.slots())
       return;
-    runner.run(cluster);
+    while (std::optional<uint64_t> cluster = state.pending.take(slot)) {
+      if (state.shouldStop(*cluster))
+        break;
+      runner.run(*cluster, slot);
+    }
   }
 }
 
@@ -97,25 +104,27 @@ Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const 
       return Error{"cannot launch kernel '" + std::string(kernel.name) + "': " + problem};
     params = derived.data();
   }
-  LaunchState state(kernel, config, params, globals);
   Dim3 cluster;
   launchClusterDims(kernel, config, cluster);
   uint64_t clusterCount = config.grid.volume() / cluster.volume();
+  uint64_t slots = std::min<uint64_t>(
+      clusterCount, std::max<uint64_t>(1, config.multiprocessors / cluster.volume()));
+  LaunchState state(kernel, config, params, globals, clusterCount, slots);
   unsigned workers = config.workerThreads ? config.workerThreads
                                           : std::max(1u, std::thread::hardware_concurrency());
-  workers = unsigned(std::min<uint64_t>(workers, clusterCount));
-  std::atomic<uint64_t> nextCluster{0};
+  workers = unsigned(std::min<uint64_t>(workers, slots));
+  std::atomic<uint64_t> nextSlot{0};
   // The calling thread is one of the workers. If the system refuses more
   // threads, fewer workers do the same work.
   std::vector<std::thread> helpers;
   for (unsigned i = 1; i < workers; ++i) {
     try {
-      helpers.emplace_back(work, std::ref(state), std::ref(nextCluster), clusterCount);
+      helpers.emplace_back(work, std::ref(state), std::ref(nextSlot));
     } catch (const std::system_error &) {
       break;
     }
   }
-  work(state, nextCluster, clusterCount);
+  work(state, nextSlot);
   for (std::thread &helper : helpers)
     helper.join();
   return state.status();

@@ -1,9 +1,11 @@
 // Launching an emulated kernel: runs every thread of the grid on the CPU.
 //
-// Clusters of CTAs run in parallel on a pool of worker threads, each taking
-// the next cluster from a shared counter; the CTAs of one cluster run
-// together on one worker (runtime/Cluster.h). Clusters share nothing but
-// global memory, and a kernel
+// The emulated GPU runs LaunchConfig::multiprocessors / (CTAs per cluster)
+// clusters at once, each in a slot that starts its clusters one after another
+// (runtime/ClusterLaunchControl.h: cluster i in slot i % slots). The slots run
+// in parallel on a pool of worker threads, each taking the next slot from a
+// shared counter; the CTAs of one cluster run together on one worker
+// (runtime/Cluster.h). Clusters share nothing but global memory, and a kernel
 // whose result depends on the order in which its CTAs run is racy on the GPU
 // too, so outputs do not depend on the number of workers. (Global atomics,
 // whose order would matter, are not emulated yet.) Within a CTA, threads run
@@ -41,6 +43,9 @@ struct LaunchConfig {
   /// Rounds of the CTA scheduler in which only polling threads run and
   /// nothing changes before the polling is reported as a deadlock.
   uint32_t pollRoundLimit = 1000;
+  /// The SMs of the emulated GPU (a B200 has 148): with one CTA per SM, how
+  /// many clusters run at once, which is what cluster launch control sees.
+  uint32_t multiprocessors = 148;
 };
 
 /// Runs `kernel` over `config.grid` x `config.block` threads. `params` points

@@ -1,7 +1,9 @@
-// What the workers of one launch share: the launch's inputs and its first
-// error, with the flag that makes later CTAs stop once an error is known.
+// What the workers of one launch share: the launch's inputs, the clusters
+// that have not started, and its first error, with the flag that makes later
+// CTAs stop once an error is known.
 #pragma once
 
+#include "runtime/ClusterLaunchControl.h"
 #include "runtime/Launch.h"
 
 #include <atomic>
@@ -14,13 +16,16 @@ namespace cutec::rt {
 class LaunchState {
 public:
   LaunchState(const KernelDescriptor &kernel, const LaunchConfig &config, const void *params,
-              const MemoryMap &globals)
-      : kernel(kernel), config(config), params(params), globals(globals) {}
+              const MemoryMap &globals, uint64_t clusters, uint64_t slots)
+      : kernel(kernel), config(config), params(params), globals(globals),
+        pending(clusters, slots) {}
 
   const KernelDescriptor &kernel;
   const LaunchConfig &config;
   const void *params;
   const MemoryMap &globals;
+  /// The clusters no slot has started (runtime/ClusterLaunchControl.h).
+  PendingClusters pending;
 
   /// Whether CTA `cta` should stop because a CTA before it failed.
   bool shouldStop(uint64_t cta) const {

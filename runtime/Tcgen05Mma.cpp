@@ -264,7 +264,7 @@ Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::
       if (uint32_t owner = shared.pendingOwner[unit]) {
         uint32_t first = std::max(offset, 16 * unit); // the first byte it writes
         Tcgen05Problem p{role() + " at shared address " + hex(kSharedWindowBase + first) +
-                         " is still being written by the TMA load "};
+                         " is still being written by the "};
         p.pendingCopy = owner;
         return p;
       }

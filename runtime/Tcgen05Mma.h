@@ -76,7 +76,9 @@ inline MmaOperands blockScaledMmaOperands(uint32_t dTmem, uint64_t aDesc, uint64
 }
 
 /// What went wrong, if anything. `pendingCopy` is the serial of the TMA load
-/// whose bytes the instruction would read (0 if that is not the problem).
+/// (or try_cancel response) whose bytes the instruction would read (0 if
+/// that is not the problem); the text then ends with "by the ", for the
+/// caller to name it.
 struct Tcgen05Problem {
   std::string text;
   uint32_t pendingCopy = 0;

@@ -10,6 +10,7 @@
 // error, so the emitted code needs no error checks of its own.
 #pragma once
 
+#include "runtime/ClusterLaunchControl.h"
 #include "runtime/Kernel.h"
 #include "runtime/Tcgen05.h"
 #include "runtime/TmemFragment.h"
@@ -305,6 +306,34 @@ public:
   /// .multicast::cluster.b64 [bar], ctaMask`: one arrival on the mbarrier at
   /// shared offset `bar` of every CTA in the mask (bit r: rank r).
   void tcgen05CommitMulticast(uint32_t bar, uint16_t ctaMask, bool pair, const char *what);
+
+  // Cluster launch control (runtime/ClusterLaunchControl.h): `response` and
+  // `bar` are .shared::cta window addresses.
+
+  /// `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx
+  /// ::bytes[.multicast::cluster::all].b128 [response], [bar]`: cancels the
+  /// launch of a cluster that has not started, if any is left, and writes the
+  /// 16-byte response (to `response` in every CTA of the cluster with
+  /// `multicast`), which lands and completes 16 transaction bytes on `bar` as
+  /// a TMA load does.
+  void clcTryCancel(uint32_t response, uint32_t bar, bool multicast, const char *what);
+  /// `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128`.
+  bool clcIsCanceled(const B128 &response, const char *what);
+  /// `clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128`: the
+  /// canceled cluster's first CTA id; undefined (an error here) when the
+  /// response canceled none.
+  Dim3 clcFirstCtaid(const B128 &response, const char *what);
+
+  /// A `while` loop that runs this often in one thread is reported as
+  /// endless: on a GPU it would hang, and the emulator must not.
+  static constexpr uint64_t kMaxWhileIterations = uint64_t(1) << 24;
+  /// Counts an iteration of a `while` loop (`what`) in `iterations`.
+  void whileIteration(uint64_t &iterations, const char *what) {
+    if (++iterations == kMaxWhileIterations)
+      fail("the loop ran 16777216 (2^24) times in this thread without ending; is its "
+           "condition ever false?",
+           what);
+  }
 
   /// Tells the deadlock detector that this thread changed something a poller
   /// may be waiting for, other than by a store (stores count already).

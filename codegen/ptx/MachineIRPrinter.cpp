@@ -11,9 +11,17 @@ MachineIRPrinter::LoopParts MachineIRPrinter::loopParts(const ir::Operation &loo
   return parts;
 }
 
-void MachineIRPrinter::aliasLoopResults(const ir::Operation &loop, const LoopParts &parts) {
-  for (size_t i = 0; i < parts.carried.size(); ++i)
-    registers[loop.result(i)] = reg(parts.carried[i]);
+std::vector<const ir::Value *> MachineIRPrinter::arguments(const ir::Block &block) {
+  std::vector<const ir::Value *> args;
+  for (const auto &arg : block.arguments())
+    args.push_back(arg.get());
+  return args;
+}
+
+void MachineIRPrinter::aliasResults(const ir::Operation &loop,
+                                    llvm::ArrayRef<const ir::Value *> values) {
+  for (size_t i = 0; i < values.size(); ++i)
+    registers[loop.result(i)] = reg(values[i]);
 }
 
 std::vector<const ir::Value *> MachineIRPrinter::branchResults(const ir::Operation &branch) {
@@ -55,12 +63,31 @@ llvm::Error MachineIRPrinter::printRegionBody(const ir::Block &block, unsigned i
                                               llvm::ArrayRef<const ir::Value *> targets) {
   for (const auto &op : block.operations()) {
     if (op->kind() == ir::OpKind::Yield) {
-      printYield(*op, indent, targets);
+      printYield(op->operands(), indent, targets);
+      continue;
+    }
+    if (op->kind() == ir::OpKind::Condition) {
+      printYield(op->operands().drop_front(), indent, targets);
       continue;
     }
     if (llvm::Error e = printOp(*op, indent))
       return e;
   }
+  return llvm::Error::success();
+}
+
+llvm::Error MachineIRPrinter::printWhile(const ir::Operation &op, unsigned indent) {
+  const ir::Block &before = op.regions()[0]->front(), &after = op.regions()[1]->front();
+  std::vector<const ir::Value *> carried = arguments(before), forwarded = arguments(after);
+  printYield(op.operands(), indent, carried);
+  beginWhile(op, indent);
+  if (llvm::Error e = printRegionBody(before, indent + 1, forwarded))
+    return e;
+  exitWhileUnless(before.terminator()->operand(0), indent + 1);
+  if (llvm::Error e = printRegionBody(after, indent + 1, carried))
+    return e;
+  endWhile(indent);
+  aliasResults(op, forwarded);
   return llvm::Error::success();
 }
 
@@ -72,6 +99,8 @@ llvm::Error MachineIRPrinter::printOp(const ir::Operation &op, unsigned indent) 
     return printFor(op, indent);
   case ir::OpKind::If:
     return printIf(op, indent);
+  case ir::OpKind::While:
+    return printWhile(op, indent);
   case ir::OpKind::Return:
     printReturn(indent);
     return llvm::Error::success();

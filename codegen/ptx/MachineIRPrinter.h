@@ -1,9 +1,9 @@
 //===- MachineIRPrinter.h - What the PTX and emulation printers share -----===//
 //
-// Both back ends print the same machine IR: `ptx.inst`, `for`, `if`, `yield`
-// and `return`. This base walks it, names registers (one per SSA value, per
-// register class, numbered in order of definition so the output is
-// deterministic) and collects the text; a printer supplies the syntax.
+// Both back ends print the same machine IR: `ptx.inst`, `for`, `if`,
+// `while`, `condition`, `yield` and `return`. This base walks it, names registers (one per SSA
+// value, per register class, numbered in order of definition so the output is deterministic) and
+// collects the text; a printer supplies the syntax.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
@@ -32,8 +32,10 @@ protected:
     std::vector<const ir::Value *> carried;
   };
   static LoopParts loopParts(const ir::Operation &loop);
-  /// After a loop: its results are its carried registers.
-  void aliasLoopResults(const ir::Operation &loop, const LoopParts &parts);
+  /// A block's arguments.
+  static std::vector<const ir::Value *> arguments(const ir::Block &block);
+  /// After a loop: its results are `registers` (its carried values).
+  void aliasResults(const ir::Operation &loop, llvm::ArrayRef<const ir::Value *> registers);
   /// An `if`'s results, given their registers before either branch assigns.
   std::vector<const ir::Value *> branchResults(const ir::Operation &branch);
 
@@ -46,16 +48,28 @@ protected:
 
   llvm::Error printBlock(const ir::Block &block, unsigned indent);
   llvm::Error printOp(const ir::Operation &op, unsigned indent);
-  /// Prints a loop or branch body; its `yield` assigns `targets`.
+  /// Prints a loop or branch body; its `yield` (or a `while`'s `condition`,
+  /// with the values it forwards) assigns `targets`.
   llvm::Error printRegionBody(const ir::Block &block, unsigned indent,
                               llvm::ArrayRef<const ir::Value *> targets);
 
   virtual llvm::Error printInstruction(const ir::Operation &op, unsigned indent) = 0;
   virtual llvm::Error printFor(const ir::Operation &op, unsigned indent) = 0;
   virtual llvm::Error printIf(const ir::Operation &op, unsigned indent) = 0;
+  /// A `while`: the initial values to the before region's arguments, then
+  /// the loop (beginWhile ... endWhile) around the before region, whose
+  /// `condition` assigns the after region's arguments, the exit when the
+  /// condition fails, and the after region, whose `yield` assigns the
+  /// before region's arguments. The results are the after region's
+  /// arguments: what the last condition forwarded.
+  llvm::Error printWhile(const ir::Operation &op, unsigned indent);
+  virtual void beginWhile(const ir::Operation &op, unsigned indent) = 0;
+  /// Leaves the innermost loop when `condition` is false.
+  virtual void exitWhileUnless(const ir::Value *condition, unsigned indent) = 0;
+  virtual void endWhile(unsigned indent) = 0;
   virtual void printReturn(unsigned indent) = 0;
-  /// Assigns the yielded values to `targets` as one parallel copy.
-  virtual void printYield(const ir::Operation &yield, unsigned indent,
+  /// Assigns `values` to `targets` as one parallel copy.
+  virtual void printYield(llvm::ArrayRef<ir::Value *> values, unsigned indent,
                           llvm::ArrayRef<const ir::Value *> targets) = 0;
   /// An error prefixed with the printer's name.
   virtual llvm::Error error(const llvm::Twine &message) const = 0;

@@ -15,7 +15,9 @@ RegisterClass registerClass(ir::DataType t) {
     return RegisterClass::B16;
   if (bits <= 32)
     return RegisterClass::B32;
-  return RegisterClass::B64;
+  if (bits <= 64)
+    return RegisterClass::B64;
+  return RegisterClass::B128;
 }
 
 const RegisterClassInfo &info(RegisterClass rc) {
@@ -23,6 +25,7 @@ const RegisterClassInfo &info(RegisterClass rc) {
       {".pred", "%p", "bool", "mov.pred"},       {".b8", "%rc", "uint8_t", "mov.b8"},
       {".b16", "%rs", "uint16_t", "mov.b16"},    {".b32", "%r", "uint32_t", "mov.b32"},
       {".f32", "%f", "float", "mov.f32"},        {".b64", "%rd", "uint64_t", "mov.b64"},
+      {".b128", "%rq", "cutec::rt::B128", "mov.b128"},
   };
   return infos[unsigned(rc)];
 }

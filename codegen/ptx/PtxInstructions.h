@@ -41,6 +41,8 @@ enum class PtxSyntax {
   StoreVectorImm, // op [a0], imm, {a1, a2, ...};
   Immediates, // op i0, i1, ...;   (the "imms" attribute)
   Elect,      // op _|r0, i0;      (i0: the member mask)
+  AddressPair,    // op [a0], [a1];
+  GuardedVector4, // @a0 op {r0, r1, r2, _}, a1;   (the fourth element unused)
 };
 
 struct PtxInstruction {

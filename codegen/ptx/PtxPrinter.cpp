@@ -92,21 +92,21 @@ private:
 
   // A swap (a yielded value that is itself a target) goes through fresh
   // registers so no target is overwritten before it is read.
-  void printYield(const Operation &yield, unsigned indent,
+  void printYield(llvm::ArrayRef<Value *> values, unsigned indent,
                   llvm::ArrayRef<const Value *> targets) override {
     bool overlaps = false;
-    for (const Value *v : yield.operands())
+    for (const Value *v : values)
       overlaps |= llvm::is_contained(targets, v);
     if (!overlaps) {
       for (size_t i = 0; i < targets.size(); ++i)
-        copy(indent, targets[i], yield.operand(i));
+        copy(indent, targets[i], values[i]);
       return;
     }
     std::vector<std::string> temps;
     for (size_t i = 0; i < targets.size(); ++i) {
       RegisterClass rc = registerClass(targets[i]->type().element());
       temps.push_back(freshRegister(rc));
-      copy(indent, rc, temps.back(), reg(yield.operand(i)));
+      copy(indent, rc, temps.back(), reg(values[i]));
     }
     for (size_t i = 0; i < targets.size(); ++i)
       copy(indent, registerClass(targets[i]->type().element()), reg(targets[i]), temps[i]);
@@ -128,8 +128,24 @@ private:
     line(indent + 1, fmt::format("add.s32 \t{}, {}, {};", iv, iv, reg(op.operand(2))));
     line(indent + 1, "bra \t" + head + ";");
     body += end + ":\n";
-    aliasLoopResults(op, loop);
+    aliasResults(op, loop.carried);
     return llvm::Error::success();
+  }
+
+  // The condition's forwarded values go to the body's arguments before the
+  // exit branch, so that they are also the loop's results after it.
+  void beginWhile(const Operation &, unsigned) override {
+    std::string head = label("while");
+    whileLabels.emplace_back(head, label("endwhile"));
+    body += head + ":\n";
+  }
+  void exitWhileUnless(const Value *condition, unsigned indent) override {
+    line(indent, fmt::format("@!{} bra \t{};", reg(condition), whileLabels.back().second));
+  }
+  void endWhile(unsigned indent) override {
+    line(indent + 1, "bra \t" + whileLabels.back().first + ";");
+    body += whileLabels.back().second + ":\n";
+    whileLabels.pop_back();
   }
 
   llvm::Error printIf(const Operation &op, unsigned indent) override {
@@ -261,6 +277,12 @@ private:
       text = fmt::format("{} \t_|{}, 0x{:08x}", m, r[0],
                          uint32_t((*op.attrAs<IntTuple>("imms"))[0].leaf().staticValue()));
       break;
+    case PtxSyntax::AddressPair:
+      text = fmt::format("{} \t[{}], [{}]", m, a[0], a[1]);
+      break;
+    case PtxSyntax::GuardedVector4:
+      text = fmt::format("@{} {} \t{{{}, _}}, {}", a[0], m, llvm::join(r, ", "), a[1]);
+      break;
     case PtxSyntax::TensorLoadMulticast:
       text = fmt::format("{} \t[{}], [{}, {{{}}}], [{}], {}", m, a[1], a[0],
                          llvm::join(llvm::ArrayRef(a).drop_front(4), ", "), a[2], a[3]);
@@ -287,6 +309,8 @@ private:
 
   const Operation &kernel;
   unsigned labelCount = 0;
+  /// The head and exit labels of the `while` loops being printed.
+  std::vector<std::pair<std::string, std::string>> whileLabels;
 };
 
 } // namespace

@@ -1,6 +1,6 @@
 //===- DataType.h - Element types of the kernel language ------------------===//
 //
-// The scalar element types a kernel can name (f4e2m1 ... u64, bool), with the
+// The scalar element types a kernel can name (f4e2m1 ... u128, bool), with the
 // facts the compiler needs about each: width in bits, float or integer,
 // signedness, and the PTX type it travels in.
 //
@@ -19,7 +19,9 @@ enum class DataType : unsigned char {
 #include "ir/core/DataTypes.def"
 };
 
-enum class DataTypeClass { Bool, SignedInt, UnsignedInt, Float };
+/// Opaque: bits with no arithmetic, loads or conversions (u128, which holds
+/// a cluster launch control response).
+enum class DataTypeClass { Bool, SignedInt, UnsignedInt, Float, Opaque };
 
 llvm::StringRef name(DataType t);
 unsigned bitWidth(DataType t);
@@ -31,6 +33,7 @@ inline bool isInteger(DataType t) {
 /// The narrow formats (<= 8 bits, float) that exist only in memory and are
 /// converted before arithmetic.
 inline bool isStorageOnlyFloat(DataType t) { return isFloat(t) && bitWidth(t) <= 8; }
+inline bool isOpaque(DataType t) { return typeClass(t) == DataTypeClass::Opaque; }
 std::optional<DataType> parseDataType(llvm::StringRef name);
 
 } // namespace cutec::ir

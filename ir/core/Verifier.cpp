@@ -123,6 +123,48 @@ private:
       fail(op, "needs a 16-bit scalar type 'to'");
   }
 
+  static std::vector<Type> typesOf(llvm::ArrayRef<Value *> values) {
+    std::vector<Type> types;
+    for (const Value *v : values)
+      types.push_back(v->type());
+    return types;
+  }
+  static std::vector<Type> typesOf(llvm::ArrayRef<std::unique_ptr<Value>> values) {
+    std::vector<Type> types;
+    for (const auto &v : values)
+      types.push_back(v->type());
+    return types;
+  }
+
+  // The before region takes the carried values (the operands) and ends in
+  // `condition %bool, forwarded...`; the after region takes the forwarded
+  // values and yields the next carried ones; the results are the values the
+  // last condition forwarded.
+  void verifyWhile(const Operation &op) {
+    if (op.regions().size() != 2)
+      return fail(op, "expected a before and an after region");
+    for (const auto &region : op.regions())
+      if (region->blocks().size() != 1)
+        return fail(op, "expected one block per region");
+    const Block &before = op.regions()[0]->front(), &after = op.regions()[1]->front();
+    const Operation *condition = before.terminator(), *yield = after.terminator();
+    if (!condition || condition->kind() != OpKind::Condition)
+      return fail(op, "the before region must end with 'condition'");
+    if (!yield || yield->kind() != OpKind::Yield)
+      return fail(op, "the after region must end with 'yield'");
+    std::vector<Type> carried = typesOf(op.operands());
+    if (typesOf(before.arguments()) != carried || typesOf(yield->operands()) != carried)
+      return fail(op, "the before region's arguments and the after region's yield must have the "
+                      "operands' types");
+    if (condition->operands().empty() ||
+        condition->operand(0)->type() != Type::scalar(DataType::Bool))
+      return fail(op, "'condition' needs a bool first operand");
+    std::vector<Type> forwarded = typesOf(condition->operands().drop_front());
+    if (typesOf(after.arguments()) != forwarded || typesOf(op.results()) != forwarded)
+      return fail(op, "the after region's arguments and the results must have the types that "
+                      "'condition' forwards");
+  }
+
   /// Views start at a kernel parameter, a shared-memory allocation or a
   /// tensor-memory tensor.
   static bool isViewBase(const Value &v) {
@@ -191,6 +233,10 @@ private:
       if (op.operands().size() < 3)
         fail(op, "needs lower bound, upper bound and step operands");
       checkRegions(op, 1, OpKind::Yield);
+      verifyRegions(op);
+      break;
+    case OpKind::While:
+      verifyWhile(op);
       verifyRegions(op);
       break;
     case OpKind::If:

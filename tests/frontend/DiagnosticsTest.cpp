@@ -187,9 +187,15 @@ TEST(DiagnosticsTest, TwoExpressionsOnALine) {
 }
 
 TEST(DiagnosticsTest, UnsupportedPythonKeyword) {
-  EXPECT_EQ(diagnose("while x:\n  pass\n"),
-            "test.cute:1:1: error: 'while' is not supported in the kernel language\nwhile x:\n"
-            "^~~~~\n");
+  EXPECT_EQ(diagnose("for x in y:\n  break\n"),
+            "test.cute:2:3: error: 'break' is not supported in the kernel language\n  break\n"
+            "  ^~~~~\n");
+}
+
+TEST(DiagnosticsTest, WhileElse) {
+  EXPECT_EQ(diagnose("while x:\n  pass\nelse:\n  pass\ny = 1\n"),
+            "test.cute:3:1: error: 'else' after a 'while' loop is not supported; write its "
+            "statements after the loop\nelse:\n^~~~\n");
 }
 
 TEST(DiagnosticsTest, NoneInsteadOfWildcard) {

@@ -248,6 +248,32 @@ TEST(ParserTest, ForLoopWithTupleTarget) {
 )");
 }
 
+TEST(ParserTest, WhileLoop) {
+  EXPECT_EQ(parseBody("while n > 1 and ok:\n    n = n // 2\n"), R"(While @1:1
+  condition: Binary 'and' @1:7
+    lhs: Binary '>' @1:7
+      lhs: Name 'n' @1:7
+      rhs: Int 1 @1:11
+    rhs: Name 'ok' @1:17
+  body:
+    Assign @2:5
+      target: Name 'n' @2:5
+      value: Binary '//' @2:9
+        lhs: Name 'n' @2:9
+        rhs: Int 2 @2:14
+)");
+  // A suite on the same line.
+  EXPECT_EQ(parseBody("while x: x = x - 1\n"), R"(While @1:1
+  condition: Name 'x' @1:7
+  body:
+    Assign @1:10
+      target: Name 'x' @1:10
+      value: Binary '-' @1:14
+        lhs: Name 'x' @1:14
+        rhs: Int 1 @1:18
+)");
+}
+
 TEST(ParserTest, IfElifElse) {
   EXPECT_EQ(parseBody("if a:\n  x = 1\nelif b:\n  x = 2\nelse:\n  return\n"), R"(If @1:1
   condition: Name 'a' @1:4

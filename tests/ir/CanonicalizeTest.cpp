@@ -119,5 +119,34 @@ TEST(Canonicalize, CseRespectsScopes) {
   EXPECT_NE(second, std::string::npos) << text;
 }
 
+TEST(Canonicalize, CseSeesIntoBothRegionsOfAWhileLoop) {
+  // n * n before the loop serves both regions; the regions do not share
+  // their own values, and the loop (not pure) stays although nothing uses
+  // its results.
+  auto kernel = test::makeHalvingKernel();
+  Block &body = kernel->regions()[0]->front();
+  Value *n = body.argument(0);
+  Operation &loop = **std::next(body.operations().begin());
+  auto square = [&](Operation &before) {
+    Builder b;
+    b.setInsertionPoint(before);
+    Operation &use =
+        b.create(OpKind::PtxInst, {}, {b.createValue(OpKind::Mul, {}, n->type(), {n, n})});
+    use.setAttr("opcode", std::string("sink"));
+  };
+  square(*loop.regions()[0]->front().terminator());
+  square(*loop.regions()[1]->front().terminator());
+  PassContext context([](llvm::SMLoc, const llvm::Twine &) {});
+  createCanonicalizePass()->run(*kernel, context);
+  std::string separate = toString(*kernel);
+  EXPECT_EQ(llvm::StringRef(separate).count("arith.mul %n, %n"), 2u) << separate;
+  EXPECT_NE(separate.find("while %n, %0"), std::string::npos) << separate;
+
+  square(loop);
+  createCanonicalizePass()->run(*kernel, context);
+  std::string shared = toString(*kernel);
+  EXPECT_EQ(llvm::StringRef(shared).count("arith.mul %n, %n"), 1u) << shared;
+}
+
 } // namespace
 } // namespace cutec

@@ -18,6 +18,40 @@ TEST(Verifier, AcceptsAWellFormedKernel) {
   EXPECT_EQ(firstIssue(*kernel), "");
 }
 
+TEST(Verifier, WhileLoopsCarryOneTypeThroughBothRegions) {
+  auto kernel = test::makeHalvingKernel();
+  EXPECT_EQ(firstIssue(*kernel), "");
+  Operation &loop = *std::next(kernel->regions()[0]->front().operations().begin())->get();
+  Block &before = loop.regions()[0]->front(), &after = loop.regions()[1]->front();
+
+  // The condition forwards a value of another type than the body takes.
+  Operation &condition = *before.terminator();
+  Value *cmp = condition.operand(0);
+  condition.setOperand(1, cmp);
+  EXPECT_EQ(firstIssue(*kernel), "'while': the after region's arguments and the results must "
+                                 "have the types that 'condition' forwards");
+  condition.setOperand(1, before.argument(0));
+
+  // A condition that is not a bool.
+  condition.setOperand(0, before.argument(1));
+  EXPECT_EQ(firstIssue(*kernel), "'while': 'condition' needs a bool first operand");
+  condition.setOperand(0, cmp);
+
+  // The body yields fewer values than the loop carries.
+  Operation &yield = *after.terminator();
+  Value *kept = yield.operand(1);
+  yield.setOperands({yield.operand(0)});
+  EXPECT_EQ(firstIssue(*kernel), "'while': the before region's arguments and the after region's "
+                                 "yield must have the operands' types");
+  yield.setOperands({yield.operand(0), kept});
+  EXPECT_EQ(firstIssue(*kernel), "");
+
+  // The before region ends in a yield instead of a condition.
+  erase(condition);
+  Builder(before).create(OpKind::Yield, {}, {});
+  EXPECT_EQ(firstIssue(*kernel), "'while': the before region must end with 'condition'");
+}
+
 TEST(Verifier, RejectsUseOutsideScope) {
   auto kernel = test::makeSumKernel();
   Block &body = kernel->regions()[0]->front();

@@ -24,6 +24,8 @@ void lowerToMachineIR(KernelUnderTest &k) {
       break;
     case OpKind::For:
     case OpKind::If:
+    case OpKind::While:
+    case OpKind::Condition:
     case OpKind::Yield:
     case OpKind::Return:
       break;

@@ -52,6 +52,8 @@ llvm::ArrayRef<llvm::StringRef> npyDtypesFor(ir::DataType type) {
     return tf32;
   case DataType::F32:
     return f32;
+  case DataType::U128: // no kernel parameter holds responses
+    return {};
   }
   llvm_unreachable("unknown data type");
 }

@@ -1,0 +1,66 @@
+// examples/persistent_scale.cute's emitted C++ on the runtime: persistent
+// CTAs walk every tile of the matrix once, and B = 2 * A exactly, on GPUs
+// of few SMs (fewer CTAs at once than tiles) and for any number of workers.
+#include "persistent_scale_emu.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace cutec {
+namespace {
+
+struct Problem {
+  uint32_t m, n, l;
+  std::vector<float> a, b;
+  std::vector<int32_t> visits;
+  Problem(uint32_t m, uint32_t n, uint32_t l)
+      : m(m), n(n), l(l), a(size_t(m) * n * l), b(a.size(), -1.0f),
+        visits(size_t(m / 32) * (n / 4) * l, 0) {
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = float(i % 1000) - 250.5f;
+  }
+  rt::MemoryMap memory() {
+    rt::MemoryMap map;
+    EXPECT_TRUE(map.add(a.data(), a.size() * 4, "mA"));
+    EXPECT_TRUE(map.add(b.data(), b.size() * 4, "mB"));
+    EXPECT_TRUE(map.add(visits.data(), visits.size() * 4, "visits"));
+    return map;
+  }
+  void expectEveryTileOnceAndScaled() const {
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(b[i], 2 * a[i]) << "element " << i;
+    EXPECT_EQ(visits, std::vector<int32_t>(visits.size(), 1));
+  }
+};
+
+rt::Status runClcScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
+  clc_scale_Params params{};
+  params.mA = reinterpret_cast<uintptr_t>(p.a.data());
+  params.mB = reinterpret_cast<uintptr_t>(p.b.data());
+  params.visits = reinterpret_cast<uintptr_t>(p.visits.data());
+  params.M = p.m;
+  params.N = p.n;
+  params.L = p.l;
+  rt::LaunchConfig c;
+  c.grid = clc_scale_grid(p.m, p.n, p.l);
+  c.block = clc_scale_block();
+  c.dynamicSharedBytes = clc_scale_shared_bytes;
+  c.workerThreads = workers;
+  c.multiprocessors = multiprocessors;
+  return rt::launch(cutec_kernel_clc_scale, c, &params, p.memory());
+}
+
+TEST(PersistentScaleLinked, ClusterLaunchControlWalksEveryTileOnceOnFewSms) {
+  for (uint32_t sms : {1u, 3u, 148u})
+    for (unsigned workers : {1u, 3u}) {
+      SCOPED_TRACE(testing::Message() << sms << " SMs, " << workers << " workers");
+      Problem p(96, 20, 2); // 3 x 5 x 2 tiles
+      rt::Status s = runClcScale(p, sms, workers);
+      ASSERT_TRUE(s) << s.error();
+      p.expectEveryTileOnceAndScaled();
+    }
+}
+
+} // namespace
+} // namespace cutec
