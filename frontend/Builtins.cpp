@@ -5,13 +5,16 @@
 #include "frontend/IRGen.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace cutec {
 
 static BuiltinInfo makeRow(llvm::StringRef spelling, llvm::StringRef signature,
-                           SemaValue (IRGen::*handler)(CallSite &), ir::OpKind op) {
+                           SemaValue (IRGen::*handler)(CallSite &), ir::OpKind op,
+                           bool updatesSelf = false) {
   BuiltinInfo info;
+  info.updatesSelf = updatesSelf;
   info.spelling = spelling;
   info.signatureText = signature;
   std::string error;
@@ -31,10 +34,23 @@ llvm::ArrayRef<BuiltinInfo> builtinTable() {
   rows.push_back(makeRow(spelling, signature, &IRGen::handler, ir::OpKind::Kernel));
 #define INTRINSIC(spelling, signature, op)                                                      \
   rows.push_back(makeRow(spelling, signature, nullptr, ir::OpKind::op));
+#define UPDATING_METHOD(spelling, signature, handler)                                           \
+  rows.push_back(makeRow(spelling, signature, &IRGen::handler, ir::OpKind::Kernel, true));
 #include "frontend/Builtins.def"
     return rows;
   }();
   return table;
+}
+
+bool isUpdatingMethodName(llvm::StringRef member) {
+  static const llvm::StringSet<> members = [] {
+    llvm::StringSet<> set;
+    for (const BuiltinInfo &row : builtinTable())
+      if (row.updatesSelf)
+        set.insert(row.spelling.rsplit('.').second);
+    return set;
+  }();
+  return members.contains(member);
 }
 
 const BuiltinInfo *findBuiltin(llvm::StringRef spelling) {

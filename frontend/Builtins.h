@@ -22,10 +22,17 @@ struct BuiltinInfo {
   SemaValue (IRGen::*handler)(CallSite &) = nullptr;
   /// The kernel IR op of an INTRINSIC row.
   ir::OpKind op = ir::OpKind::Kernel;
+  /// An UPDATING_METHOD row: the method changes its object.
+  bool updatesSelf = false;
 };
 
 /// The row of `spelling` ("warp_idx", "NamedBarrier.sync"), or null.
 const BuiltinInfo *findBuiltin(llvm::StringRef spelling);
+
+/// Whether some built-in class has a method `member` that changes its object
+/// ("advance"): what a loop must carry is decided from the source, before
+/// the receiver's class is known.
+bool isUpdatingMethodName(llvm::StringRef member);
 
 /// Every row, in table order (for the test that checks the table).
 llvm::ArrayRef<BuiltinInfo> builtinTable();

@@ -1,8 +1,9 @@
 // IRGen: variables carried through run-time regions (SSA construction).
 //
 // A run-time loop carries every variable that its body may change and that
-// exists before it: what the body assigns, and the objects it calls methods
-// on (a method such as `state.advance()` may change its object). A run-time
+// exists before it: what the body assigns, and the objects it calls
+// changing methods on (UPDATING_METHOD rows of Builtins.def, such as
+// `state.advance()`; `barrier.arrive()` leaves its object as it was). A run-time
 // `if` merges the variables that its branches change. A variable's value is
 // a tree whose inner nodes are tuples and built-in objects. A leaf that is a
 // number or a run-time scalar, and a variable that is a tensor as a whole,
@@ -12,6 +13,7 @@
 // private `_` fields, which hold its compile-time configuration) must be the
 // same on every path. After the region the value is rebuilt with the same
 // structure, its changing leaves replaced by the region's results.
+#include "frontend/Builtins.h"
 #include "frontend/IRGen.h"
 
 namespace cutec {
@@ -178,7 +180,8 @@ void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names) {
     const auto &call = llvm::cast<ast::CallExpr>(expr);
     if (const auto *method = llvm::dyn_cast<ast::AttributeExpr>(&call.getCallee()))
       if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&method->getBase()))
-        addName(name->getName(), names);
+        if (isUpdatingMethodName(method->getName()))
+          addName(name->getName(), names);
     collectReceivers(call.getCallee(), names);
     each(call.getArgs());
     for (const ast::KeywordArg &kw : call.getKeywords())

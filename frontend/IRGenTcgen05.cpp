@@ -15,6 +15,8 @@ namespace cutec {
 static constexpr int64_t kTmemColumns = 512;
 
 /// Whether `v` is a run-time 32-bit integer: a tensor-memory address.
+/// A tensor-memory address: the u32 tmem_alloc wrote, or an i32 computed
+/// from it (converted back to u32 where it is used).
 static bool isTmemAddress(const SemaValue &v) {
   return v.is(SemaValue::Kind::RunTime) && v.type().isScalar() &&
          ir::isInteger(v.type().element()) && ir::bitWidth(v.type().element()) == 32;
@@ -70,8 +72,8 @@ SemaValue IRGen::tmemAllocation(CallSite &site) {
     if (!isTmemAddress(address))
       return error(site.argExpr(0), "tmem_dealloc takes the 32-bit address tmem_alloc wrote, not " +
                                         address.describe());
-    setCtaGroup(builder->create(ir::OpKind::TmemDealloc, site.loc(), {address.irValue(), count}),
-                *group);
+    ir::Value *u32 = convert(address, ir::DataType::U32, site.argExpr(0)).irValue();
+    setCtaGroup(builder->create(ir::OpKind::TmemDealloc, site.loc(), {u32, count}), *group);
     return SemaValue::none();
   }
   // tmem_alloc(holder, columns): the allocated address goes to `holder`, one
@@ -209,7 +211,7 @@ SemaValue IRGen::tmemTensorValue(CallSite &site, const Layout &layout) {
   return SemaValue::runTime(builder->createValue(
       ir::OpKind::TmemTensor, site.loc(),
       ir::Type::tensor(site.args[0].dataType(), ir::MemorySpace::Tensor, layout),
-      {address.irValue()}));
+      {convert(address, ir::DataType::U32, site.argExpr(2)).irValue()}));
 }
 
 // gemm(acc, a, b, accumulate): acc (M, N) in tensor memory += or = a (M, K)

@@ -163,6 +163,16 @@ SemaValue IRGen::namedBarrier(CallSite &site) {
 }
 
 SemaValue IRGen::namedBarrierMethod(CallSite &site) {
+  // A variable reassigned in a run-time loop or branch carries its fields
+  // as run-time values; the barrier instruction needs them as immediates.
+  for (const char *field : {"barrier_id", "num_threads"}) {
+    const SemaValue *v = site.self->field(field);
+    if (!v->is(SemaValue::Kind::Int) || !v->intValue().isStatic())
+      return error(site.loc(), llvm::Twine("this NamedBarrier's ") + field +
+                                   " is only known at run time (the variable is reassigned in "
+                                   "a run-time loop or branch); bar.sync needs it at compile time",
+                   {site.range()});
+  }
   int64_t id = site.self->field("barrier_id")->intValue().staticValue();
   if (site.callee == "NamedBarrier.get_barrier")
     return SemaValue::integer(id);

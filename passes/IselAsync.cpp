@@ -53,6 +53,12 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, "mbarrier.init.shared::cta.b64", {}, in);
     return nullptr;
   case OpKind::MbarrierArrive:
+    if (op.attrAs<int64_t>("cta_group")) {
+      // cta_group=2: the arrival counts on the pair leader's mbarrier.
+      emitInst(b, loc, "mbarrier.arrive.release.cluster.shared::cluster.b64", {},
+               {pairLeaderAddress(b, loc, in[0])});
+      return nullptr;
+    }
     emitInst(b, loc, "mbarrier.arrive.shared::cta.b64", {DataType::U64}, in);
     return nullptr;
   case OpKind::MbarrierExpectTx:

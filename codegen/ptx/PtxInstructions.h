@@ -42,6 +42,7 @@ enum class PtxSyntax {
   Immediates, // op i0, i1, ...;   (the "imms" attribute)
   Elect,      // op _|r0, i0;      (i0: the member mask)
   AddressPair,    // op [a0], [a1];
+  SinkAddress,    // op _, [a0];     (a result PTX requires to be the sink)
   GuardedVector4, // @a0 op {r0, r1, r2, _}, a1;   (the fourth element unused)
 };
 

@@ -277,6 +277,9 @@ private:
       text = fmt::format("{} \t_|{}, 0x{:08x}", m, r[0],
                          uint32_t((*op.attrAs<IntTuple>("imms"))[0].leaf().staticValue()));
       break;
+    case PtxSyntax::SinkAddress:
+      text = fmt::format("{} \t_, [{}]", m, a[0]);
+      break;
     case PtxSyntax::AddressPair:
       text = fmt::format("{} \t[{}], [{}]", m, a[0], a[1]);
       break;
