@@ -98,6 +98,10 @@ void collectAssignedNames(const ast::Expr &target, std::vector<std::string> &nam
 /// Adds the names whose methods `expr` calls (`x` in `x.m(...)`).
 void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names);
 
+/// The op that reads block_idx(), thread_idx() or grid_dim(); none for
+/// other names.
+std::optional<ir::OpKind> indexRegisterOp(llvm::StringRef builtin);
+
 class IRGen {
   /// The built-in table names IRGen's handlers (frontend/Builtins.cpp).
   friend llvm::ArrayRef<BuiltinInfo> builtinTable();
@@ -151,7 +155,8 @@ private:
   void defineHelper(const ast::FunctionDef &def);
   void buildKernel(const ast::FunctionDef &def);
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
-  std::optional<ir::Type> evalTensorType(const ast::Param &param);
+  /// A kernel parameter's type: a global tensor or a scalar.
+  std::optional<ir::Type> evalParamType(const ast::Param &param);
   void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
                            llvm::ArrayRef<std::string> dynamicSizes);
   // --- assume= of @kernel (IRGenAssume.cpp) ----------------------------------
@@ -232,6 +237,9 @@ private:
   SemaValue callSize(CallSite &site);
   SemaValue callSelect(CallSite &site);
   SemaValue callIndexTuple(CallSite &site);
+  SemaValue callSmCount(CallSite &site);
+  /// One dimension (0..2) of block_idx(), thread_idx() or grid_dim().
+  SemaValue indexRegister(ir::OpKind kind, llvm::SMLoc loc, const llvm::Twine &what, int64_t dim);
   SemaValue callMethod(const SemaValue &method, CallSite &site);
   SemaValue callDType(ir::DataType type, CallSite &site);
   bool checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t max,
@@ -498,6 +506,9 @@ private:
   /// where that one is.
   int64_t kernelCtaGroup = 0;
   llvm::SMLoc kernelCtaGroupLoc;
+  /// While the @kernel grid is evaluated (the one place sm_count() means
+  /// something).
+  bool evaluatingGrid = false;
   unsigned callDepth = 0;
   unsigned nesting = 0;
   bool nestingReported = false;

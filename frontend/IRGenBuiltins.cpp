@@ -3,6 +3,7 @@
 // size with mode=, block_idx/thread_idx, element-type constructors, and the
 // tensor methods .load(), .store(v) and .to(dtype).
 #include "frontend/IRGen.h"
+#include "ir/core/LaunchChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -262,18 +263,48 @@ SemaValue IRGen::notAFunction(CallSite &site) {
   return error(site.loc(), name + " is not a function: " + what, {site.range()});
 }
 
-SemaValue IRGen::callIndexTuple(CallSite &site) {
-  ir::OpKind kind = site.callee == "block_idx" ? ir::OpKind::BlockIdx : ir::OpKind::ThreadIdx;
-  ir::Builder *b = requireBuilder(site.loc(), site.callee + "()");
+std::optional<ir::OpKind> indexRegisterOp(llvm::StringRef builtin) {
+  if (builtin == "block_idx")
+    return ir::OpKind::BlockIdx;
+  if (builtin == "thread_idx")
+    return ir::OpKind::ThreadIdx;
+  if (builtin == "grid_dim")
+    return ir::OpKind::GridDim;
+  return std::nullopt;
+}
+
+SemaValue IRGen::indexRegister(ir::OpKind kind, llvm::SMLoc loc, const llvm::Twine &what,
+                               int64_t dim) {
+  ir::Builder *b = requireBuilder(loc, what);
   if (!b)
     return SemaValue::poison();
+  ir::Operation &op = b->create(kind, loc, {}, {ir::Type::scalar(ir::DataType::I32)});
+  op.setAttr("dim", dim);
+  return SemaValue::runTime(op.result());
+}
+
+SemaValue IRGen::callIndexTuple(CallSite &site) {
+  ir::OpKind kind = *indexRegisterOp(site.callee);
   std::vector<SemaValue> dims;
   for (int64_t dim = 0; dim < 3; ++dim) {
-    ir::Operation &op = b->create(kind, site.loc(), {}, {ir::Type::scalar(ir::DataType::I32)});
-    op.setAttr("dim", dim);
-    dims.push_back(SemaValue::runTime(op.result()));
+    SemaValue index = indexRegister(kind, site.loc(), site.callee + "()", dim);
+    if (index.isPoison())
+      return index;
+    dims.push_back(std::move(index));
   }
   return SemaValue::tuple(std::move(dims));
+}
+
+// sm_count(): the launching device's SM count, a size only the launcher
+// knows, so only a grid may use it (persistent kernels launch one CTA per SM).
+SemaValue IRGen::callSmCount(CallSite &site) {
+  if (!evaluatingGrid)
+    return error(site.loc(),
+                 "sm_count() is known only when the kernel is launched: use it in the @kernel "
+                 "grid, e.g. grid=(min(tiles, sm_count()), 1, 1), and read the grid in the "
+                 "kernel with grid_dim()",
+                 {site.range()});
+  return SemaValue::integer(IntExpr::symbol(ir::kSmCountSize));
 }
 
 // Keyword arguments of layout functions, by position (CuTe's names).

@@ -477,17 +477,9 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
   if (const auto *call = llvm::dyn_cast<ast::CallExpr>(&attribute.getBase());
       call && dim >= 0 && call->getArgs().empty() && call->getKeywords().empty()) {
     SemaValue callee = eval(call->getCallee());
-    if (callee.is(SemaValue::Kind::Builtin) &&
-        (callee.name() == "block_idx" || callee.name() == "thread_idx")) {
-      ir::Builder *b = requireBuilder(call->getLoc(), callee.name() + "()");
-      if (!b)
-        return SemaValue::poison();
-      ir::Operation &op =
-          b->create(callee.name() == "block_idx" ? ir::OpKind::BlockIdx : ir::OpKind::ThreadIdx,
-                    call->getLoc(), {}, {ir::Type::scalar(ir::DataType::I32)});
-      op.setAttr("dim", int64_t(dim));
-      return SemaValue::runTime(op.result());
-    }
+    if (callee.is(SemaValue::Kind::Builtin))
+      if (std::optional<ir::OpKind> kind = indexRegisterOp(callee.name()))
+        return indexRegister(*kind, call->getLoc(), callee.name() + "()", dim);
   }
   SemaValue base = eval(attribute.getBase());
   if (base.isPoison())

@@ -4,6 +4,7 @@
 #include "frontend/IRGen.h"
 #include "frontend/Sema.h"
 
+#include "ir/core/KernelArguments.h"
 #include "ir/core/Verifier.h"
 
 namespace cutec {
@@ -141,17 +142,30 @@ void IRGen::defineHelper(const ast::FunctionDef &def) {
   globals[def.getName()] = SemaValue::helper(def);
 }
 
-std::optional<ir::Type> IRGen::evalTensorType(const ast::Param &param) {
+std::optional<ir::Type> IRGen::evalParamType(const ast::Param &param) {
   const ast::Expr *annotation = param.getAnnotation();
   if (!annotation) {
-    error(param,
-          "kernel parameter '" + param.getName() + "' needs a type: Tensor[element type, layout]");
+    error(param, "kernel parameter '" + param.getName() +
+                     "' needs a type: Tensor[element type, layout], i32, u32 or f32");
     return std::nullopt;
+  }
+  // A scalar: `n: i32`, `alpha: f32`.
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(annotation)) {
+    std::optional<SemaValue> dtype = lookup(name->getName());
+    if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isScalarParameterType(dtype->dataType()))
+      return ir::Type::scalar(dtype->dataType());
+    if (dtype && dtype->is(SemaValue::Kind::DType)) {
+      error(*annotation, "a scalar kernel parameter is i32, u32 or f32, not " +
+                             ir::name(dtype->dataType()) +
+                             " (pass narrower values in a tensor, or convert in the kernel)");
+      return std::nullopt;
+    }
   }
   const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(annotation);
   const auto *base = subscript ? llvm::dyn_cast<ast::NameExpr>(&subscript->getBase()) : nullptr;
   if (!base || base->getName() != "Tensor") {
-    error(*annotation, "the type of a kernel parameter must be Tensor[element type, layout]");
+    error(*annotation, "the type of a kernel parameter must be Tensor[element type, layout], "
+                       "i32, u32 or f32");
     return std::nullopt;
   }
   if (subscript->getIndices().size() != 2) {
@@ -192,7 +206,7 @@ void IRGen::buildKernelSignature(const ast::FunctionDef &def, ir::Operation &ker
   for (const auto &param : def.getParams()) {
     if (param->getDefault())
       error(*param->getDefault(), "kernel parameters cannot have default values");
-    types.push_back(evalTensorType(*param));
+    types.push_back(evalParamType(*param));
   }
   frame->dynamicSizes = nullptr;
   evalKernelDecorator(def, kernel, dynamicSizes);
@@ -246,7 +260,9 @@ void IRGen::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kern
     return;
   }
   auto shape3 = [&](llvm::StringRef key, const ast::Expr &expr) {
+    evaluatingGrid = key == "grid";
     SemaValue v = eval(expr);
+    evaluatingGrid = false;
     if (v.isPoison())
       return;
     std::vector<SemaValue> dims =

@@ -5,7 +5,7 @@
 // `while`, `condition`, `yield` and `return` stay, with their values retyped
 // to machine registers.
 // Kernel parameters are read once at the entry: ld.param + cvta for tensors,
-// ld.param.u32 for dynamic sizes.
+// ld.param.u32 for dynamic sizes and integer scalars, ld.param.f32 for f32.
 //
 // Values of 8 bits or fewer live in b16 registers: PTX has no moves of b8
 // registers (so a b8 value could not be carried through a loop), and a byte
@@ -134,7 +134,10 @@ private:
         continue;
       }
       bool isTensor = arg->type().isTensor();
-      Operation &param = emitInst(b, kernel.loc(), isTensor ? "ld.param.u64" : "ld.param.u32",
+      const char *load = isTensor                                   ? "ld.param.u64"
+                         : arg->type().element() == DataType::F32 ? "ld.param.f32"
+                                                                  : "ld.param.u32";
+      Operation &param = emitInst(b, kernel.loc(), load,
                                   {isTensor ? DataType::U64 : arg->type().element()});
       param.setAttr("param", arg->nameHint());
       machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), "cvta.to.global.u64",
@@ -243,6 +246,7 @@ private:
     case OpKind::Bitcast:
       return bitcast(b, op, in[0], kernelType(op.operand(0)), type);
     case OpKind::BlockIdx:
+    case OpKind::GridDim:
     case OpKind::ThreadIdx:
     case OpKind::LaneIdx:
       return specialRegister(b, op);
@@ -544,14 +548,24 @@ private:
     return nullptr;
   }
 
-  Value *specialRegister(ir::Builder &b, const Operation &op) {
+  static std::string specialRegisterName(OpKind kind, int64_t dim) {
     static const char *const kDims[] = {"x", "y", "z"};
+    switch (kind) {
+    case OpKind::LaneIdx:
+      return "%laneid";
+    case OpKind::BlockIdx:
+      return std::string("%ctaid.") + kDims[dim];
+    case OpKind::GridDim:
+      return std::string("%nctaid.") + kDims[dim];
+    default:
+      return std::string("%tid.") + kDims[dim];
+    }
+  }
+
+  Value *specialRegister(ir::Builder &b, const Operation &op) {
     const int64_t *dim = op.attrAs<int64_t>("dim");
     Operation &mov = emitInst(b, op.loc(), "mov.u32", {op.result()->type().element()});
-    mov.setAttr("special", op.kind() == OpKind::LaneIdx
-                               ? std::string("%laneid")
-                               : std::string(op.kind() == OpKind::BlockIdx ? "%ctaid." : "%tid.") +
-                                     kDims[dim ? *dim : 0]);
+    mov.setAttr("special", specialRegisterName(op.kind(), dim ? *dim : 0));
     return mov.result();
   }
 

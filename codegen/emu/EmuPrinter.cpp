@@ -6,6 +6,7 @@
 
 #include "codegen/ptx/MachineIRPrinter.h"
 #include "codegen/ptx/PtxInstructions.h"
+#include "ir/core/KernelArguments.h"
 #include "ir/core/LaunchChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -71,8 +72,9 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
       continue;
     }
     bool isPointer = arg->type().isTensor();
-    os << "  " << (isPointer ? "uint64_t " : "uint32_t ") << paramName(arg.get()) << ";\n";
-    if (!isPointer)
+    os << "  " << (isPointer ? "uint64_t" : ir::cxxParameterType(kernel, *arg)) << " "
+       << paramName(arg.get()) << ";\n";
+    if (ir::argumentKind(kernel, *arg) == ir::ArgumentKind::DynamicSize)
       sizes.push_back(paramName(arg.get()));
   }
   os << "};\n";
@@ -87,9 +89,14 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
     os << "inline cutec::rt::Dim3 " << name << "_block() { return " << dim3Expression(*block)
        << "; }\n";
   if (const IntTuple *grid = kernel.attrAs<IntTuple>("grid")) {
+    // A persistent kernel's grid may depend on the SMs of the GPU it stands
+    // for: the caller says how many.
+    if (ir::gridUsesSmCount(kernel))
+      args += (args.empty() ? "" : ", ") + std::string("uint32_t ") + ir::kSmCountSize;
     os << "inline cutec::rt::Dim3 " << name << "_grid(" << args << ") {\n";
     os << "  auto ceil_div = [](uint32_t a, uint32_t b) { return (a + b - 1) / b; };\n";
-    os << "  (void)ceil_div;\n";
+    os << "  auto min = [](uint32_t a, uint32_t b) { return a < b ? a : b; };\n";
+    os << "  (void)ceil_div, (void)min;\n";
     os << "  return " << dim3Expression(*grid) << ";\n}\n";
   }
 }
@@ -178,7 +185,7 @@ private:
     const ir::Block &entry = *kernel.regions()[0]->blocks().front();
     llvm::StringSet<> sizes;
     for (const auto &arg : entry.arguments())
-      if (arg->type().isScalar())
+      if (ir::argumentKind(kernel, *arg) == ir::ArgumentKind::DynamicSize)
         sizes.insert(paramName(arg.get()));
     host::CxxIntExpr exprs("a tensor map of kernel '" + name + "'", sizes,
                            [](llvm::StringRef size) { return "uint64_t{p." + size.str() + "}"; });

@@ -1,9 +1,10 @@
 //===- HostPrinter.cpp - Kernels to a CUDA driver API launcher header -----===//
 #include "codegen/host/HostPrinter.h"
-#include "ir/core/LaunchChecks.h"
 
 #include "codegen/host/CxxIntExpr.h"
 #include "codegen/host/TensorMapCode.h"
+#include "ir/core/KernelArguments.h"
+#include "ir/core/LaunchChecks.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -53,8 +54,11 @@ llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::
   flattenInto(*grid, leaves);
   if (leaves.size() > 3)
     return error("the grid of kernel '" + name + "' has more than 3 dimensions");
-  CxxIntExpr printer("the grid of kernel '" + name + "'", sizes,
-                     [](llvm::StringRef size) { return "uint64_t{args." + size.str() + "}"; });
+  llvm::StringSet<> names = sizes;
+  names.insert(ir::kSmCountSize);
+  CxxIntExpr printer("the grid of kernel '" + name + "'", names, [](llvm::StringRef size) {
+    return size == ir::kSmCountSize ? "uint64_t(sm_count)" : "uint64_t{args." + size.str() + "}";
+  });
   std::vector<std::string> dims;
   for (const IntTuple &leaf : leaves) {
     auto text = printer.print(leaf.leaf());
@@ -65,6 +69,20 @@ llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::
   dims.resize(3, "1");
   helpers += printer.helperDefinitions("  ");
   return "{" + dims[0] + ", " + dims[1] + ", " + dims[2] + "}";
+}
+
+/// A grid of sm_count() reads the SM count of the current context's device.
+std::string smCountQuery(const Operation &kernel) {
+  if (!ir::gridUsesSmCount(kernel))
+    return "";
+  return "  int sm_count = 0;\n"
+         "  CUdevice device;\n"
+         "  if (CUresult r = cuCtxGetDevice(&device); r != CUDA_SUCCESS)\n"
+         "    return r;\n"
+         "  if (CUresult r = cuDeviceGetAttribute(&sm_count, "
+         "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);\n"
+         "      r != CUDA_SUCCESS)\n"
+         "    return r;\n";
 }
 
 void printLoad(const std::string &name, llvm::raw_ostream &os) {
@@ -116,7 +134,7 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
   const ir::Block &entry = *kernel.regions()[0]->blocks().front();
   llvm::StringSet<> sizes;
   std::vector<std::string> fields, params;
-  os << "/// The arguments of kernel " << name << ": its tensors and dynamic sizes.\n";
+  os << "/// The arguments of kernel " << name << ": its tensors, scalars and dynamic sizes.\n";
   os << "struct " << name << "_LaunchArgs {\n";
   for (const auto &arg : entry.arguments()) {
     std::string field = paramName(arg.get());
@@ -125,8 +143,9 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
       continue;
     }
     bool isPointer = arg->type().isTensor();
-    os << "  " << (isPointer ? "CUdeviceptr " : "uint32_t ") << field << ";\n";
-    if (!isPointer)
+    os << "  " << (isPointer ? "CUdeviceptr" : ir::cxxParameterType(kernel, *arg)) << " " << field
+       << ";\n";
+    if (ir::argumentKind(kernel, *arg) == ir::ArgumentKind::DynamicSize)
       sizes.insert(field);
     params.push_back("&params." + field);
     fields.push_back(std::move(field));
@@ -162,7 +181,7 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
      << "_LaunchArgs &args, CUstream stream) {\n"
      << "  if (char message[256]; !cutec_check_" << name << "(args, message, sizeof message))\n"
      << "    return CUDA_ERROR_INVALID_VALUE;\n"
-     << helpers << "  const uint64_t grid[3] = " << *grid << ";\n"
+     << smCountQuery(kernel) << helpers << "  const uint64_t grid[3] = " << *grid << ";\n"
      << "  for (uint64_t g : grid)\n"
      << "    if (g == 0 || g > UINT32_MAX)\n"
      << "      return CUDA_ERROR_INVALID_VALUE;\n"

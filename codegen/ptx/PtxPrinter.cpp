@@ -11,6 +11,7 @@
 
 #include "codegen/ptx/MachineIRPrinter.h"
 #include "codegen/ptx/PtxInstructions.h"
+#include "ir/core/KernelArguments.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -39,7 +40,8 @@ public:
       if (arg->type().isTensorMap())
         os << "\t.param .align 64 .b8 " << paramName(arg) << "[128]";
       else
-        os << "\t.param ." << (arg->type().isTensor() ? "u64 " : "u32 ") << paramName(arg);
+        os << "\t.param ." << (arg->type().isTensor() ? "u64" : ir::ptxParameterType(kernel, *arg))
+           << " " << paramName(arg);
       os << (i + 1 < entry.arguments().size() ? ",\n" : "\n");
     }
     os << ")\n";

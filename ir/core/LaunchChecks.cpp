@@ -3,6 +3,16 @@
 
 namespace cutec::ir {
 
+bool gridUsesSmCount(const Operation &kernel) {
+  const IntTuple *grid = kernel.attrAs<IntTuple>("grid");
+  if (!grid)
+    return false;
+  std::vector<std::string> names;
+  for (const IntTuple &dim : grid->elements())
+    dim.leaf().collectSymbols(names);
+  return llvm::is_contained(names, kSmCountSize);
+}
+
 std::vector<LaunchCheck> launchChecks(const Operation &kernel) {
   std::vector<LaunchCheck> checks;
   for (const auto &arg : kernel.regions()[0]->blocks().front()->arguments())

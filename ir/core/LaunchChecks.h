@@ -20,6 +20,14 @@ namespace cutec::ir {
 /// Every tensor parameter's base address is a multiple of this many bytes.
 constexpr int64_t kTensorBaseAlignment = 16;
 
+/// The size that `sm_count()` in a kernel's grid stands for: the number of
+/// SMs of the device it is launched on. The host launcher asks the device;
+/// the emulation's grid function and `cutec run` take it as an argument.
+inline constexpr const char *kSmCountSize = "sm_count";
+
+/// Whether the kernel's grid depends on sm_count().
+bool gridUsesSmCount(const Operation &kernel);
+
 struct LaunchCheck {
   std::string field; // the parameter's name (its field in the argument struct)
   int64_t divisor;   // the value must be a multiple of it

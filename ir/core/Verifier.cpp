@@ -219,6 +219,7 @@ private:
         fail(op, "needs a 'predicate'");
       break;
     case OpKind::BlockIdx:
+    case OpKind::GridDim:
     case OpKind::ThreadIdx: {
       const int64_t *dim = op.attrAs<int64_t>("dim");
       if (!dim || *dim < 0 || *dim > 2)

@@ -283,6 +283,15 @@ llvm::Expected<LayoutValue> shapeArith(Args a, bool ceil) {
   return wrap(shapeDiv(x, y));
 }
 
+// min(a, b) on two integers (e.g. a grid of min(tiles, sm_count())).
+llvm::Expected<LayoutValue> minOfInts(Args a) {
+  CUTEC_TRY(x, asTuple(a, 0));
+  CUTEC_TRY(y, asTuple(a, 1));
+  if (!x.isLeaf() || !y.isLeaf())
+    return layoutError("takes two integers, not " + x.str() + " and " + y.str());
+  return LayoutValue(IntTuple(min(x.leaf(), y.leaf())));
+}
+
 llvm::Expected<LayoutValue> modeOf(Args a) {
   CUTEC_TRY(l, asLayout(a, 0));
   Layout cur = l;
@@ -459,6 +468,7 @@ const std::vector<Function> &functions() {
       {"get", 2, 8, "get(L, i[, j...]): a (nested) mode", modeOf},
       {"ceil_div", 2, 2, "ceil_div(a, b): on integers and shapes",
        [](Args a) { return shapeArith(a, true); }},
+      {"min", 2, 2, "min(a, b): the smaller of two integers", minOfInts},
       {"shape_div", 2, 2, "shape_div(a, b): CuTe's exact shape division",
        [](Args a) { return shapeArith(a, false); }},
       {"swizzle", 3, 3, "swizzle(B, M, S): also written S<B,M,S>", swizzleAny},

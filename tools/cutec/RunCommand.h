@@ -32,6 +32,8 @@ struct RunOptions {
   std::string kernel;
   /// `--workers N`: threads running CTAs; 0: the hardware's concurrency.
   unsigned workers = 0;
+  /// `--sms N`: what sm_count() in the kernel's grid is.
+  unsigned sms = 148;
   /// The directory holding runtime/, for the emulation's includes; empty:
   /// the JIT's default (see CxxCompileOptions::runtimeIncludeDir).
   std::string includeRoot;

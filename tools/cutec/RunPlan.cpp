@@ -2,6 +2,7 @@
 #include "tools/cutec/RunPlan.h"
 
 #include "tools/cutec/RunParams.h"
+#include "ir/core/LaunchChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -53,10 +54,17 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   llvm::Expected<SizeBindings> sizes = bindDynamicSizes(**kernel, *defines);
   if (!sizes)
     return sizes.takeError();
+  llvm::Expected<ScalarBindings> scalars = bindScalarParameters(**kernel, *defines);
+  if (!scalars)
+    return scalars.takeError();
   llvm::Expected<rt::Dim3> block = evaluateDim3(**kernel, "block", *sizes);
   if (!block)
     return block.takeError();
-  llvm::Expected<rt::Dim3> grid = evaluateDim3(**kernel, "grid", *sizes);
+  if (options.sms < 1)
+    return llvm::createStringError("--sms 0: a GPU has at least one SM");
+  SizeBindings launchSizes = *sizes;
+  launchSizes[ir::kSmCountSize] = options.sms;
+  llvm::Expected<rt::Dim3> grid = evaluateDim3(**kernel, "grid", launchSizes);
   if (!grid)
     return grid.takeError();
   plan.config.block = *block;
@@ -72,7 +80,8 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.tensors = std::move(*tensors);
 
   const ir::Block &entry = (*kernel)->regions()[0]->front();
-  llvm::Expected<std::vector<uint64_t>> params = packParams(entry, plan.tensors, *sizes);
+  llvm::Expected<std::vector<uint64_t>> params =
+      packParams(**kernel, plan.tensors, *sizes, *scalars);
   if (!params)
     return params.takeError();
   plan.params = std::move(*params);

@@ -13,26 +13,16 @@ constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
 
 } // namespace
 
-std::vector<std::string> dynamicSizeNames(const ir::Operation &kernel) {
-  std::vector<std::string> names;
-  const IntTuple *sizes = kernel.attrAs<IntTuple>("dynamic_sizes");
-  if (!sizes)
-    return names;
-  std::vector<IntTuple> leaves;
-  flattenInto(*sizes, leaves);
-  for (const IntTuple &leaf : leaves)
-    if (leaf.leaf().kind() == IntExpr::Kind::Symbol)
-      names.push_back(leaf.leaf().dynamicNode()->name);
-  return names;
-}
-
 llvm::Expected<SizeBindings> bindDynamicSizes(const ir::Operation &kernel,
                                               const Assignments &defines) {
   std::string kernelName = *kernel.attrAs<std::string>("name");
-  std::vector<std::string> names = dynamicSizeNames(kernel);
+  std::vector<std::string> names = ir::dynamicSizeNames(kernel);
   std::string known = names.empty() ? "it has none" : "it has " + llvm::join(names, ", ");
   SizeBindings sizes;
+  std::vector<std::string> scalars = ir::scalarParameterNames(kernel);
   for (const auto &[name, text] : defines) {
+    if (llvm::is_contained(scalars, name))
+      continue; // a scalar parameter: RunParams binds it
     if (!llvm::is_contained(names, name))
       return llvm::createStringError("-D " + name + ": kernel '" + kernelName +
                                      "' has no dynamic size '" + name + "' (" + known + ")");

@@ -10,6 +10,7 @@
 #define CUTEC_TOOLS_RUNSIZES_H
 
 #include "ir/core/IR.h"
+#include "ir/core/KernelArguments.h"
 #include "runtime/Kernel.h"
 #include "tools/cutec/RunAssignments.h"
 
@@ -19,9 +20,6 @@ namespace cutec {
 
 /// The value of each dynamic size of a kernel.
 using SizeBindings = llvm::StringMap<int64_t>;
-
-/// The names in the kernel's `dynamic_sizes` attribute, in parameter order.
-std::vector<std::string> dynamicSizeNames(const ir::Operation &kernel);
 
 /// Binds every dynamic size of `kernel` to its `-D` value: each must be
 /// given, each value a decimal integer in [1, 2^31-1], and no other name.

@@ -76,6 +76,10 @@ cl::opt<std::string> runKernelName("kernel", cl::sub(runCommand),
 cl::opt<unsigned> runWorkers("workers", cl::sub(runCommand),
                              cl::desc("CPU threads running CTAs (default: all cores)"),
                              cl::init(0));
+cl::opt<unsigned> runSms("sms", cl::sub(runCommand),
+                         cl::desc("SMs of the GPU the run stands for, the sm_count() of a "
+                                  "persistent kernel's grid (default: 148, a B200's)"),
+                         cl::init(148));
 
 // --- cutec KERNEL.cute ------------------------------------------------------
 enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
@@ -207,6 +211,7 @@ int runRun() {
   options.outs.assign(runOuts.begin(), runOuts.end());
   options.kernel = runKernelName;
   options.workers = runWorkers;
+  options.sms = runSms;
   return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
 }
 

@@ -1,0 +1,67 @@
+//===- KernelArguments.cpp - What each kernel parameter is ----------------===//
+#include "ir/core/KernelArguments.h"
+
+namespace cutec::ir {
+
+std::vector<std::string> dynamicSizeNames(const Operation &kernel) {
+  std::vector<std::string> names;
+  const IntTuple *sizes = kernel.attrAs<IntTuple>("dynamic_sizes");
+  if (!sizes)
+    return names;
+  std::vector<IntTuple> leaves;
+  flattenInto(*sizes, leaves);
+  for (const IntTuple &leaf : leaves)
+    if (leaf.leaf().kind() == IntExpr::Kind::Symbol)
+      names.push_back(leaf.leaf().dynamicNode()->name);
+  return names;
+}
+
+ArgumentKind argumentKind(const Operation &kernel, const Value &arg) {
+  if (arg.type().isTensorMap())
+    return ArgumentKind::TensorMap;
+  if (arg.type().isTensor())
+    return ArgumentKind::Tensor;
+  if (llvm::is_contained(dynamicSizeNames(kernel), arg.nameHint()))
+    return ArgumentKind::DynamicSize;
+  return ArgumentKind::Scalar;
+}
+
+std::vector<std::string> scalarParameterNames(const Operation &kernel) {
+  std::vector<std::string> names;
+  for (const auto &arg : kernel.regions()[0]->front().arguments())
+    if (argumentKind(kernel, *arg) == ArgumentKind::Scalar)
+      names.push_back(arg->nameHint());
+  return names;
+}
+
+bool isScalarParameterType(DataType type) {
+  return type == DataType::I32 || type == DataType::U32 || type == DataType::F32;
+}
+
+const char *cxxParameterType(const Operation &kernel, const Value &arg) {
+  if (argumentKind(kernel, arg) == ArgumentKind::DynamicSize)
+    return "uint32_t";
+  switch (arg.type().element()) {
+  case DataType::I32:
+    return "int32_t";
+  case DataType::F32:
+    return "float";
+  default:
+    return "uint32_t";
+  }
+}
+
+const char *ptxParameterType(const Operation &kernel, const Value &arg) {
+  if (argumentKind(kernel, arg) == ArgumentKind::DynamicSize)
+    return "u32";
+  switch (arg.type().element()) {
+  case DataType::I32:
+    return "s32";
+  case DataType::F32:
+    return "f32";
+  default:
+    return "u32";
+  }
+}
+
+} // namespace cutec::ir
