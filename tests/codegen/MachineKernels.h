@@ -19,6 +19,7 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   auto kernel = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
   kernel->setAttr("name", std::string("decode_sum"));
   kernel->setAttr("block", tup(128, 1, 1));
+  kernel->setAttr("dynamic_sizes", tup(IntExpr::symbol("n")));
   Block &entry = kernel->addRegion().addBlock();
   Layout vec(IntExpr::symbol("n"), 1);
   entry.addArgument(Type::tensor(DataType::F4E2M1, MemorySpace::Global, vec), "x");

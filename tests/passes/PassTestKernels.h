@@ -40,8 +40,12 @@ struct KernelUnderTest {
     return entry->addArgument(Type::tensor(type, MemorySpace::Global, std::move(layout)), name);
   }
   void finishSignature() {
-    for (const std::string &size : sizes)
+    std::vector<IntTuple> symbols;
+    for (const std::string &size : sizes) {
       entry->addArgument(Type::scalar(DataType::I32), size);
+      symbols.push_back(IntExpr::symbol(size));
+    }
+    kernel->setAttr("dynamic_sizes", IntTuple::tuple(std::move(symbols)));
   }
   Value *size(llvm::StringRef name) {
     for (const auto &arg : entry->arguments())
