@@ -8,6 +8,7 @@
 #include "block_scaled_gemm_emu.h"
 #include "nvfp4_gemm_2cta_emu.h"
 #include "nvfp4_gemm_emu.h"
+#include "nvfp4_gemm_persistent_emu.h"
 
 #include <gtest/gtest.h>
 
@@ -34,11 +35,26 @@ struct Kernel {
     }                                                                                              \
   }
 
+// A persistent kernel's grid also takes the SM count of the GPU it stands for.
+#define CUTEC_PERSISTENT_KERNEL(name, sms)                                                          \
+  Kernel {                                                                                         \
+    #name "_" #sms "sms", &test::kNvfp4,                                                          \
+        [](const test::ScaledGemmProblem &p, std::vector<uint16_t> &c) {                           \
+          return test::runEmulatedScaledGemm<name##_Params>(                                      \
+              cutec_kernel_##name, name##_grid(p.m, p.k, p.n, sms), name##_block(),                \
+              name##_shared_bytes, p, c);                                                          \
+        }                                                                                          \
+  }
+
 const Kernel kKernels[] = {
     CUTEC_SCALED_KERNEL(nvfp4_gemm, kNvfp4),      CUTEC_SCALED_KERNEL(mxfp8_gemm, kMxfp8),
     CUTEC_SCALED_KERNEL(mxfp4_gemm, kMxfp4),      CUTEC_SCALED_KERNEL(nvfp4_gemm_n64, kNvfp4),
     CUTEC_SCALED_KERNEL(nvfp4_gemm_n192, kNvfp4), CUTEC_SCALED_KERNEL(nvfp4_gemm_2cta, kNvfp4),
     CUTEC_SCALED_KERNEL(mxf4nvf4_2x_gemm, kMxfp4),
+    CUTEC_PERSISTENT_KERNEL(nvfp4_gemm_persistent, 148),
+    CUTEC_PERSISTENT_KERNEL(nvfp4_gemm_persistent, 3),
+    CUTEC_PERSISTENT_KERNEL(nvfp4_gemm_persistent_2cta, 148),
+    CUTEC_PERSISTENT_KERNEL(nvfp4_gemm_persistent_2cta, 4),
 };
 
 struct Case {
@@ -87,7 +103,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{5, 256, 256, 256}, Case{5, 512, 512, 1024}, Case{5, 768, 256, 512},
         Case{5, 256, 1792, 256}, Case{5, 256, 7168, 256}, Case{5, 512, 512, 7168},
         // MXFP4 data through kind::mxf4nvf4.block_scale.scale_vec::2X.
-        Case{6, 128, 256, 256}, Case{6, 256, 768, 1280}, Case{6, 384, 512, 512}),
+        Case{6, 128, 256, 256}, Case{6, 256, 768, 1280}, Case{6, 384, 512, 512},
+        // Persistent: a tile per CTA, several tiles per CTA (two
+        // accumulators in turn), N not a multiple of 256 (the last tile
+        // clipped), K = 7168, and the CTA pairs.
+        Case{7, 128, 256, 7168}, Case{7, 384, 768, 512}, Case{8, 384, 768, 512},
+        Case{8, 256, 640, 256}, Case{8, 128, 1536, 512}, Case{9, 512, 512, 1024},
+        Case{9, 256, 384, 512}, Case{10, 512, 768, 512}, Case{10, 768, 1280, 256}),
     [](const auto &info) {
       const Case &c = info.param;
       return std::string(kKernels[c.kernel].name) + "_M" + std::to_string(c.m) + "_N" +
