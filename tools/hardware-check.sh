@@ -11,16 +11,21 @@
 #  - tma_model_check: hand-written cp.async.bulk.tensor probes of the
 #    emulator's TMA model, and both tensor-map encoders;
 #  - warp_roles_check: examples/warp_specialized.cute (named barriers,
-#    elect.sync, setmaxnreg) for four shapes, and the lane elect.sync elects.
+#    elect.sync, setmaxnreg) for four shapes, and the lane elect.sync elects;
+#  - persistent_transform_check: examples/persistent_transform.cute (a
+#    persistent grid of one CTA per SM with a tile scheduler, a TMA warp and
+#    pipeline, TMA stores with bulk groups, a named barrier, setmaxnreg) for
+#    six shapes.
 #   tools/hardware-check.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
-  warp_roles_check
+  warp_roles_check persistent_transform_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
   "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
 "$build/bin/tma_model_check"
 "$build/bin/warp_roles_check" "$build/tests/hardware/warp_specialized.sm_90a.ptx"
+"$build/bin/persistent_transform_check" "$build/tests/hardware/persistent_transform.sm_90a.ptx"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the hardware checks on a GPU machine that cannot build cutec (no
+# LLVM or CMake there), with g++ and the CUDA driver API only, from this
+# source tree and a folder GEN holding what cutec generated for them on a
+# machine that has it: build/tests/hardware/*.sm_90a.ptx, *_emu.cpp,
+# *_emu.h and *_launch.h. Then run them as tools/hardware-check.sh does,
+# with OUT for the build's bin/ and GEN for its tests/hardware/.
+#   tools/hardware-build-standalone.sh GEN OUT
+set -euo pipefail
+cd "$(dirname "$0")/.."
+gen=$(realpath "$1")
+out=$2
+mkdir -p "$out/runtime"
+# No fused multiply-adds: the emulation rounds each operation as the PTX does.
+flags=(-std=c++20 -O2 -ffp-contract=off -I. -I"$gen" -Itests/emulation -Itests/hardware
+       -Itests/runtime -I/usr/local/cuda/include)
+# Each compile in the background; a failed one fails the script.
+pids=()
+finish() {
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  pids=()
+}
+for source in runtime/*.cpp; do
+  g++ "${flags[@]}" -c "$source" -o "$out/runtime/$(basename "$source" .cpp).o" &
+  pids+=($!)
+done
+finish
+check() {
+  local name=$1
+  shift
+  g++ "${flags[@]}" "$@" "$out"/runtime/*.o -o "$out/$name" -L/usr/local/cuda/lib64 \
+    -L/usr/local/cuda/lib64/stubs -lcuda -lpthread
+}
+check gemv_hardware_check tests/hardware/GemvHardwareCheck.cpp "$gen/nvfp4_gemv_emu.cpp" \
+  "$gen/nvfp4_gemv_warp_emu.cpp" &
+pids+=($!)
+check tma_tile_copy_check tests/hardware/TmaTileCopyCheck.cpp "$gen/tma_tile_copy_emu.cpp" &
+pids+=($!)
+check tma_model_check tests/hardware/TmaModelCheck.cpp &
+pids+=($!)
+check warp_roles_check tests/hardware/WarpRolesCheck.cpp "$gen/warp_specialized_emu.cpp" &
+pids+=($!)
+check persistent_transform_check tests/hardware/PersistentTransformCheck.cpp \
+  "$gen/persistent_transform_emu.cpp" &
+pids+=($!)
+finish
+echo "built the hardware checks in $out"
