@@ -1,6 +1,8 @@
 // examples/persistent_scale.cute's emitted C++ on the runtime: persistent
 // CTAs walk every tile of the matrix once, and B = 2 * A exactly, on GPUs
-// of few SMs (fewer CTAs at once than tiles) and for any number of workers.
+// of few SMs (fewer CTAs at once than tiles) and for any number of workers:
+// with the static scheduler on a grid of sm_count() CTAs, and with cluster
+// launch control on a CTA per tile.
 #include "persistent_scale_emu.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +51,33 @@ rt::Status runClcScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
   c.workerThreads = workers;
   c.multiprocessors = multiprocessors;
   return rt::launch(cutec_kernel_clc_scale, c, &params, p.memory());
+}
+
+rt::Status runStaticScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
+  static_scale_Params params{};
+  params.mA = reinterpret_cast<uintptr_t>(p.a.data());
+  params.mB = reinterpret_cast<uintptr_t>(p.b.data());
+  params.visits = reinterpret_cast<uintptr_t>(p.visits.data());
+  params.M = p.m;
+  params.N = p.n;
+  params.L = p.l;
+  rt::LaunchConfig c;
+  c.grid = static_scale_grid(p.m, p.n, p.l, multiprocessors);
+  c.block = static_scale_block();
+  c.workerThreads = workers;
+  c.multiprocessors = multiprocessors;
+  return rt::launch(cutec_kernel_static_scale, c, &params, p.memory());
+}
+
+TEST(PersistentScaleLinked, StaticSchedulerWalksEveryTileOnceOnAGridOfSmCount) {
+  for (uint32_t sms : {1u, 3u, 7u, 148u})
+    for (unsigned workers : {1u, 3u}) {
+      SCOPED_TRACE(testing::Message() << sms << " SMs, " << workers << " workers");
+      Problem p(96, 20, 2); // 3 x 5 x 2 tiles: 30 CTAs on 148 SMs, 10 tiles each on 3
+      rt::Status s = runStaticScale(p, sms, workers);
+      ASSERT_TRUE(s) << s.error();
+      p.expectEveryTileOnceAndScaled();
+    }
 }
 
 TEST(PersistentScaleLinked, ClusterLaunchControlWalksEveryTileOnceOnFewSms) {
