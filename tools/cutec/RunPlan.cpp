@@ -70,6 +70,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.block = *block;
   plan.config.grid = *grid;
   plan.config.workerThreads = options.workers;
+  plan.config.multiprocessors = options.sms;
   if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))
     plan.config.dynamicSharedBytes = uint32_t(*shared);
 
