@@ -38,30 +38,34 @@ bool isScalarParameterType(DataType type) {
   return type == DataType::I32 || type == DataType::U32 || type == DataType::F32;
 }
 
-const char *cxxParameterType(const Operation &kernel, const Value &arg) {
+namespace {
+
+struct ParameterSpelling {
+  const char *cxx, *ptx;
+};
+
+/// A dynamic size is a uint32_t; a scalar is spelled after its type.
+ParameterSpelling spelling(const Operation &kernel, const Value &arg) {
   if (argumentKind(kernel, arg) == ArgumentKind::DynamicSize)
-    return "uint32_t";
+    return {"uint32_t", "u32"};
   switch (arg.type().element()) {
   case DataType::I32:
-    return "int32_t";
+    return {"int32_t", "s32"};
   case DataType::F32:
-    return "float";
+    return {"float", "f32"};
   default:
-    return "uint32_t";
+    return {"uint32_t", "u32"};
   }
 }
 
+} // namespace
+
+const char *cxxParameterType(const Operation &kernel, const Value &arg) {
+  return spelling(kernel, arg).cxx;
+}
+
 const char *ptxParameterType(const Operation &kernel, const Value &arg) {
-  if (argumentKind(kernel, arg) == ArgumentKind::DynamicSize)
-    return "u32";
-  switch (arg.type().element()) {
-  case DataType::I32:
-    return "s32";
-  case DataType::F32:
-    return "f32";
-  default:
-    return "u32";
-  }
+  return spelling(kernel, arg).ptx;
 }
 
 } // namespace cutec::ir

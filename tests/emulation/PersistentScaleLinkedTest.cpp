@@ -36,8 +36,13 @@ struct Problem {
   }
 };
 
-rt::Status runClcScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
-  clc_scale_Params params{};
+/// Runs one of the example's kernels on `p` on a GPU of `multiprocessors`
+/// SMs; both kernels take the same parameters.
+template <class Params>
+rt::Status runScale(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt::Dim3 block,
+                    uint32_t sharedBytes, Problem &p, uint32_t multiprocessors,
+                    unsigned workers) {
+  Params params{};
   params.mA = reinterpret_cast<uintptr_t>(p.a.data());
   params.mB = reinterpret_cast<uintptr_t>(p.b.data());
   params.visits = reinterpret_cast<uintptr_t>(p.visits.data());
@@ -45,28 +50,24 @@ rt::Status runClcScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
   params.N = p.n;
   params.L = p.l;
   rt::LaunchConfig c;
-  c.grid = clc_scale_grid(p.m, p.n, p.l);
-  c.block = clc_scale_block();
-  c.dynamicSharedBytes = clc_scale_shared_bytes;
+  c.grid = grid;
+  c.block = block;
+  c.dynamicSharedBytes = sharedBytes;
   c.workerThreads = workers;
   c.multiprocessors = multiprocessors;
-  return rt::launch(cutec_kernel_clc_scale, c, &params, p.memory());
+  return rt::launch(kernel, c, &params, p.memory());
+}
+
+rt::Status runClcScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
+  return runScale<clc_scale_Params>(cutec_kernel_clc_scale, clc_scale_grid(p.m, p.n, p.l),
+                                    clc_scale_block(), clc_scale_shared_bytes, p,
+                                    multiprocessors, workers);
 }
 
 rt::Status runStaticScale(Problem &p, uint32_t multiprocessors, unsigned workers) {
-  static_scale_Params params{};
-  params.mA = reinterpret_cast<uintptr_t>(p.a.data());
-  params.mB = reinterpret_cast<uintptr_t>(p.b.data());
-  params.visits = reinterpret_cast<uintptr_t>(p.visits.data());
-  params.M = p.m;
-  params.N = p.n;
-  params.L = p.l;
-  rt::LaunchConfig c;
-  c.grid = static_scale_grid(p.m, p.n, p.l, multiprocessors);
-  c.block = static_scale_block();
-  c.workerThreads = workers;
-  c.multiprocessors = multiprocessors;
-  return rt::launch(cutec_kernel_static_scale, c, &params, p.memory());
+  return runScale<static_scale_Params>(
+      cutec_kernel_static_scale, static_scale_grid(p.m, p.n, p.l, multiprocessors),
+      static_scale_block(), 0, p, multiprocessors, workers);
 }
 
 TEST(PersistentScaleLinked, StaticSchedulerWalksEveryTileOnceOnAGridOfSmCount) {
