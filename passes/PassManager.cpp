@@ -30,6 +30,8 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
 
   for (size_t i = 0; i < passes.size(); ++i) {
     Pass &pass = *passes[i];
+    if (options.skip.contains(pass.name()))
+      continue;
     for (auto &kernel : module.kernels()) {
       unsigned errorsBefore = context.errorCount();
       if (options.timePasses)

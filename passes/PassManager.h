@@ -17,6 +17,8 @@ struct PassManagerOptions {
   bool printAfterAll = false;
   bool timePasses = false;
   bool verifyEach = true;
+  /// Passes left out (only optimisations may be: cutec --exact-arith=false).
+  llvm::StringSet<> skip;
   llvm::raw_ostream *printStream = nullptr; // default: llvm::errs()
 };
 

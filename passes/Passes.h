@@ -37,6 +37,10 @@ std::unique_ptr<Pass> createLowerMmaPass();
 std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
 std::unique_ptr<Pass> createCanonicalizePass();
+/// "exact-arith": reassociates f32 products of narrow-format values that are
+/// exact, so that shared factors multiply once, and fuses additions of
+/// exact products into fma; no result changes by a bit (ExactArith.cpp).
+std::unique_ptr<Pass> createExactArithPass();
 /// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
 /// (InstructionSelection.cpp), for `arch` (a target of IselTarget.h).
 std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");

@@ -17,6 +17,9 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.
   pm.add(createCanonicalizePass());
+  // After CSE, so that the scale factors shared by many products are one
+  // value each.
+  pm.add(createExactArithPass());
   pm.add(createInstructionSelectionPass(arch));
 }
 

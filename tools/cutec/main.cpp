@@ -1,7 +1,8 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
 //   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
-//         [--print-after=PASS] [--print-after-all] [--time-passes] [-Xnvjitlink=OPT]
+//         [--print-after=PASS] [--print-after-all] [--time-passes] [--exact-arith=false]
+//         [-Xnvjitlink=OPT]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
 //   cutec ptx-diff A.ptx B.ptx
@@ -127,6 +128,11 @@ struct PipelineOptions {
   cl::opt<bool> timePasses{"time-passes", cl::sub(cl::SubCommand::getTopLevel()),
                            cl::sub(runCommand), cl::desc("Print the time each pass took"),
                            cl::cat(cutecCategory)};
+  cl::opt<bool> exactArith{
+      "exact-arith", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
+      cl::desc("Reassociate and fuse f32 products of narrow formats where they are exact, which "
+               "changes no result (default: true; --exact-arith=false leaves them as written)"),
+      cl::init(true), cl::cat(cutecCategory)};
 };
 PipelineOptions *pipelineOptions = nullptr;
 
@@ -149,6 +155,8 @@ cutec::PassManagerOptions passOptions() {
     options.printAfter.insert(name);
   options.printAfterAll = pipelineOptions->printAfterAll;
   options.timePasses = pipelineOptions->timePasses;
+  if (!pipelineOptions->exactArith)
+    options.skip.insert("exact-arith");
   return options;
 }
 
