@@ -73,12 +73,33 @@ llvm::Expected<ScaleFactorTmem> ScaleFactorTmem::of(const ir::Type &t, const llv
   s.rows = rowsAll / 4;
   s.vec = kMode.shape[0].leaf().staticValue();
   s.kInner = size(kMode).staticValue();
-  s.k = s.kInner * size(l[2]).staticValue();
+  int64_t outer = size(l[2]).staticValue();
+  s.k = s.kInner * outer;
+  auto offsets = [](const Layout &mode, int64_t count, std::vector<int64_t> &out) {
+    for (int64_t i = 0; i < count; ++i) {
+      llvm::Expected<IntExpr> o = crd2idx(IntTuple(i), mode);
+      if (!o || !o->isStatic()) {
+        if (!o)
+          llvm::consumeError(o.takeError());
+        return false;
+      }
+      out.push_back(o->staticValue());
+    }
+    return true;
+  };
+  if (!offsets(rowMode, rowsAll, s.rowOffsets) || !offsets(kMode, s.kInner, s.innerOffsets) ||
+      !offsets(l[2], outer, s.outerOffsets))
+    return bad();
   return s;
 }
 
 llvm::Expected<int64_t> ScaleFactorTmem::offset(int64_t row, int64_t quarter,
                                                 int64_t kElem) const {
+  // Mode 1 has the coordinate 0, which is offset 0.
+  int64_t r = row + rows * quarter, inner = kElem % kInner, outer = kElem / kInner;
+  if (row >= 0 && kElem >= 0 && size_t(r) < rowOffsets.size() &&
+      size_t(outer) < outerOffsets.size())
+    return rowOffsets[size_t(r)] + innerOffsets[size_t(inner)] + outerOffsets[size_t(outer)];
   IntTuple coord = IntTuple::tuple(
       {IntTuple::tuple({IntTuple(row + rows * quarter), IntTuple(kElem % kInner)}), IntTuple(0),
        IntTuple(kElem / kInner)});

@@ -96,7 +96,9 @@ public:
     for (int round = 0; round < 16; ++round) {
       changed = false;
       foldAndSimplify();
+      applyReplacements();
       eliminateCommonSubexpressions();
+      applyReplacements();
       removeDeadCode();
       if (!changed)
         return;
@@ -104,16 +106,40 @@ public:
   }
 
 private:
+  // Replacements are recorded and applied to each op when it is visited
+  // (definitions come before their uses, so every use of a replaced value
+  // is visited after the replacement), then to all ops once per phase: one
+  // walk of the kernel instead of one per replacement.
   void replace(Operation &op, Value *with) {
-    replaceAllUsesWith(kernel, op.result(), with);
+    replacements[op.result()] = resolve(with);
     changed = true;
+  }
+
+  Value *resolve(Value *v) const {
+    for (auto it = replacements.find(v); it != replacements.end(); it = replacements.find(v))
+      v = it->second;
+    return v;
+  }
+
+  void resolveOperands(Operation &op) const {
+    for (unsigned i = 0; i < op.operands().size(); ++i)
+      op.setOperand(i, resolve(op.operand(i)));
+  }
+
+  void applyReplacements() {
+    if (replacements.empty())
+      return;
+    walk(kernel, [&](Operation &op) { resolveOperands(op); });
+    replacements.clear();
   }
 
   void foldAndSimplify() {
     std::vector<Operation *> ops;
     walk(kernel, [&](Operation &op) { ops.push_back(&op); });
-    for (Operation *op : ops)
+    for (Operation *op : ops) {
+      resolveOperands(*op);
       simplify(*op);
+    }
   }
 
   void simplify(Operation &op) {
@@ -199,6 +225,7 @@ private:
           Operation &op = *opPtr;
           for (auto &nested : op.regions())
             visitRegion(*nested);
+          resolveOperands(op);
           if (!isPure(op.kind()) || !op.regions().empty() || op.results().size() != 1)
             continue;
           std::string k = key(op, ids);
@@ -242,6 +269,7 @@ private:
   }
 
   Operation &kernel;
+  llvm::DenseMap<Value *, Value *> replacements;
   bool changed = false;
 };
 

@@ -181,9 +181,7 @@ private:
       return address = b.createValue(OpKind::BaseAddress, kernel.loc(),
                                      Type::scalar(DataType::U64), {base});
     }
-    auto &ops = alloc->parentBlock()->operations();
-    auto it = std::find_if(ops.begin(), ops.end(), [&](auto &op) { return op.get() == alloc; });
-    b.setInsertionPoint(**std::next(it));
+    b.setInsertionPoint(**std::next(alloc->position()));
     return address = b.createValue(OpKind::BaseAddress, alloc->loc(), Type::scalar(DataType::U32),
                                    {base});
   }

@@ -6,6 +6,8 @@
 
 #include "llvm/Support/Timer.h"
 
+#include <chrono>
+
 namespace cutec {
 
 static bool verifyAfter(const ir::Operation &kernel, const llvm::Twine &stage,
@@ -32,6 +34,7 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
     Pass &pass = *passes[i];
     if (options.skip.contains(pass.name()))
       continue;
+    auto started = std::chrono::steady_clock::now();
     for (auto &kernel : module.kernels()) {
       unsigned errorsBefore = context.errorCount();
       if (options.timePasses)
@@ -44,6 +47,10 @@ bool PassManager::run(ir::Module &module, PassContext &context) {
       if (options.verifyEach && !verifyAfter(*kernel, "'" + pass.name() + "'", context))
         return false;
     }
+    if (options.passSeconds)
+      options.passSeconds->push_back(
+          {pass.name().str(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
     if (options.printAfterAll || options.printAfter.contains(pass.name())) {
       out << "// -----// IR after " << pass.name() << " //----- //\n";
       ir::print(module, out);

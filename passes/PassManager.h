@@ -19,6 +19,9 @@ struct PassManagerOptions {
   bool verifyEach = true;
   /// Passes left out (only optimisations may be: cutec --exact-arith=false).
   llvm::StringSet<> skip;
+  /// If set, receives each pass run's name and wall-clock seconds over all
+  /// kernels, in pipeline order (for benchmarks).
+  std::vector<std::pair<std::string, double>> *passSeconds = nullptr;
   llvm::raw_ostream *printStream = nullptr; // default: llvm::errs()
 };
 

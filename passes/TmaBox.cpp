@@ -89,7 +89,13 @@ int64_t TmaBoxPlan::boxElements() const {
 }
 
 std::vector<int64_t> TmaBoxPlan::dimCoords(int64_t r) const {
-  std::vector<int64_t> coords(dims.size(), 0);
+  std::vector<int64_t> coords(dims.size());
+  dimCoordsInto(r, coords);
+  return coords;
+}
+
+void TmaBoxPlan::dimCoordsInto(int64_t r, std::vector<int64_t> &coords) const {
+  std::fill(coords.begin(), coords.end(), 0);
   size_t next = 0;
   for (size_t mode = 0; mode < tiler.size(); ++mode) {
     int64_t index = r % tiler[mode];
@@ -101,7 +107,6 @@ std::vector<int64_t> TmaBoxPlan::dimCoords(int64_t r) const {
       index /= leaf.box;
     }
   }
-  return coords;
 }
 
 std::vector<std::pair<size_t, int64_t>> TmaBoxPlan::originTerms(int dim) const {

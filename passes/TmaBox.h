@@ -74,6 +74,8 @@ struct TmaBoxPlan {
   /// The coordinate in each dimension of tile element `r`
   /// (colexicographic over the tiler, each mode over its leaves).
   std::vector<int64_t> dimCoords(int64_t r) const;
+  /// The same into `coords` (of one element per dimension), which it reuses.
+  void dimCoordsInto(int64_t r, std::vector<int64_t> &coords) const;
   /// The leaves of dimension `dim` that a rest coordinate steps: (mode,
   /// elements of the dimension per step of that coordinate).
   std::vector<std::pair<size_t, int64_t>> originTerms(int dim) const;

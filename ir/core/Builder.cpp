@@ -5,8 +5,7 @@ namespace cutec::ir {
 
 void Builder::setInsertionPoint(Operation &op) {
   block = op.parentBlock();
-  auto &ops = block->operations();
-  point = std::find_if(ops.begin(), ops.end(), [&](auto &p) { return p.get() == &op; });
+  point = op.position();
 }
 
 Operation &Builder::create(OpKind kind, llvm::SMLoc loc, llvm::ArrayRef<Value *> operands,
@@ -15,8 +14,10 @@ Operation &Builder::create(OpKind kind, llvm::SMLoc loc, llvm::ArrayRef<Value *>
   op->setOperands(operands);
   for (const Type &t : resultTypes)
     op->addResult(t);
-  op->setParentBlock(block);
-  return **block->operations().insert(point, std::move(op));
+  Operation &created = *op;
+  Operation::Position at = block->operations().insert(point, std::move(op));
+  created.setParentBlock(block, at);
+  return created;
 }
 
 Value *Builder::createValue(OpKind kind, llvm::SMLoc loc, Type type,
@@ -36,9 +37,6 @@ Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
   return op.result();
 }
 
-void erase(Operation &op) {
-  auto &ops = op.parentBlock()->operations();
-  ops.remove_if([&](const std::unique_ptr<Operation> &p) { return p.get() == &op; });
-}
+void erase(Operation &op) { op.parentBlock()->operations().erase(op.position()); }
 
 } // namespace cutec::ir

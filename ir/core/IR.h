@@ -129,7 +129,14 @@ public:
   const std::vector<std::unique_ptr<Region>> &regions() const { return regionList; }
 
   Block *parentBlock() const { return parent; }
-  void setParentBlock(Block *b) { parent = b; }
+  using Position = std::list<std::unique_ptr<Operation>>::iterator;
+  /// Where the op sits in its parent block's list, so that inserting
+  /// before it and erasing it take constant time (the Builder sets it).
+  Position position() const { return self; }
+  void setParentBlock(Block *b, Position at) {
+    parent = b;
+    self = at;
+  }
 
 private:
   OpKind opKind;
@@ -139,6 +146,7 @@ private:
   std::map<std::string, Attribute> attrs;
   std::vector<std::unique_ptr<Region>> regionList;
   Block *parent = nullptr;
+  Position self;
 };
 
 /// A compilation unit: the kernels of one source file, in source order.

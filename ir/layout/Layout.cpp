@@ -189,6 +189,35 @@ llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const Layout &l) {
   return crd2idx(coord, l.shape, l.stride);
 }
 
+std::optional<StaticIndexer> StaticIndexer::of(const Layout &l) {
+  if (!l.isStatic())
+    return std::nullopt;
+  std::vector<IntTuple> shapes, strides;
+  flattenInto(l.shape, shapes);
+  flattenInto(l.stride, strides);
+  if (shapes.size() != strides.size())
+    return std::nullopt;
+  StaticIndexer indexer;
+  int64_t total = 1;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    int64_t extent = shapes[i].leaf().staticValue();
+    if (extent < 1 || __builtin_mul_overflow(total, extent, &total) || total > (int64_t(1) << 62))
+      return std::nullopt;
+    indexer.shapes.push_back(extent);
+    indexer.strides.push_back(strides[i].leaf().staticValue());
+  }
+  return indexer;
+}
+
+int64_t StaticIndexer::operator()(int64_t r) const {
+  int64_t index = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    index += r % shapes[i] * strides[i];
+    r /= shapes[i];
+  }
+  return index;
+}
+
 // CuTe's slice: each `_` keeps its mode as one element of the result, each
 // tuple coordinate splices the modes it keeps, integers drop their mode.
 static llvm::Error sliceInto(const IntTuple &coord, const IntTuple &shape, const IntTuple &stride,

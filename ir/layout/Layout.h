@@ -77,6 +77,17 @@ llvm::Expected<Layout> zip(const Layout &a, const Layout &b);
 
 // --- Evaluation and slicing -------------------------------------------------
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const Layout &l);
+
+/// A static layout flattened to its leaves, for evaluating it at many
+/// integer coordinates: the index of r in [0, size) is the sum over the
+/// leaves of (r / (the product of the shapes before) mod shape) * stride,
+/// which is crd2idx(r, l) without building an expression per mode.
+struct StaticIndexer {
+  std::vector<int64_t> shapes, strides;
+  /// Null for a layout with dynamic leaves or more than 2^62 elements.
+  static std::optional<StaticIndexer> of(const Layout &l);
+  int64_t operator()(int64_t r) const;
+};
 /// The sub-layout of the modes where `coord` has `_`.
 llvm::Expected<Layout> slice(const Layout &l, const IntTuple &coord);
 /// The index of `coord` with `_` taken as 0.
