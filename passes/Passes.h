@@ -41,6 +41,9 @@ std::unique_ptr<Pass> createCanonicalizePass();
 /// exact, so that shared factors multiply once, and fuses additions of
 /// exact products into fma; no result changes by a bit (ExactArith.cpp).
 std::unique_ptr<Pass> createExactArithPass();
+/// "licm": pure operations of a run-time loop that do not depend on it
+/// move in front of it (Licm.cpp).
+std::unique_ptr<Pass> createLicmPass();
 /// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
 /// (InstructionSelection.cpp), for `arch` (a target of IselTarget.h).
 std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");

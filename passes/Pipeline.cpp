@@ -20,6 +20,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
+  pm.add(createLicmPass());
   pm.add(createInstructionSelectionPass(arch));
 }
 

@@ -7,7 +7,7 @@
 namespace cutec {
 
 /// Kernel IR to machine IR for `arch`: tile-to-shape, partition,
-/// canonicalize, lower-indexing, canonicalize, exact-arith, isel.
+/// canonicalize, lower-indexing, canonicalize, exact-arith, licm, isel.
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch = "sm_100a");
 
 } // namespace cutec

@@ -39,4 +39,11 @@ Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
 
 void erase(Operation &op) { op.parentBlock()->operations().erase(op.position()); }
 
+void moveBefore(Operation &op, Operation &anchor) {
+  Block *to = anchor.parentBlock();
+  // splice keeps the iterator valid, now into `to`'s list.
+  to->operations().splice(anchor.position(), op.parentBlock()->operations(), op.position());
+  op.setParentBlock(to, op.position());
+}
+
 } // namespace cutec::ir

@@ -35,6 +35,8 @@ private:
 
 /// Removes `op` from its block and destroys it; its results must be unused.
 void erase(Operation &op);
+/// Moves `op` from its block to just before `anchor` (in any block).
+void moveBefore(Operation &op, Operation &anchor);
 
 } // namespace cutec::ir
 

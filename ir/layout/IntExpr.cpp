@@ -174,11 +174,69 @@ IntExpr operator%(const IntExpr &a, const IntExpr &b) {
   return IntExpr::makeBinary(Kind::Mod, a, b);
 }
 
+// A static lower bound of `e`, from the sizes being at least 1 (as the
+// dynamic forms assume); nullopt where none is simple to see.
+static std::optional<int64_t> lowerBound(const IntExpr &e) {
+  if (e.isStatic())
+    return e.staticValue();
+  const IntExpr::Node &n = *e.dynamicNode();
+  switch (n.kind) {
+  case Kind::Symbol:
+    return 1;
+  case Kind::CeilDiv: {
+    std::optional<int64_t> x = lowerBound(n.operands[0]);
+    std::optional<int64_t> d = n.operands[1].getStatic();
+    if (x && d && *x >= 1 && *d >= 1)
+      return (*x + *d - 1) / *d;
+    return std::nullopt;
+  }
+  case Kind::Mul: {
+    if (n.coeff < 0)
+      return std::nullopt;
+    int64_t bound = n.coeff;
+    for (const IntExpr &f : n.operands) {
+      std::optional<int64_t> b = lowerBound(f);
+      if (!b || *b < 0 || __builtin_mul_overflow(bound, *b, &bound))
+        return std::nullopt;
+    }
+    return bound;
+  }
+  case Kind::Min: {
+    std::optional<int64_t> x = lowerBound(n.operands[0]), y = lowerBound(n.operands[1]);
+    if (x && y)
+      return std::min(*x, *y);
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+// Whether b >= a is plain: b = c * ceil_div(a, c), or a static a at most
+// b's lower bound.
+static bool atLeast(const IntExpr &b, const IntExpr &a) {
+  if (a.isStatic()) {
+    std::optional<int64_t> bound = lowerBound(b);
+    return bound && *bound >= a.staticValue();
+  }
+  if (b.isStatic() || b.kind() != Kind::Mul)
+    return false;
+  const IntExpr::Node &mul = *b.dynamicNode();
+  if (mul.operands.size() != 1 || mul.operands[0].kind() != Kind::CeilDiv)
+    return false;
+  const IntExpr::Node &ceil = *mul.operands[0].dynamicNode();
+  return ceil.operands[0] == a && ceil.operands[1].isConstant(mul.coeff) && mul.coeff >= 1;
+}
+
 IntExpr min(const IntExpr &a, const IntExpr &b) {
   if (a.isStatic() && b.isStatic())
     return IntExpr(std::min(a.staticValue(), b.staticValue()));
   if (a == b)
     return a;
+  if (atLeast(b, a))
+    return a;
+  if (atLeast(a, b))
+    return b;
   return a.compare(b) < 0 ? IntExpr::makeBinary(Kind::Min, a, b)
                           : IntExpr::makeBinary(Kind::Min, b, a);
 }

@@ -39,6 +39,19 @@ TEST(IntExpr, ExactDivisionSimplifies) {
   EXPECT_EQ(((M + IntExpr(1)) * K).str(), "K*(M+1)");
 }
 
+TEST(IntExpr, MinOfABoundItDoesNotExceedFolds) {
+  // A size rounded up to a whole number of tiles is at least the size.
+  EXPECT_EQ(min(M, ceilDiv(M, IntExpr(128)) * IntExpr(128)), M);
+  EXPECT_EQ(min(ceilDiv(M, IntExpr(128)) * IntExpr(128), M), M);
+  // Sizes are at least 1, and so is a positive size's tile count.
+  EXPECT_EQ(min(IntExpr(2), ceilDiv(K, IntExpr(64)) * IntExpr(2)), IntExpr(2));
+  EXPECT_EQ(min(IntExpr(1), K), IntExpr(1));
+  // Nothing is known of these.
+  EXPECT_EQ(min(IntExpr(3), ceilDiv(K, IntExpr(64)) * IntExpr(2)).kind(), IntExpr::Kind::Min);
+  EXPECT_EQ(min(M, ceilDiv(M, IntExpr(128)) * IntExpr(64)).kind(), IntExpr::Kind::Min);
+  EXPECT_EQ(min(M, K).kind(), IntExpr::Kind::Min);
+}
+
 TEST(IntExpr, EvaluatesWithBoundSymbols) {
   llvm::StringMap<int64_t> values{{"M", 300}, {"K", 64}};
   EXPECT_EQ(ceilDiv(M, IntExpr(128)).evaluate(values), 3);
