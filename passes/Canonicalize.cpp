@@ -246,26 +246,8 @@ private:
   }
 
   void removeDeadCode() {
-    llvm::DenseMap<const Value *, unsigned> uses;
-    walk(kernel, [&](Operation &op) {
-      for (Value *v : op.operands())
-        ++uses[v];
-    });
-    std::vector<Operation *> dead;
-    walk(kernel, [&](Operation &op) {
-      if (!isPure(op.kind()) || !op.regions().empty())
-        return;
-      for (const auto &r : op.results())
-        if (uses.lookup(r.get()))
-          return;
-      dead.push_back(&op);
-    });
-    // Erase users before the values they use: walk order is definition
-    // order, so go backwards.
-    for (auto it = dead.rbegin(); it != dead.rend(); ++it) {
-      erase(**it);
+    if (eraseDeadPureOps(kernel))
       changed = true;
-    }
   }
 
   Operation &kernel;

@@ -237,6 +237,10 @@ private:
       return convert(b, op, in[0], kernelType(op.operand(0)), type);
     case OpKind::ConvertX2:
       return roundsToNearestEven(op) ? convertX2(b, op, in[0], in[1]) : nullptr;
+    case OpKind::DecodeX2:
+      return decodeE2m1Pair(b, op.loc(), in[0], *op.attrAs<int64_t>("shift"));
+    case OpKind::MulX2:
+      return emitValue(b, loc, "mul.rn.f16x2", DataType::U32, in);
     case OpKind::Pack:
       // mov.b32 d, {lo, hi}: the first source is the low half.
       return emitValue(b, loc, "mov.b32.pack", DataType::U32, in);
@@ -491,6 +495,32 @@ private:
     Operation &two126 = emitInst(b, loc, "mov.f32", {DataType::F32});
     two126.setAttr("imm", 0x1p126);
     return emitValue(b, loc, "mul.rn.f32", DataType::F32, {scaled, two126.result()});
+  }
+
+  /// The two e2m1 codes of the byte at bit `shift` of `word` as an f16
+  /// pair (the low code in the low half). With cvt.rn.f16x2.e2m1x2 where
+  /// the target has it; elsewhere the codes' bits go where an f16 keeps them
+  /// (magnitude to bits 11..9, sign to 15, in each half: the value times
+  /// 2^-14, a subnormal for the smallest), two multiplications placing both
+  /// halves at once, and one exact mul.rn.f16x2 by 2^14 makes the values.
+  Value *decodeE2m1Pair(ir::Builder &b, llvm::SMLoc loc, Value *word, int64_t shift) {
+    Value *byte = shift ? binary32(b, loc, "shr.u32", word, immediate32(b, loc, shift)) : word;
+    if (target.hasFp4AndUe8m0Conversions) {
+      Value *b16 = emitValue(b, loc, "cvt.u16.u32", DataType::U16, {byte});
+      Value *b8 = emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {b16}).result(0);
+      return emitValue(b, loc, "cvt.rn.f16x2.e2m1x2", DataType::U32, {b8});
+    }
+    // byte * (2^9 + 2^21) is byte << 9 plus byte << 21 without overlap; so
+    // is byte * (2^12 + 2^24) for the signs.
+    byte = binary32(b, loc, "and.b32", byte, immediate32(b, loc, 0xFF));
+    Value *magnitudes = binary32(b, loc, "and.b32",
+                                 binary32(b, loc, "mul.lo.s32", byte, immediate32(b, loc, 0x00200200)),
+                                 immediate32(b, loc, 0x0E000E00));
+    Value *signs = binary32(b, loc, "and.b32",
+                            binary32(b, loc, "mul.lo.s32", byte, immediate32(b, loc, 0x01001000)),
+                            immediate32(b, loc, int64_t(0x80008000u)));
+    Value *scaled = binary32(b, loc, "or.b32", magnitudes, signs);
+    return binary32(b, loc, "mul.rn.f16x2", scaled, immediate32(b, loc, 0x74007400));
   }
 
   /// A ue8m0 code as an f32 with the bits sm_100a's bf16 route gives:

@@ -17,7 +17,7 @@ struct PassManagerOptions {
   bool printAfterAll = false;
   bool timePasses = false;
   bool verifyEach = true;
-  /// Passes left out (only optimisations may be: cutec --exact-arith=false).
+  /// Passes left out (only the optimisations of optionalPasses()).
   llvm::StringSet<> skip;
   /// If set, receives each pass run's name and wall-clock seconds over all
   /// kernels, in pipeline order (for benchmarks).

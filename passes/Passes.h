@@ -41,6 +41,9 @@ std::unique_ptr<Pass> createCanonicalizePass();
 /// exact, so that shared factors multiply once, and fuses additions of
 /// exact products into fma; no result changes by a bit (ExactArith.cpp).
 std::unique_ptr<Pass> createExactArithPass();
+/// "narrow-pairs": products of two e2m1 elements of the same bytes become
+/// one product of f16 pairs (NarrowPairs.cpp).
+std::unique_ptr<Pass> createNarrowPairsPass();
 /// "licm": pure operations of a run-time loop that do not depend on it
 /// move in front of it (Licm.cpp).
 std::unique_ptr<Pass> createLicmPass();

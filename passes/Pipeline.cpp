@@ -20,8 +20,14 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
+  pm.add(createNarrowPairsPass());
   pm.add(createLicmPass());
   pm.add(createInstructionSelectionPass(arch));
+}
+
+llvm::ArrayRef<llvm::StringRef> optionalPasses() {
+  static const llvm::StringRef names[] = {"exact-arith", "narrow-pairs", "licm"};
+  return names;
 }
 
 } // namespace cutec

@@ -7,8 +7,13 @@
 namespace cutec {
 
 /// Kernel IR to machine IR for `arch`: tile-to-shape, partition,
-/// canonicalize, lower-indexing, canonicalize, exact-arith, licm, isel.
+/// canonicalize, lower-indexing, canonicalize, exact-arith, narrow-pairs, licm, isel.
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch = "sm_100a");
+
+/// The passes that only make the code faster, which may be left out
+/// (PassManagerOptions::skip, cutec --disable-pass) without changing any
+/// result.
+llvm::ArrayRef<llvm::StringRef> optionalPasses();
 
 } // namespace cutec
 

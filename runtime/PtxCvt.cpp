@@ -95,6 +95,13 @@ uint32_t cvtF16x2F32(float a, float b, Rounding rounding, Relu relu, Satfinite s
          cvtF16F32(b, rounding, relu, satfinite);
 }
 
+uint32_t mulRnF16x2(uint32_t a, uint32_t b) {
+  auto lane = [](uint32_t x, uint32_t y) {
+    return cvtF16F32(decode(kF16, uint16_t(x)) * decode(kF16, uint16_t(y)));
+  };
+  return uint32_t(lane(a >> 16, b >> 16)) << 16 | lane(a & 0xFFFF, b & 0xFFFF);
+}
+
 uint16_t cvtBf16F32(float a, Rounding rounding, Relu relu, Satfinite satfinite) {
   return uint16_t(encode(kBF16, a, halfMode(rounding, relu, satfinite)));
 }

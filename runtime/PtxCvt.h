@@ -93,6 +93,11 @@ uint32_t cvtBf16x2F32(float a, float b, Rounding rounding = Rounding::NearestEve
 /// cvt.rna{.satfinite}.tf32.f32: the f32 bit pattern of the tf32 result.
 uint32_t cvtRnaTf32F32(float a, Satfinite satfinite = Satfinite::Off);
 
+/// mul.rn.f16x2: the halves of `a` and `b` multiplied lane by lane, each
+/// rounded once to the nearest even f16 (the product of two f16 is exact in
+/// f32, so rounding it to f16 is the single rounding of the exact product).
+uint32_t mulRnF16x2(uint32_t a, uint32_t b);
+
 // Up-conversions: the upper field of `a` becomes the upper half of the result.
 uint32_t cvtRnF16x2E4m3x2(uint16_t a, Relu relu = Relu::Off);
 uint32_t cvtRnF16x2E5m2x2(uint16_t a, Relu relu = Relu::Off);

@@ -1,6 +1,8 @@
 //===- Builder.cpp - Creates operations at an insertion point -------------===//
 #include "ir/core/Builder.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace cutec::ir {
 
 void Builder::setInsertionPoint(Operation &op) {
@@ -38,6 +40,28 @@ Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
 }
 
 void erase(Operation &op) { op.parentBlock()->operations().erase(op.position()); }
+
+bool eraseDeadPureOps(Operation &root) {
+  llvm::DenseMap<const Value *, unsigned> uses;
+  walk(root, [&](Operation &op) {
+    for (Value *v : op.operands())
+      ++uses[v];
+  });
+  std::vector<Operation *> dead;
+  walk(root, [&](Operation &op) {
+    if (!isPure(op.kind()) || !op.regions().empty())
+      return;
+    for (const auto &r : op.results())
+      if (uses.lookup(r.get()))
+        return;
+    dead.push_back(&op);
+  });
+  // Erase users before the values they use: walk order is definition
+  // order, so go backwards.
+  for (auto it = dead.rbegin(); it != dead.rend(); ++it)
+    erase(**it);
+  return !dead.empty();
+}
 
 void moveBefore(Operation &op, Operation &anchor) {
   Block *to = anchor.parentBlock();

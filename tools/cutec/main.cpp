@@ -1,7 +1,7 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
 //   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
-//         [--print-after=PASS] [--print-after-all] [--time-passes] [--exact-arith=false]
+//         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
 //         [-Xnvjitlink=OPT]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -18,12 +18,14 @@
 #include "ir/core/Printer.h"
 #include "passes/IselTarget.h"
 #include "passes/Passes.h"
+#include "passes/Pipeline.h"
 #include "tools/cutec/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
 #include "tools/cutec/NvJitLink.h"
 #include "tools/cutec/PtxDiffCommand.h"
 #include "tools/cutec/RunCommand.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -128,11 +130,12 @@ struct PipelineOptions {
   cl::opt<bool> timePasses{"time-passes", cl::sub(cl::SubCommand::getTopLevel()),
                            cl::sub(runCommand), cl::desc("Print the time each pass took"),
                            cl::cat(cutecCategory)};
-  cl::opt<bool> exactArith{
-      "exact-arith", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-      cl::desc("Reassociate and fuse f32 products of narrow formats where they are exact, which "
-               "changes no result (default: true; --exact-arith=false leaves them as written)"),
-      cl::init(true), cl::cat(cutecCategory)};
+  cl::list<std::string> disablePass{
+      "disable-pass", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
+      cl::CommaSeparated,
+      cl::desc("Leave out optimisation passes (exact-arith, narrow-pairs, licm); no result "
+               "changes either way"),
+      cl::value_desc("pass"), cl::cat(cutecCategory)};
 };
 PipelineOptions *pipelineOptions = nullptr;
 
@@ -155,8 +158,8 @@ cutec::PassManagerOptions passOptions() {
     options.printAfter.insert(name);
   options.printAfterAll = pipelineOptions->printAfterAll;
   options.timePasses = pipelineOptions->timePasses;
-  if (!pipelineOptions->exactArith)
-    options.skip.insert("exact-arith");
+  for (const std::string &name : pipelineOptions->disablePass)
+    options.skip.insert(name);
   return options;
 }
 
@@ -203,9 +206,24 @@ int unsupportedArch() {
   return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::iselTargetList());
 }
 
+/// The first --disable-pass that names no optimisation pass, if any.
+std::optional<std::string> badDisabledPass() {
+  for (const std::string &name : pipelineOptions->disablePass)
+    if (!llvm::is_contained(cutec::optionalPasses(), name))
+      return name;
+  return std::nullopt;
+}
+
+int unsupportedDisabledPass(const std::string &name) {
+  return fail("--disable-pass=" + name + ": only the optimisation passes " +
+              llvm::join(cutec::optionalPasses(), ", ") + " can be left out");
+}
+
 int runRun() {
   if (!cutec::isSupportedArch(arch))
     return unsupportedArch();
+  if (std::optional<std::string> bad = badDisabledPass())
+    return unsupportedDisabledPass(*bad);
   auto compiled =
       cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions(), arch);
   if (!compiled)
@@ -286,6 +304,8 @@ int runCompile() {
     return fail("no input file (see 'cutec --help')");
   if (!cutec::isSupportedArch(arch))
     return unsupportedArch();
+  if (std::optional<std::string> bad = badDisabledPass())
+    return unsupportedDisabledPass(*bad);
   EmitKind emit = requestedEmit();
   cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
                               : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR

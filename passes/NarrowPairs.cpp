@@ -1,0 +1,161 @@
+//===- NarrowPairs.cpp - e2m1 products two at a time, in f16 pairs --------===//
+//
+// A fragment of e2m1 values is loaded as words of eight codes, and each
+// element becomes `convert(bitcast(and(shr(word, 4i), 15)) : f4e2m1) : f32`;
+// a product of two such elements (exact-arith has put a * b together) costs
+// two decodes and an f32 multiplication per element. Every product of two
+// e2m1 values is exact in f16 (at most 3 * 2^1 squared, 36, with a lowest
+// bit of at least 2^-2), so the two elements of a byte can be decoded as
+// one f16 pair and multiplied as one:
+//
+//   mul(convert(a[2j]), convert(b[2j])), mul(convert(a[2j+1]), convert(b[2j+1]))
+//     -> p = mul_x2(decode_x2(wa, 8j), decode_x2(wb, 8j))      (f16 pairs)
+//        convert(unpack(p).low), convert(unpack(p).high)        (exact in f32)
+//
+// which gives the same f32 products, bit for bit. isel decodes a pair with
+// one cvt.rn.f16x2.e2m1x2 on targets that have it, and with a few integer
+// operations and one mul.rn.f16x2 elsewhere (sm_90a).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "ir/core/Builder.h"
+
+#include <map>
+#include <tuple>
+
+namespace cutec {
+namespace {
+
+using namespace ir;
+
+/// Where an e2m1 element comes from: a u32 word and the bit its code starts.
+struct Code {
+  Value *word;
+  int64_t shift;
+};
+
+std::optional<int64_t> intConstant(const Value *v) {
+  const Operation *def = v->definingOp();
+  if (def && def->kind() == OpKind::Constant)
+    if (const int64_t *i = def->attrAs<int64_t>("value"))
+      return *i;
+  return std::nullopt;
+}
+
+bool isU32(const Value *v) { return v->type() == Type::scalar(DataType::U32); }
+
+/// `v` as convert(bitcast(and(shr(word, shift), 15)) : f4e2m1) : f32 (or
+/// without the shr for the lowest code).
+std::optional<Code> e2m1Code(const Value *v) {
+  const Operation *convert = v->definingOp();
+  if (!convert || convert->kind() != OpKind::Convert || v->type() != Type::scalar(DataType::F32))
+    return std::nullopt;
+  const Operation *bitcast = convert->operand(0)->definingOp();
+  if (!bitcast || bitcast->kind() != OpKind::Bitcast ||
+      bitcast->result()->type() != Type::scalar(DataType::F4E2M1))
+    return std::nullopt;
+  const Operation *mask = bitcast->operand(0)->definingOp();
+  if (!mask || mask->kind() != OpKind::BitAnd || !isU32(mask->result()) ||
+      intConstant(mask->operand(1)) != 15)
+    return std::nullopt;
+  Value *source = mask->operand(0);
+  const Operation *shr = source->definingOp();
+  if (shr && shr->kind() == OpKind::ShiftRight && isU32(shr->result())) {
+    std::optional<int64_t> shift = intConstant(shr->operand(1));
+    if (!shift || *shift < 0 || *shift > 28 || *shift % 4 || !isU32(shr->operand(0)))
+      return std::nullopt;
+    return Code{shr->operand(0), *shift};
+  }
+  if (!isU32(source))
+    return std::nullopt;
+  return Code{source, 0};
+}
+
+class NarrowPairs {
+public:
+  explicit NarrowPairs(Operation &kernel) : kernel(kernel) {}
+
+  void run() {
+    // The products of two e2m1 elements, by (block, words, shifts).
+    using Key = std::tuple<const Block *, const Value *, int64_t, const Value *, int64_t>;
+    std::map<Key, Operation *> products;
+    std::vector<Operation *> order;
+    walk(kernel, [&](Operation &op) {
+      if (op.kind() != OpKind::Mul || op.result()->type() != Type::scalar(DataType::F32))
+        return;
+      std::optional<Code> a = e2m1Code(op.operand(0)), b = e2m1Code(op.operand(1));
+      if (!a || !b)
+        return;
+      products[{op.parentBlock(), a->word, a->shift, b->word, b->shift}] = &op;
+      order.push_back(&op);
+    });
+    for (Operation *low : order) {
+      std::optional<Code> a = e2m1Code(low->operand(0)), b = e2m1Code(low->operand(1));
+      if (a->shift % 8 || b->shift % 8)
+        continue;
+      auto high = products.find({low->parentBlock(), a->word, a->shift + 4, b->word, b->shift + 4});
+      if (high != products.end())
+        pair(*low, *high->second, *a, *b);
+    }
+    for (Operation *op : replaced)
+      erase(*op);
+    // The single decodes the pairs replaced, and their nibble extraction.
+    while (eraseDeadPureOps(kernel)) {
+    }
+  }
+
+private:
+  /// Replaces the products of the low and the high codes of two bytes by
+  /// the halves of one product of f16 pairs, inserted before the earlier.
+  void pair(Operation &low, Operation &high, Code a, Code b) {
+    Operation &first = isBefore(low, high) ? low : high;
+    Builder builder;
+    builder.setInsertionPoint(first);
+    llvm::SMLoc loc = first.loc();
+    const Type word = Type::scalar(DataType::U32), half = Type::scalar(DataType::F16);
+    auto decode = [&](Code c) {
+      Operation &op = builder.create(OpKind::DecodeX2, loc, {c.word}, {word});
+      op.setAttr("from", Type::scalar(DataType::F4E2M1));
+      op.setAttr("shift", c.shift);
+      return op.result();
+    };
+    Value *pa = decode(a), *pb = decode(b);
+    Operation &product = builder.create(OpKind::MulX2, loc, {pa, pb}, {word});
+    product.setAttr("type", half);
+    Operation &halves = builder.create(OpKind::Unpack, loc, {product.result()}, {half, half});
+    Value *f32Low = builder.createValue(OpKind::Convert, loc, Type::scalar(DataType::F32),
+                                        {halves.result(0)});
+    Value *f32High = builder.createValue(OpKind::Convert, loc, Type::scalar(DataType::F32),
+                                         {halves.result(1)});
+    replaceAllUsesWith(kernel, low.result(), f32Low);
+    replaceAllUsesWith(kernel, high.result(), f32High);
+    replaced.push_back(&low);
+    replaced.push_back(&high);
+  }
+
+  static bool isBefore(const Operation &x, const Operation &y) {
+    for (const auto &op : x.parentBlock()->operations()) {
+      if (op.get() == &x)
+        return true;
+      if (op.get() == &y)
+        return false;
+    }
+    return true;
+  }
+
+  Operation &kernel;
+  std::vector<Operation *> replaced;
+};
+
+class NarrowPairsPass : public Pass {
+public:
+  llvm::StringRef name() const override { return "narrow-pairs"; }
+  void run(Operation &kernel, PassContext &) override { NarrowPairs(kernel).run(); }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createNarrowPairsPass() { return std::make_unique<NarrowPairsPass>(); }
+
+} // namespace cutec

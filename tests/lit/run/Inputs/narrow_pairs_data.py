@@ -1,0 +1,28 @@
+"""Inputs and the NumPy products of narrow_pairs.cute into DIR: element
+8t + i of a is code (8t + i) % 16, of b code (8t + i) // 16, so the 256
+elements hold every pair of e2m1 codes.
+
+usage: narrow_pairs_data.py DIR
+"""
+import os
+import sys
+
+import numpy as np
+
+from nvfp4_gemv_data import E2M1
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+n = np.arange(256)
+
+
+def packed(codes):
+    """Element 2k in the low nibble of byte k."""
+    codes = codes.astype(np.uint8)
+    return (codes[0::2] | (codes[1::2] << 4)).astype(np.uint8)
+
+
+np.save(os.path.join(out, "a.npy"), packed(n % 16))
+np.save(os.path.join(out, "b.npy"), packed(n // 16))
+ref = (E2M1[n % 16].astype(np.float32) * E2M1[n // 16].astype(np.float32)).astype(np.float32)
+np.save(os.path.join(out, "ref.npy"), ref)
