@@ -214,6 +214,9 @@ private:
     case OpKind::Mul:
     case OpKind::Div:
     case OpKind::Rem:
+      if (Value *shifted = divideByPowerOfTwo(b, op, type, in[0]))
+        return shifted;
+      return arith(b, op, type, in);
     case OpKind::Neg:
     case OpKind::Fma:
     case OpKind::BitAnd:
@@ -342,6 +345,30 @@ private:
       return nullptr;
     }
     return emitValue(b, op.loc(), opcode, machineType(type), operands);
+  }
+
+  /// An i32 division or remainder by a constant 2^k (k >= 1) in shifts, as
+  /// div.s32 and rem.s32 define them (the quotient rounds toward zero, the
+  /// remainder has the dividend's sign): a negative dividend is biased by
+  /// 2^k - 1 before the arithmetic shift. Null for other divisors.
+  Value *divideByPowerOfTwo(ir::Builder &b, const Operation &op, DataType type, Value *x) {
+    const Operation *def = op.operand(1)->definingOp();
+    const int64_t *divisor =
+        def && def->kind() == OpKind::Constant ? def->attrAs<int64_t>("value") : nullptr;
+    if ((op.kind() != OpKind::Div && op.kind() != OpKind::Rem) || type != DataType::I32 ||
+        !divisor || *divisor < 2 || *divisor > (int64_t(1) << 30) ||
+        (*divisor & (*divisor - 1)))
+      return nullptr;
+    llvm::SMLoc loc = op.loc();
+    int64_t k = llvm::Log2_64(uint64_t(*divisor));
+    Value *sign = binary32(b, loc, "shr.s32", x, immediate32(b, loc, 31));
+    Value *bias = binary32(b, loc, "shr.u32", sign, immediate32(b, loc, 32 - k));
+    Value *quotient =
+        binary32(b, loc, "shr.s32", binary32(b, loc, "add.s32", x, bias), immediate32(b, loc, k));
+    if (op.kind() == OpKind::Div)
+      return quotient;
+    return binary32(b, loc, "sub.s32", x,
+                    binary32(b, loc, "shl.b32", quotient, immediate32(b, loc, k)));
   }
 
   /// `c ? t : f` on predicates, which selp does not take: `c and t` when f

@@ -34,6 +34,12 @@ inline uint32_t remS32(uint32_t a, uint32_t b) {
 
 inline uint32_t minS32(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
 
+// shr.s32: arithmetic shift; shifts of 32 or more fill with the sign.
+inline uint32_t shrS32(uint32_t a, uint32_t b) {
+  int32_t x = int32_t(a);
+  return uint32_t(b >= 32 ? (x < 0 ? -1 : 0) : x >> b);
+}
+
 // shr.s64: arithmetic shift; shifts of 64 or more fill with the sign.
 inline uint64_t shrS64(uint64_t a, uint64_t b) {
   int64_t x = int64_t(a);

@@ -92,7 +92,7 @@ TEST(InstructionSelection, LoopWithCarriedF32Assembles) {
   KernelUnderTest k = makeRowSumKernel();
   lowerToMachineIR(k);
   std::string ptx = ptxOf(*k.module);
-  expectContains(ptx, {"div.s32", "mov.f32 \t%f0, 0f00000000;", "ld.global.f32", "add.rn.f32",
+  expectContains(ptx, {"shr.s32", "mov.f32 \t%f0, 0f00000000;", "ld.global.f32", "add.rn.f32",
                        "bra", "st.global.f32"});
   EXPECT_EQ(assembleWithPtxas(ptx, "sm_100a"), "") << ptx;
   expectContains(emulationOf(*k.module), {"for (; int32_t(", "cutec::rt::ptx::addRnF32("});
