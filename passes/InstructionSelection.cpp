@@ -531,15 +531,18 @@ private:
   /// 2^-14, a subnormal for the smallest), two multiplications placing both
   /// halves at once, and one exact mul.rn.f16x2 by 2^14 makes the values.
   Value *decodeE2m1Pair(ir::Builder &b, llvm::SMLoc loc, Value *word, int64_t shift) {
-    Value *byte = shift ? binary32(b, loc, "shr.u32", word, immediate32(b, loc, shift)) : word;
+    Value *byte;
     if (target.hasFp4AndUe8m0Conversions) {
+      byte = shift ? binary32(b, loc, "shr.u32", word, immediate32(b, loc, shift)) : word;
       Value *b16 = emitValue(b, loc, "cvt.u16.u32", DataType::U16, {byte});
       Value *b8 = emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {b16}).result(0);
       return emitValue(b, loc, "cvt.rn.f16x2.e2m1x2", DataType::U32, {b8});
     }
+    // The byte alone, zeros above (prmt selects it and three bytes of 0):
     // byte * (2^9 + 2^21) is byte << 9 plus byte << 21 without overlap; so
     // is byte * (2^12 + 2^24) for the signs.
-    byte = binary32(b, loc, "and.b32", byte, immediate32(b, loc, 0xFF));
+    byte = emitValue(b, loc, "prmt.b32", DataType::U32,
+                     {word, immediate32(b, loc, 0), immediate32(b, loc, 0x4440 | shift / 8)});
     Value *magnitudes = binary32(b, loc, "and.b32",
                                  binary32(b, loc, "mul.lo.s32", byte, immediate32(b, loc, 0x00200200)),
                                  immediate32(b, loc, 0x0E000E00));

@@ -34,6 +34,22 @@ inline uint32_t remS32(uint32_t a, uint32_t b) {
 
 inline uint32_t minS32(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
 
+// prmt.b32 d, a, b, c (default mode): byte i of d is byte (c >> 4i) & 7 of
+// the eight bytes {b, a} (a the low four), or that byte's sign replicated
+// when bit 3 of the selector nibble is set.
+inline uint32_t prmtB32(uint32_t a, uint32_t b, uint32_t c) {
+  uint64_t bytes = uint64_t(b) << 32 | a;
+  uint32_t d = 0;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t selector = c >> (4 * i) & 0xF;
+    uint32_t byte = uint32_t(bytes >> (8 * (selector & 7))) & 0xFF;
+    if (selector & 8)
+      byte = byte & 0x80 ? 0xFF : 0;
+    d |= byte << (8 * i);
+  }
+  return d;
+}
+
 // shr.s32: arithmetic shift; shifts of 32 or more fill with the sign.
 inline uint32_t shrS32(uint32_t a, uint32_t b) {
   int32_t x = int32_t(a);

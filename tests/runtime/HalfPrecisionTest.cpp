@@ -181,3 +181,28 @@ TEST(HalfPrecision, X2ConversionsFromF32AreTwoScalarRoundings) {
 
 } // namespace
 } // namespace cutec::rt
+
+namespace cutec::rt::ptx {
+namespace {
+
+// mul.rn.f16x2 against _Float16 multiplication (one rounding of the exact
+// product) over every pair of a sample of codes in each lane.
+TEST(HalfPrecision, MulF16x2RoundsEachLaneOnce) {
+  std::vector<uint16_t> codes;
+  for (uint32_t c = 0; c < 0x10000; c += 97)
+    codes.push_back(uint16_t(c));
+  codes.insert(codes.end(), {0x0000, 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, 0x7BFF, 0x7C00, 0xFC00});
+  for (uint16_t x : codes)
+    for (uint16_t y : {uint16_t(0x3C00), uint16_t(0x0200), uint16_t(0x7400), uint16_t(0xC500),
+                       uint16_t(0x1234), uint16_t(0x7BFF)}) {
+      _Float16 want = std::bit_cast<_Float16>(x) * std::bit_cast<_Float16>(y);
+      uint32_t got = mulRnF16x2(uint32_t(x) << 16 | y, uint32_t(y) << 16 | x);
+      if (std::isnan(float(want)))
+        continue; // NaN payloads are not compared here
+      EXPECT_EQ(got >> 16, std::bit_cast<uint16_t>(want)) << std::hex << x << " * " << y;
+      EXPECT_EQ(got & 0xFFFF, std::bit_cast<uint16_t>(want)) << std::hex << y << " * " << x;
+    }
+}
+
+}  // namespace
+}  // namespace cutec::rt::ptx
