@@ -9,20 +9,14 @@ import sys
 
 import numpy as np
 
-from nvfp4_gemv_data import E2M1
+from nvfp4_gemv_data import E2M1, pack_nibbles
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 n = np.arange(256)
 
 
-def packed(codes):
-    """Element 2k in the low nibble of byte k."""
-    codes = codes.astype(np.uint8)
-    return (codes[0::2] | (codes[1::2] << 4)).astype(np.uint8)
-
-
-np.save(os.path.join(out, "a.npy"), packed(n % 16))
-np.save(os.path.join(out, "b.npy"), packed(n // 16))
+np.save(os.path.join(out, "a.npy"), pack_nibbles(n % 16))
+np.save(os.path.join(out, "b.npy"), pack_nibbles(n // 16))
 ref = (E2M1[n % 16].astype(np.float32) * E2M1[n // 16].astype(np.float32)).astype(np.float32)
 np.save(os.path.join(out, "ref.npy"), ref)

@@ -34,6 +34,12 @@ def sf_index(rows, k, l, n_rows, n_k):
             + (k // 16) % 4 + (k // 64) * 512 + l * 512 * rest_k * rest_m)
 
 
+def pack_nibbles(codes):
+    """4-bit codes as bytes, element 2i in the low nibble of byte i."""
+    flat = np.asarray(codes).reshape(-1).astype(np.uint8)
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
 def save(path, array):
     np.save(path, array, allow_pickle=False)
 
@@ -50,12 +56,8 @@ def main():
     sfa = rng.choice(scale_bytes, size=m * k * l // 16)
     sfb = rng.choice(scale_bytes, size=128 * k * l // 16)
 
-    def pack(codes):
-        flat = codes.reshape(-1)
-        return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)  # element 0 in the low nibble
-
-    save(os.path.join(out, "a.npy"), pack(a_codes))
-    save(os.path.join(out, "b.npy"), pack(b_codes))
+    save(os.path.join(out, "a.npy"), pack_nibbles(a_codes))
+    save(os.path.join(out, "b.npy"), pack_nibbles(b_codes))
     save(os.path.join(out, "sfa.npy"), sfa)
     save(os.path.join(out, "sfb.npy"), sfb)
 
