@@ -29,6 +29,7 @@
 #include "passes/Passes.h"
 
 #include "ir/core/Builder.h"
+#include "passes/FmaContraction.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -113,11 +114,13 @@ public:
     for (Operation *op : ops)
       if (isF32Op(*op, OpKind::Mul) && exactness(op->result()) && !isInnerNode(*op))
         reassociate(*op);
-    for (Operation *op : ops)
-      if (isF32Op(*op, OpKind::Add))
-        contract(*op);
     for (Operation *op : replaced)
       erase(*op);
+    // Additions of exact products: fma rounds x * y + z once, as the
+    // addition did when the product did not round.
+    contractMultiplyAdds(kernel, [&](const Operation &mul) {
+      return exactness(mul.result()).has_value();
+    });
   }
 
 private:
@@ -219,28 +222,6 @@ private:
     user[result] = user.lookup(root.result());
     replaced.push_back(&root);
     replaced.insert(replaced.end(), inner.begin(), inner.end());
-  }
-
-  /// add(mul(x, y), z) or add(z, mul(x, y)) with an exact, single-use
-  /// multiplication becomes fma(x, y, z).
-  void contract(Operation &add) {
-    for (unsigned i : {1u, 0u}) {
-      Operation *mul = add.operand(i)->definingOp();
-      if (!mul || !isF32Op(*mul, OpKind::Mul) || uses.lookup(mul->result()) != 1 ||
-          mul->parentBlock() != add.parentBlock() || !exactness(mul->result()))
-        continue;
-      Builder b;
-      b.setInsertionPoint(add);
-      Value *fused = b.create(OpKind::Fma, add.loc(),
-                              {mul->operand(0), mul->operand(1), add.operand(1 - i)},
-                              {Type::scalar(DataType::F32)})
-                         .result();
-      fused->setNameHint(add.result()->nameHint());
-      replaceAllUsesWith(kernel, add.result(), fused);
-      replaced.push_back(&add);
-      replaced.push_back(mul);
-      return;
-    }
   }
 
   static bool isConstant(const Value *v) {

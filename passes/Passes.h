@@ -44,6 +44,9 @@ std::unique_ptr<Pass> createExactArithPass();
 /// "narrow-pairs": products of two e2m1 elements of the same bytes become
 /// one product of f16 pairs (NarrowPairs.cpp).
 std::unique_ptr<Pass> createNarrowPairsPass();
+/// "fmad": f32 additions of products become fma (nvcc's default
+/// contraction; cutec --fmad=false leaves it out) (Fmad.cpp).
+std::unique_ptr<Pass> createFmadPass();
 /// "licm": pure operations of a run-time loop that do not depend on it
 /// move in front of it (Licm.cpp).
 std::unique_ptr<Pass> createLicmPass();

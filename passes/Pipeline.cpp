@@ -21,6 +21,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   // value each.
   pm.add(createExactArithPass());
   pm.add(createNarrowPairsPass());
+  pm.add(createFmadPass());
   pm.add(createLicmPass());
   pm.add(createInstructionSelectionPass(arch));
 }

@@ -7,7 +7,7 @@
 namespace cutec {
 
 /// Kernel IR to machine IR for `arch`: tile-to-shape, partition,
-/// canonicalize, lower-indexing, canonicalize, exact-arith, narrow-pairs, licm, isel.
+/// canonicalize, lower-indexing, canonicalize, exact-arith, narrow-pairs, fmad, licm, isel.
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch = "sm_100a");
 
 /// The passes that only make the code faster, which may be left out

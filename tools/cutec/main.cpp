@@ -2,6 +2,7 @@
 //
 //   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
 //         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
+//         [--fmad=false]
 //         [-Xnvjitlink=OPT]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -130,6 +131,10 @@ struct PipelineOptions {
   cl::opt<bool> timePasses{"time-passes", cl::sub(cl::SubCommand::getTopLevel()),
                            cl::sub(runCommand), cl::desc("Print the time each pass took"),
                            cl::cat(cutecCategory)};
+  cl::opt<bool> fmad{"fmad", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
+                     cl::desc("Contract f32 a * b + c into fma, as nvcc does (default: true; "
+                              "--fmad=false rounds the product and the sum separately)"),
+                     cl::init(true), cl::cat(cutecCategory)};
   cl::list<std::string> disablePass{
       "disable-pass", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
       cl::CommaSeparated,
@@ -160,6 +165,8 @@ cutec::PassManagerOptions passOptions() {
   options.timePasses = pipelineOptions->timePasses;
   for (const std::string &name : pipelineOptions->disablePass)
     options.skip.insert(name);
+  if (!pipelineOptions->fmad)
+    options.skip.insert("fmad");
   return options;
 }
 
