@@ -17,7 +17,8 @@ struct PassManagerOptions {
   bool printAfterAll = false;
   bool timePasses = false;
   bool verifyEach = true;
-  /// Passes left out (only the optimisations of optionalPasses()).
+  /// Passes left out: the optimisations of optionalPasses(), and fmad for
+  /// cutec --fmad=false.
   llvm::StringSet<> skip;
   /// If set, receives each pass run's name and wall-clock seconds over all
   /// kernels, in pipeline order (for benchmarks).
