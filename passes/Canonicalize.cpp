@@ -22,15 +22,6 @@ namespace {
 
 using namespace ir;
 
-std::optional<int64_t> intConstant(const Value *v) {
-  const Operation *def = v->definingOp();
-  if (!def || def->kind() != OpKind::Constant)
-    return std::nullopt;
-  if (const int64_t *i = def->attrAs<int64_t>("value"))
-    return *i;
-  return std::nullopt;
-}
-
 std::optional<double> floatConstant(const Value *v) {
   const Operation *def = v->definingOp();
   if (!def || def->kind() != OpKind::Constant)
@@ -162,14 +153,14 @@ private:
     // An integer constant bitcast or converted to another integer type.
     if ((op.kind() == OpKind::Bitcast || op.kind() == OpKind::Convert) && isInteger(t) &&
         isInteger(op.operand(0)->type().element())) {
-      if (auto x = intConstant(op.operand(0)))
+      if (auto x = intConstantOf(op.operand(0)))
         replace(op, b.constantInt(op.loc(), t, wrap(*x, t)));
       return;
     }
     if (!binary && op.kind() != OpKind::Fma)
       return;
     if (isInteger(t) && binary) {
-      auto x = intConstant(op.operand(0)), y = intConstant(op.operand(1));
+      auto x = intConstantOf(op.operand(0)), y = intConstantOf(op.operand(1));
       if (x && y) {
         if (auto folded = foldInt(op.kind(), t, *x, *y))
           replace(op, b.constantInt(op.loc(), t, *folded));

@@ -352,9 +352,7 @@ private:
   /// remainder has the dividend's sign): a negative dividend is biased by
   /// 2^k - 1 before the arithmetic shift. Null for other divisors.
   Value *divideByPowerOfTwo(ir::Builder &b, const Operation &op, DataType type, Value *x) {
-    const Operation *def = op.operand(1)->definingOp();
-    const int64_t *divisor =
-        def && def->kind() == OpKind::Constant ? def->attrAs<int64_t>("value") : nullptr;
+    std::optional<int64_t> divisor = ir::intConstantOf(op.operand(1));
     if ((op.kind() != OpKind::Div && op.kind() != OpKind::Rem) || type != DataType::I32 ||
         !divisor || *divisor < 2 || *divisor > (int64_t(1) << 30) ||
         (*divisor & (*divisor - 1)))

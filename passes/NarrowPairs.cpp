@@ -35,14 +35,6 @@ struct Code {
   int64_t shift;
 };
 
-std::optional<int64_t> intConstant(const Value *v) {
-  const Operation *def = v->definingOp();
-  if (def && def->kind() == OpKind::Constant)
-    if (const int64_t *i = def->attrAs<int64_t>("value"))
-      return *i;
-  return std::nullopt;
-}
-
 bool isU32(const Value *v) { return v->type() == Type::scalar(DataType::U32); }
 
 /// `v` as convert(bitcast(and(shr(word, shift), 15)) : f4e2m1) : f32 (or
@@ -57,12 +49,12 @@ std::optional<Code> e2m1Code(const Value *v) {
     return std::nullopt;
   const Operation *mask = bitcast->operand(0)->definingOp();
   if (!mask || mask->kind() != OpKind::BitAnd || !isU32(mask->result()) ||
-      intConstant(mask->operand(1)) != 15)
+      intConstantOf(mask->operand(1)) != 15)
     return std::nullopt;
   Value *source = mask->operand(0);
   const Operation *shr = source->definingOp();
   if (shr && shr->kind() == OpKind::ShiftRight && isU32(shr->result())) {
-    std::optional<int64_t> shift = intConstant(shr->operand(1));
+    std::optional<int64_t> shift = intConstantOf(shr->operand(1));
     if (!shift || *shift < 0 || *shift > 28 || *shift % 4 || !isU32(shr->operand(0)))
       return std::nullopt;
     return Code{shr->operand(0), *shift};

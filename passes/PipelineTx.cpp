@@ -39,14 +39,6 @@ const Operation *allocationOf(const Value *v) {
   return def && def->kind() == OpKind::SmemAlloc ? def : nullptr;
 }
 
-std::optional<int64_t> constantOf(const Value *v) {
-  const Operation *def = v->definingOp();
-  if (def && def->kind() == OpKind::Constant)
-    if (const int64_t *i = def->attrAs<int64_t>("value"))
-      return *i;
-  return std::nullopt;
-}
-
 /// The bytes of a tensor of static size.
 int64_t tensorBytes(const Type &t) {
   return (size(t.tensorLayout()).staticValue() * bitWidth(t.element()) + 7) / 8;
@@ -75,7 +67,7 @@ public:
         expect->setOperand(1, b.constantInt(expect->loc(), DataType::I32, *sum));
         continue;
       }
-      int64_t declared = *constantOf(expect->operand(1));
+      int64_t declared = *intConstantOf(expect->operand(1));
       if (declared == *sum)
         continue;
       context.error(expect->loc(), "the pipeline expects tx_count=" + llvm::Twine(declared) +
@@ -94,7 +86,7 @@ private:
   std::optional<int64_t> loadBytes(const Operation &load, PassContext &context) {
     int64_t copies = 1;
     if (load.operands().size() > 3) {
-      std::optional<int64_t> mask = constantOf(load.operand(3));
+      std::optional<int64_t> mask = intConstantOf(load.operand(3));
       if (!mask) {
         context.error(load.loc(), "the bytes this multicast load brings to its pipeline stage "
                                   "depend on a run-time CTA mask; give the pipeline tx_count=");

@@ -89,6 +89,14 @@ std::vector<Operation *> collect(Operation &root, OpKind kind) {
   return ops;
 }
 
+std::optional<int64_t> intConstantOf(const Value *v) {
+  const Operation *def = v->definingOp();
+  if (def && def->kind() == OpKind::Constant)
+    if (const int64_t *i = def->attrAs<int64_t>("value"))
+      return *i;
+  return std::nullopt;
+}
+
 void replaceAllUsesWith(Operation &root, Value *from, Value *to) {
   walk(root, [&](Operation &op) {
     for (unsigned i = 0; i < op.operands().size(); ++i)

@@ -17,6 +17,7 @@
 #include "llvm/Support/SMLoc.h"
 
 #include <list>
+#include <optional>
 #include <map>
 #include <memory>
 #include <variant>
@@ -166,6 +167,8 @@ void walk(Operation &op, const std::function<void(Operation &)> &f);
 std::vector<Operation *> collect(Operation &root, OpKind kind);
 /// Replaces every use of `from` by `to` inside `root`.
 void replaceAllUsesWith(Operation &root, Value *from, Value *to);
+/// The value of an integer `constant` op that defines `v`, if one does.
+std::optional<int64_t> intConstantOf(const Value *v);
 
 } // namespace cutec::ir
 
