@@ -73,42 +73,26 @@ llvm::Expected<ScaleFactorTmem> ScaleFactorTmem::of(const ir::Type &t, const llv
   s.rows = rowsAll / 4;
   s.vec = kMode.shape[0].leaf().staticValue();
   s.kInner = size(kMode).staticValue();
-  int64_t outer = size(l[2]).staticValue();
-  s.k = s.kInner * outer;
-  auto offsets = [](const Layout &mode, int64_t count, std::vector<int64_t> &out) {
-    for (int64_t i = 0; i < count; ++i) {
-      llvm::Expected<IntExpr> o = crd2idx(IntTuple(i), mode);
-      if (!o || !o->isStatic()) {
-        if (!o)
-          llvm::consumeError(o.takeError());
-        return false;
-      }
-      out.push_back(o->staticValue());
-    }
-    return true;
-  };
-  if (!offsets(rowMode, rowsAll, s.rowOffsets) || !offsets(kMode, s.kInner, s.innerOffsets) ||
-      !offsets(l[2], outer, s.outerOffsets))
+  s.k = s.kInner * size(l[2]).staticValue();
+  std::optional<StaticIndexer> rows = StaticIndexer::of(rowMode), inner = StaticIndexer::of(kMode),
+                               outer = StaticIndexer::of(l[2]);
+  if (!rows || !inner || !outer)
     return bad();
+  s.rowMode = *rows;
+  s.innerMode = *inner;
+  s.outerMode = *outer;
   return s;
 }
 
 llvm::Expected<int64_t> ScaleFactorTmem::offset(int64_t row, int64_t quarter,
                                                 int64_t kElem) const {
   // Mode 1 has the coordinate 0, which is offset 0.
-  int64_t r = row + rows * quarter, inner = kElem % kInner, outer = kElem / kInner;
-  if (row >= 0 && kElem >= 0 && size_t(r) < rowOffsets.size() &&
-      size_t(outer) < outerOffsets.size())
-    return rowOffsets[size_t(r)] + innerOffsets[size_t(inner)] + outerOffsets[size_t(outer)];
-  IntTuple coord = IntTuple::tuple(
-      {IntTuple::tuple({IntTuple(row + rows * quarter), IntTuple(kElem % kInner)}), IntTuple(0),
-       IntTuple(kElem / kInner)});
-  llvm::Expected<IntExpr> o = crd2idx(coord, layout);
-  if (!o)
-    return o.takeError();
-  if (!o->isStatic())
-    return fail("the scale-factor layout " + layout.str() + " is not static");
-  return o->staticValue();
+  if (row < 0 || quarter < 0 || row + rows * quarter >= rowMode.size() || kElem < 0 ||
+      kElem >= k)
+    return fail("the factor of row " + llvm::Twine(row) + ", lane quarter " +
+                llvm::Twine(quarter) + ", K = " + llvm::Twine(kElem) + " is outside " +
+                layout.str());
+  return rowMode(row + rows * quarter) + innerMode(kElem % kInner) + outerMode(kElem / kInner);
 }
 
 llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const ir::Type &sfaType,

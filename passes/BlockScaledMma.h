@@ -45,10 +45,10 @@ struct ScaleFactorTmem {
   int64_t vec = 0;    // K elements per factor (the stride-0 mode)
   int64_t kInner = 0; // K elements of mode (0, 1)
   int64_t k = 0;      // K elements in all
-  /// The layout's offsets of each row index (row + rows * quarter), of
-  /// each K element within mode (0, 1), and of each index of mode 2: the
-  /// checks of lower-s2t and lower-mma read every factor's offset.
-  std::vector<int64_t> rowOffsets, innerOffsets, outerOffsets;
+  /// Modes (0, 0) (row + rows * quarter), (0, 1) (K within it) and 2 (K
+  /// past it) as integer indexers: the checks of lower-s2t and lower-mma
+  /// read every factor's offset.
+  StaticIndexer rowMode, innerMode, outerMode;
 
   /// The tensor of type `t`, or an error naming it `which`.
   static llvm::Expected<ScaleFactorTmem> of(const ir::Type &t, const llvm::Twine &which);

@@ -173,16 +173,24 @@ private:
     }
   }
 
-  /// Multiplies `factors` left to right after `b`'s insertion point; null
-  /// if a partial product would not be exact.
-  Value *multiply(Builder &b, llvm::SMLoc loc, llvm::ArrayRef<Value *> factors) {
-    Value *p = factors.front();
+  /// The bound of `factors` multiplied left to right; none if a partial
+  /// product would not be exact.
+  std::optional<Exactness> productOf(llvm::ArrayRef<Value *> factors) {
+    std::optional<Exactness> p = exactness(factors.front());
     for (Value *f : factors.drop_front()) {
-      auto a = exactness(p), c = exactness(f);
-      if (!a || !c || !product(*a, *c).fitsF32())
-        return nullptr;
-      p = b.create(OpKind::Mul, loc, {p, f}, {Type::scalar(DataType::F32)}).result();
+      std::optional<Exactness> c = exactness(f);
+      if (!p || !c || !product(*p, *c).fitsF32())
+        return std::nullopt;
+      p = product(*p, *c);
     }
+    return p;
+  }
+
+  /// Multiplies `factors` left to right before `b`'s insertion point.
+  static Value *multiply(Builder &b, llvm::SMLoc loc, llvm::ArrayRef<Value *> factors) {
+    Value *p = factors.front();
+    for (Value *f : factors.drop_front())
+      p = b.create(OpKind::Mul, loc, {p, f}, {Type::scalar(DataType::F32)}).result();
     return p;
   }
 
@@ -202,19 +210,20 @@ private:
     // output and one key per set of shared factors.
     std::vector<Value *> key = shared;
     llvm::stable_sort(key, [&](Value *x, Value *y) { return order(x) < order(y); });
+    // Every product the new order forms must be exact: check before
+    // building anything.
+    std::optional<Exactness> sharedBound = productOf(key), ownBound = productOf(own);
+    if (!sharedBound || !ownBound || !product(*ownBound, *sharedBound).fitsF32())
+      return;
+    Exactness whole = product(*ownBound, *sharedBound);
     Builder b;
     b.setInsertionPoint(root);
     Value *&common = sharedProducts[{root.parentBlock(), key}];
-    Value *fresh = common ? common : multiply(b, root.loc(), key);
-    Value *mine = fresh ? multiply(b, root.loc(), own) : nullptr;
-    if (!mine)
-      return;
-    auto whole = product(*exactness(mine), *exactness(fresh));
-    if (!whole.fitsF32())
-      return;
-    common = fresh;
+    if (!common)
+      common = multiply(b, root.loc(), key);
+    Value *mine = multiply(b, root.loc(), own);
     Value *result =
-        b.create(OpKind::Mul, root.loc(), {mine, fresh}, {Type::scalar(DataType::F32)}).result();
+        b.create(OpKind::Mul, root.loc(), {mine, common}, {Type::scalar(DataType::F32)}).result();
     result->setNameHint(root.result()->nameHint());
     facts[result] = whole;
     replaceAllUsesWith(kernel, root.result(), result);

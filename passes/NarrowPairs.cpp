@@ -69,39 +69,45 @@ public:
   explicit NarrowPairs(Operation &kernel) : kernel(kernel) {}
 
   void run() {
-    // The products of two e2m1 elements, by (block, words, shifts).
+    // The products of two e2m1 elements in program order, and by (block,
+    // words, shifts) with their place in that order.
+    struct Product {
+      Operation *op;
+      Code a, b;
+    };
     using Key = std::tuple<const Block *, const Value *, int64_t, const Value *, int64_t>;
-    std::map<Key, Operation *> products;
-    std::vector<Operation *> order;
+    std::vector<Product> found;
+    std::map<Key, size_t> byCodes;
     walk(kernel, [&](Operation &op) {
       if (op.kind() != OpKind::Mul || op.result()->type() != Type::scalar(DataType::F32))
         return;
       std::optional<Code> a = e2m1Code(op.operand(0)), b = e2m1Code(op.operand(1));
       if (!a || !b)
         return;
-      products[{op.parentBlock(), a->word, a->shift, b->word, b->shift}] = &op;
-      order.push_back(&op);
+      byCodes[{op.parentBlock(), a->word, a->shift, b->word, b->shift}] = found.size();
+      found.push_back({&op, *a, *b});
     });
-    for (Operation *low : order) {
-      std::optional<Code> a = e2m1Code(low->operand(0)), b = e2m1Code(low->operand(1));
-      if (a->shift % 8 || b->shift % 8)
+    for (size_t i = 0; i < found.size(); ++i) {
+      const Product &low = found[i];
+      if (low.a.shift % 8 || low.b.shift % 8)
         continue;
-      auto high = products.find({low->parentBlock(), a->word, a->shift + 4, b->word, b->shift + 4});
-      if (high != products.end())
-        pair(*low, *high->second, *a, *b);
+      auto high = byCodes.find({low.op->parentBlock(), low.a.word, low.a.shift + 4, low.b.word,
+                                low.b.shift + 4});
+      if (high != byCodes.end())
+        pair(*low.op, *found[high->second].op, low.a, low.b,
+             *found[std::min(i, high->second)].op);
     }
     for (Operation *op : replaced)
       erase(*op);
     // The single decodes the pairs replaced, and their nibble extraction.
-    while (eraseDeadPureOps(kernel)) {
-    }
+    eraseDeadPureOps(kernel);
   }
 
 private:
   /// Replaces the products of the low and the high codes of two bytes by
-  /// the halves of one product of f16 pairs, inserted before the earlier.
-  void pair(Operation &low, Operation &high, Code a, Code b) {
-    Operation &first = isBefore(low, high) ? low : high;
+  /// the halves of one product of f16 pairs, inserted before `first`, the
+  /// earlier of the two.
+  void pair(Operation &low, Operation &high, Code a, Code b, Operation &first) {
     Builder builder;
     builder.setInsertionPoint(first);
     llvm::SMLoc loc = first.loc();
@@ -124,16 +130,6 @@ private:
     replaceAllUsesWith(kernel, high.result(), f32High);
     replaced.push_back(&low);
     replaced.push_back(&high);
-  }
-
-  static bool isBefore(const Operation &x, const Operation &y) {
-    for (const auto &op : x.parentBlock()->operations()) {
-      if (op.get() == &x)
-        return true;
-      if (op.get() == &y)
-        return false;
-    }
-    return true;
   }
 
   Operation &kernel;

@@ -43,24 +43,26 @@ void erase(Operation &op) { op.parentBlock()->operations().erase(op.position());
 
 bool eraseDeadPureOps(Operation &root) {
   llvm::DenseMap<const Value *, unsigned> uses;
+  std::vector<Operation *> ops;
   walk(root, [&](Operation &op) {
+    ops.push_back(&op);
     for (Value *v : op.operands())
       ++uses[v];
   });
-  std::vector<Operation *> dead;
-  walk(root, [&](Operation &op) {
-    if (!isPure(op.kind()) || !op.regions().empty())
-      return;
-    for (const auto &r : op.results())
-      if (uses.lookup(r.get()))
-        return;
-    dead.push_back(&op);
-  });
-  // Erase users before the values they use: walk order is definition
-  // order, so go backwards.
-  for (auto it = dead.rbegin(); it != dead.rend(); ++it)
-    erase(**it);
-  return !dead.empty();
+  // Walk order is definition order: backwards, an op's users have been
+  // decided before it, so a chain that only feeds dead ops goes at once.
+  bool erased = false;
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    Operation &op = **it;
+    if (!isPure(op.kind()) || !op.regions().empty() ||
+        llvm::any_of(op.results(), [&](const auto &r) { return uses.lookup(r.get()) > 0; }))
+      continue;
+    for (Value *v : op.operands())
+      --uses[v];
+    erase(op);
+    erased = true;
+  }
+  return erased;
 }
 
 void moveBefore(Operation &op, Operation &anchor) {

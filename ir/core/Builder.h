@@ -36,7 +36,7 @@ private:
 /// Removes `op` from its block and destroys it; its results must be unused.
 void erase(Operation &op);
 /// Erases the pure operations without regions whose results nobody uses,
-/// once (users first); whether it erased any.
+/// and then those that only they used; whether it erased any.
 bool eraseDeadPureOps(Operation &root);
 /// Moves `op` from its block to just before `anchor` (in any block).
 void moveBefore(Operation &op, Operation &anchor);

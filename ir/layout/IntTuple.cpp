@@ -299,55 +299,8 @@ IntTuple compactRowMajor(const IntTuple &shape, const IntExpr &start) {
   return compactMajor(shape, current, /*colMajor=*/false);
 }
 
-// The product of a static tuple's leaves; nullopt if a leaf is dynamic or
-// the product overflows.
-static std::optional<int64_t> staticProduct(const IntTuple &t) {
-  if (t.isLeaf())
-    return t.leaf().getStatic();
-  int64_t p = 1;
-  for (const IntTuple &e : t.elements()) {
-    std::optional<int64_t> f = staticProduct(e);
-    if (!f || __builtin_mul_overflow(p, *f, &p))
-      return std::nullopt;
-  }
-  return p;
-}
-
-// crd2idx of an integer coordinate in static, congruent shape and stride,
-// in int64 arithmetic: what the generic form below computes, without
-// building an expression per mode (lower-tma and lower-s2t check whole tiles
-// element by element). nullopt where the generic form must decide: dynamic
-// leaves, incongruent tuples, an empty mode, overflow.
-static std::optional<int64_t> staticCrd2idx(int64_t r, const IntTuple &shape,
-                                            const IntTuple &stride) {
-  if (shape.isTuple() != stride.isTuple() || shape.rank() != stride.rank())
-    return std::nullopt;
-  if (shape.isLeaf()) {
-    std::optional<int64_t> step = stride.leaf().getStatic();
-    int64_t index;
-    if (!step || !shape.leaf().isStatic() || __builtin_mul_overflow(r, *step, &index))
-      return std::nullopt;
-    return index;
-  }
-  int64_t sum = 0;
-  for (size_t i = 0; i < shape.rank(); ++i) {
-    bool last = i + 1 == shape.rank();
-    std::optional<int64_t> size = staticProduct(shape[i]);
-    if (!size || *size == 0)
-      return std::nullopt;
-    std::optional<int64_t> index = staticCrd2idx(last ? r : r % *size, shape[i], stride[i]);
-    if (!index || __builtin_add_overflow(sum, *index, &sum))
-      return std::nullopt;
-    r /= *size;
-  }
-  return sum;
-}
-
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,
                                 const IntTuple &stride) {
-  if (coord.isLeaf() && !coord.isUnderscore() && coord.leaf().isStatic())
-    if (std::optional<int64_t> index = staticCrd2idx(coord.leaf().staticValue(), shape, stride))
-      return IntExpr(*index);
   if (shape.isTuple() != stride.isTuple() || shape.rank() != stride.rank())
     return layoutError("shape " + shape.str() + " and stride " + stride.str() +
                        " are not congruent");

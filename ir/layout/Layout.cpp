@@ -209,6 +209,13 @@ std::optional<StaticIndexer> StaticIndexer::of(const Layout &l) {
   return indexer;
 }
 
+int64_t StaticIndexer::size() const {
+  int64_t n = 1;
+  for (int64_t extent : shapes)
+    n *= extent;
+  return n;
+}
+
 int64_t StaticIndexer::operator()(int64_t r) const {
   int64_t index = 0;
   for (size_t i = 0; i < shapes.size(); ++i) {

@@ -86,7 +86,9 @@ struct StaticIndexer {
   std::vector<int64_t> shapes, strides;
   /// Null for a layout with dynamic leaves or more than 2^62 elements.
   static std::optional<StaticIndexer> of(const Layout &l);
+  /// The index of r in [0, size()).
   int64_t operator()(int64_t r) const;
+  int64_t size() const;
 };
 /// The sub-layout of the modes where `coord` has `_`.
 llvm::Expected<Layout> slice(const Layout &l, const IntTuple &coord);
