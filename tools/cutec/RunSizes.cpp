@@ -17,9 +17,11 @@ llvm::Expected<SizeBindings> bindDynamicSizes(const ir::Operation &kernel,
                                               const Assignments &defines) {
   std::string kernelName = *kernel.attrAs<std::string>("name");
   std::vector<std::string> names = ir::dynamicSizeNames(kernel);
-  std::string known = names.empty() ? "it has none" : "it has " + llvm::join(names, ", ");
-  SizeBindings sizes;
   std::vector<std::string> scalars = ir::scalarParameterNames(kernel);
+  std::string known = names.empty() ? "it has none" : "it has " + llvm::join(names, ", ");
+  if (!scalars.empty())
+    known += "; its scalar parameters: " + llvm::join(scalars, ", ");
+  SizeBindings sizes;
   for (const auto &[name, text] : defines) {
     if (llvm::is_contained(scalars, name))
       continue; // a scalar parameter: RunParams binds it
