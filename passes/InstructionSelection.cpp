@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
 #include "passes/IselCluster.h"
+#include "passes/IselNarrow.h"
 #include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
 #include "passes/IselWarp.h"
@@ -77,7 +78,7 @@ const char *arithOpcode(OpKind kind, DataType type) {
 class Selector {
 public:
   Selector(Operation &kernel, PassContext &context, const IselTarget &target)
-      : kernel(kernel), context(context), target(target) {}
+      : kernel(kernel), context(context), target(target), e2m1Products(target) {}
 
   void run() {
     if (!planRegisters(kernel, context))
@@ -240,10 +241,17 @@ private:
       return convert(b, op, in[0], kernelType(op.operand(0)), type);
     case OpKind::ConvertX2:
       return roundsToNearestEven(op) ? convertX2(b, op, in[0], in[1]) : nullptr;
-    case OpKind::DecodeX2:
-      return decodeE2m1Pair(b, op.loc(), in[0], *op.attrAs<int64_t>("shift"));
-    case OpKind::MulX2:
-      return emitValue(b, loc, "mul.rn.f16x2", DataType::U32, in);
+    case OpKind::ProductX2: {
+      int64_t low = *op.attrAs<int64_t>("low"), high = *op.attrAs<int64_t>("high");
+      int64_t distance = narrowPairDistance(target);
+      if (high - low != distance || low % (2 * distance) >= distance) {
+        fail(op, "arith.product_x2 on " + target.arch + " pairs codes " + llvm::Twine(distance) +
+                     " bits apart, the low one in the low half of " + llvm::Twine(2 * distance) +
+                     " bits");
+        return nullptr;
+      }
+      return e2m1Products.emit(b, loc, op.parentBlock(), in[0], in[1], low);
+    }
     case OpKind::Pack:
       // mov.b32 d, {lo, hi}: the first source is the low half.
       return emitValue(b, loc, "mov.b32.pack", DataType::U32, in);
@@ -528,29 +536,6 @@ private:
   /// (magnitude to bits 11..9, sign to 15, in each half: the value times
   /// 2^-14, a subnormal for the smallest), two multiplications placing both
   /// halves at once, and one exact mul.rn.f16x2 by 2^14 makes the values.
-  Value *decodeE2m1Pair(ir::Builder &b, llvm::SMLoc loc, Value *word, int64_t shift) {
-    Value *byte;
-    if (target.hasFp4AndUe8m0Conversions) {
-      byte = shift ? binary32(b, loc, "shr.u32", word, immediate32(b, loc, shift)) : word;
-      Value *b16 = emitValue(b, loc, "cvt.u16.u32", DataType::U16, {byte});
-      Value *b8 = emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {b16}).result(0);
-      return emitValue(b, loc, "cvt.rn.f16x2.e2m1x2", DataType::U32, {b8});
-    }
-    // The byte alone, zeros above (prmt selects it and three bytes of 0):
-    // byte * (2^9 + 2^21) is byte << 9 plus byte << 21 without overlap; so
-    // is byte * (2^12 + 2^24) for the signs.
-    byte = emitValue(b, loc, "prmt.b32", DataType::U32,
-                     {word, immediate32(b, loc, 0), immediate32(b, loc, 0x4440 | shift / 8)});
-    Value *magnitudes = binary32(b, loc, "and.b32",
-                                 binary32(b, loc, "mul.lo.s32", byte, immediate32(b, loc, 0x00200200)),
-                                 immediate32(b, loc, 0x0E000E00));
-    Value *signs = binary32(b, loc, "and.b32",
-                            binary32(b, loc, "mul.lo.s32", byte, immediate32(b, loc, 0x01001000)),
-                            immediate32(b, loc, int64_t(0x80008000u)));
-    Value *scaled = binary32(b, loc, "or.b32", magnitudes, signs);
-    return binary32(b, loc, "mul.rn.f16x2", scaled, immediate32(b, loc, 0x74007400));
-  }
-
   /// A ue8m0 code as an f32 with the bits sm_100a's bf16 route gives:
   /// 2^(e-127) for 1..254, 2^-127 (a subnormal) for 0, and for 255 the
   /// canonical f32 NaN 0x7FFFFFFF that cvt.f32.bf16 makes of a NaN.
@@ -753,6 +738,7 @@ private:
   Operation &kernel;
   PassContext &context;
   const IselTarget &target;
+  E2m1PairProducts e2m1Products;
   /// warp_idx(), computed once at the kernel's entry (null when unused).
   Value *warpIndex = nullptr;
   llvm::DenseMap<Value *, Value *> machine;

@@ -5,21 +5,23 @@
 // a product of two such elements (exact-arith has put a * b together) costs
 // two decodes and an f32 multiplication per element. Every product of two
 // e2m1 values is exact in f16 (at most 3 * 2^1 squared, 36, with a lowest
-// bit of at least 2^-2), so the two elements of a byte can be decoded as
-// one f16 pair and multiplied as one:
+// bit of at least 2^-2), so two elements of a word can be decoded as one
+// f16 pair and multiplied as one:
 //
-//   mul(convert(a[2j]), convert(b[2j])), mul(convert(a[2j+1]), convert(b[2j+1]))
-//     -> p = mul_x2(decode_x2(wa, 8j), decode_x2(wb, 8j))      (f16 pairs)
-//        convert(unpack(p).low), convert(unpack(p).high)        (exact in f32)
+//   mul(convert(a[i]), convert(b[i])), mul(convert(a[j]), convert(b[j]))
+//     -> p = product_x2(wa, wb) {low = 4i, high = 4j}       (an f16 pair)
+//        convert(unpack(p).low), convert(unpack(p).high)   (exact in f32)
 //
-// which gives the same f32 products, bit for bit. isel decodes a pair with
-// one cvt.rn.f16x2.e2m1x2 on targets that have it, and with a few integer
-// operations and one mul.rn.f16x2 elsewhere (sm_90a).
+// which gives the same f32 products, bit for bit. Which elements pair up
+// is the target's (narrowPairDistance): the two codes of a byte where
+// cvt.rn.f16x2.e2m1x2 decodes them at once, codes k and k + 4 of a word on
+// sm_90a, whose table lookup decodes four codes at a time.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "ir/core/Builder.h"
+#include "passes/IselNarrow.h"
 
 #include <map>
 #include <tuple>
@@ -66,7 +68,7 @@ std::optional<Code> e2m1Code(const Value *v) {
 
 class NarrowPairs {
 public:
-  explicit NarrowPairs(Operation &kernel) : kernel(kernel) {}
+  NarrowPairs(Operation &kernel, int64_t distance) : kernel(kernel), distance(distance) {}
 
   void run() {
     // The products of two e2m1 elements in program order, and by (block,
@@ -89,10 +91,10 @@ public:
     });
     for (size_t i = 0; i < found.size(); ++i) {
       const Product &low = found[i];
-      if (low.a.shift % 8 || low.b.shift % 8)
+      if (low.a.shift != low.b.shift || low.a.shift % (2 * distance) >= distance)
         continue;
-      auto high = byCodes.find({low.op->parentBlock(), low.a.word, low.a.shift + 4, low.b.word,
-                                low.b.shift + 4});
+      auto high = byCodes.find({low.op->parentBlock(), low.a.word, low.a.shift + distance,
+                                low.b.word, low.b.shift + distance});
       if (high != byCodes.end())
         pair(*low.op, *found[high->second].op, low.a, low.b,
              *found[std::min(i, high->second)].op);
@@ -104,7 +106,7 @@ public:
   }
 
 private:
-  /// Replaces the products of the low and the high codes of two bytes by
+  /// Replaces the products of the low and the high codes of two words by
   /// the halves of one product of f16 pairs, inserted before `first`, the
   /// earlier of the two.
   void pair(Operation &low, Operation &high, Code a, Code b, Operation &first) {
@@ -112,15 +114,10 @@ private:
     builder.setInsertionPoint(first);
     llvm::SMLoc loc = first.loc();
     const Type word = Type::scalar(DataType::U32), half = Type::scalar(DataType::F16);
-    auto decode = [&](Code c) {
-      Operation &op = builder.create(OpKind::DecodeX2, loc, {c.word}, {word});
-      op.setAttr("from", Type::scalar(DataType::F4E2M1));
-      op.setAttr("shift", c.shift);
-      return op.result();
-    };
-    Value *pa = decode(a), *pb = decode(b);
-    Operation &product = builder.create(OpKind::MulX2, loc, {pa, pb}, {word});
-    product.setAttr("type", half);
+    Operation &product = builder.create(OpKind::ProductX2, loc, {a.word, b.word}, {word});
+    product.setAttr("from", Type::scalar(DataType::F4E2M1));
+    product.setAttr("low", a.shift);
+    product.setAttr("high", a.shift + distance);
     Operation &halves = builder.create(OpKind::Unpack, loc, {product.result()}, {half, half});
     Value *f32Low = builder.createValue(OpKind::Convert, loc, Type::scalar(DataType::F32),
                                         {halves.result(0)});
@@ -133,17 +130,27 @@ private:
   }
 
   Operation &kernel;
+  /// How far apart the codes of a pair are, in bits.
+  int64_t distance;
   std::vector<Operation *> replaced;
 };
 
 class NarrowPairsPass : public Pass {
 public:
+  explicit NarrowPairsPass(const IselTarget &target) : distance(narrowPairDistance(target)) {}
   llvm::StringRef name() const override { return "narrow-pairs"; }
-  void run(Operation &kernel, PassContext &) override { NarrowPairs(kernel).run(); }
+  void run(Operation &kernel, PassContext &) override { NarrowPairs(kernel, distance).run(); }
+
+private:
+  int64_t distance;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> createNarrowPairsPass() { return std::make_unique<NarrowPairsPass>(); }
+std::unique_ptr<Pass> createNarrowPairsPass(llvm::StringRef arch) {
+  // An unknown arch is isel's to report.
+  const IselTarget *target = findIselTarget(arch);
+  return std::make_unique<NarrowPairsPass>(target ? *target : iselTargets().front());
+}
 
 } // namespace cutec

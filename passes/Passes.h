@@ -41,9 +41,9 @@ std::unique_ptr<Pass> createCanonicalizePass();
 /// exact, so that shared factors multiply once, and fuses additions of
 /// exact products into fma; no result changes by a bit (ExactArith.cpp).
 std::unique_ptr<Pass> createExactArithPass();
-/// "narrow-pairs": products of two e2m1 elements of the same bytes become
-/// one product of f16 pairs (NarrowPairs.cpp).
-std::unique_ptr<Pass> createNarrowPairsPass();
+/// "narrow-pairs": products of two e2m1 elements of the same words become
+/// one product of f16 pairs, paired as `arch` decodes best (NarrowPairs.cpp).
+std::unique_ptr<Pass> createNarrowPairsPass(llvm::StringRef arch = "sm_100a");
 /// "fmad": f32 additions of products become fma (nvcc's default
 /// contraction; cutec --fmad=false leaves it out) (Fmad.cpp).
 std::unique_ptr<Pass> createFmadPass();

@@ -20,7 +20,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
-  pm.add(createNarrowPairsPass());
+  pm.add(createNarrowPairsPass(arch));
   pm.add(createFmadPass());
   pm.add(createLicmPass());
   pm.add(createInstructionSelectionPass(arch));

@@ -123,30 +123,22 @@ private:
       fail(op, "needs a 16-bit scalar type 'to'");
   }
 
-  /// decode_x2 of a u32 word (attributes `from`, the codes' type, and
-  /// `shift`, where the low code starts) and mul_x2 of two such pairs (a
-  /// 16-bit float type `type`): each a u32 of two halves.
-  void verifyNarrowPair(const Operation &op) {
+  /// product_x2 of two u32 words: attributes `from` (the codes' type) and
+  /// `low` < `high`, where the two codes start in each word.
+  void verifyProductX2(const Operation &op) {
     const Type word = Type::scalar(DataType::U32);
-    bool decode = op.kind() == OpKind::DecodeX2;
-    if (!expectOperands(op, decode ? 1 : 2) || !expectResults(op, 1))
+    if (!expectOperands(op, 2) || !expectResults(op, 1))
       return;
     for (const Value *v : op.operands())
       if (v->type() != word)
         return fail(op, "takes u32 words");
     if (op.result()->type() != word)
       return fail(op, "makes a u32 word");
-    if (decode) {
-      const Type *from = op.attrAs<Type>("from");
-      const int64_t *shift = op.attrAs<int64_t>("shift");
-      if (!from || from->element() != DataType::F4E2M1 || !shift || *shift < 0 || *shift > 24 ||
-          *shift % 8)
-        fail(op, "needs 'from' = f4e2m1 and a byte 'shift' of 0, 8, 16 or 24");
-      return;
-    }
-    const Type *type = op.attrAs<Type>("type");
-    if (!type || type->element() != DataType::F16)
-      fail(op, "needs 'type' = f16");
+    const Type *from = op.attrAs<Type>("from");
+    const int64_t *low = op.attrAs<int64_t>("low"), *high = op.attrAs<int64_t>("high");
+    if (!from || from->element() != DataType::F4E2M1 || !low || !high || *low < 0 ||
+        *low >= *high || *high > 28 || *low % 4 || *high % 4)
+      fail(op, "needs 'from' = f4e2m1 and code positions 'low' < 'high' in the word, multiples of 4");
   }
 
   static std::vector<Type> typesOf(llvm::ArrayRef<Value *> values) {
@@ -345,9 +337,8 @@ private:
     case OpKind::ConvertX2:
       verifyHalves(op);
       break;
-    case OpKind::DecodeX2:
-    case OpKind::MulX2:
-      verifyNarrowPair(op);
+    case OpKind::ProductX2:
+      verifyProductX2(op);
       break;
     case OpKind::WarpIdx:
     case OpKind::LaneIdx:
