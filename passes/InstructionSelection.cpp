@@ -19,6 +19,7 @@
 #include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
 #include "passes/IselWarp.h"
+#include "passes/NonNegative.h"
 #include "passes/Passes.h"
 
 #include "codegen/ptx/MachineBuilder.h"
@@ -26,6 +27,7 @@
 #include "codegen/ptx/PtxInstructions.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace cutec {
 namespace {
@@ -61,6 +63,7 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::Neg, DataType::I32, "neg.s32"},        {OpKind::Neg, DataType::F32, "neg.f32"},
     {OpKind::Fma, DataType::I32, "mad.lo.s32"},     {OpKind::Fma, DataType::I64, "mad.lo.s64"},
     {OpKind::Fma, DataType::F32, "fma.rn.f32"},     {OpKind::ShiftRight, DataType::U32, "shr.u32"},
+    {OpKind::ShiftRight, DataType::I32, "shr.s32"},
     {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
     {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
     {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::BitXor, DataType::U32, "xor.b32"},
@@ -83,6 +86,11 @@ public:
   void run() {
     if (!planRegisters(kernel, context))
       return;
+    NonNegative nonNegative(kernel);
+    ir::walk(kernel, [&](Operation &op) {
+      if ((op.kind() == OpKind::Div || op.kind() == OpKind::Rem) && nonNegative.known(op.operand(0)))
+        nonNegativeDividends.insert(&op);
+    });
     ir::Block &entry = kernel.regions()[0]->front();
     loadParameters(entry);
     if (!ir::collect(kernel, OpKind::WarpIdx).empty()) {
@@ -358,7 +366,8 @@ private:
   /// An i32 division or remainder by a constant 2^k (k >= 1) in shifts, as
   /// div.s32 and rem.s32 define them (the quotient rounds toward zero, the
   /// remainder has the dividend's sign): a negative dividend is biased by
-  /// 2^k - 1 before the arithmetic shift. Null for other divisors.
+  /// 2^k - 1 before the arithmetic shift; a dividend known non-negative
+  /// needs one shift or mask. Null for other divisors.
   Value *divideByPowerOfTwo(ir::Builder &b, const Operation &op, DataType type, Value *x) {
     std::optional<int64_t> divisor = ir::intConstantOf(op.operand(1));
     if ((op.kind() != OpKind::Div && op.kind() != OpKind::Rem) || type != DataType::I32 ||
@@ -367,6 +376,10 @@ private:
       return nullptr;
     llvm::SMLoc loc = op.loc();
     int64_t k = llvm::Log2_64(uint64_t(*divisor));
+    if (nonNegativeDividends.contains(&op))
+      return op.kind() == OpKind::Div
+                 ? binary32(b, loc, "shr.u32", x, immediate32(b, loc, k))
+                 : binary32(b, loc, "and.b32", x, immediate32(b, loc, *divisor - 1));
     Value *sign = binary32(b, loc, "shr.s32", x, immediate32(b, loc, 31));
     Value *bias = binary32(b, loc, "shr.u32", sign, immediate32(b, loc, 32 - k));
     Value *quotient =
@@ -739,6 +752,9 @@ private:
   PassContext &context;
   const IselTarget &target;
   E2m1PairProducts e2m1Products;
+  /// The divisions and remainders whose dividend is never negative, found
+  /// before selection rewrites their operands.
+  llvm::DenseSet<const Operation *> nonNegativeDividends;
   /// warp_idx(), computed once at the kernel's entry (null when unused).
   Value *warpIndex = nullptr;
   llvm::DenseMap<Value *, Value *> machine;

@@ -247,12 +247,22 @@ private:
     unsigned bits = ir::bitWidth(type.element());
     DataType word =
         type.memorySpace() == ir::MemorySpace::Shared ? DataType::U32 : DataType::I64;
-    Value *wide = word == DataType::I64 ? cast(b, loc, OpKind::Convert, offset, word)
-                                        : cast(b, loc, OpKind::Bitcast, offset, word);
-    Value *bytes =
-        bits == 4   ? binary(b, loc, OpKind::ShiftRight, wide, constant(b, loc, word, 1))
-        : bits == 8 ? wide
-                    : binary(b, loc, OpKind::Mul, wide, constant(b, loc, word, bits / 8));
+    Value *bytes;
+    if (word == DataType::I64) {
+      // A 4-bit element's byte is its offset halved, in 32 bits: widening
+      // keeps the sign, so the shift may come first, and costs one
+      // instruction there instead of three.
+      if (bits == 4)
+        offset = binary(b, loc, OpKind::ShiftRight, offset,
+                        constant(b, loc, offset->type().element(), 1));
+      bytes = cast(b, loc, OpKind::Convert, offset, word);
+    } else {
+      bytes = cast(b, loc, OpKind::Bitcast, offset, word);
+      if (bits == 4)
+        bytes = binary(b, loc, OpKind::ShiftRight, bytes, constant(b, loc, word, 1));
+    }
+    if (bits > 8)
+      bytes = binary(b, loc, OpKind::Mul, bytes, constant(b, loc, word, bits / 8));
     if (extraBytes)
       bytes = binary(b, loc, OpKind::Add, bytes, constant(b, loc, word, extraBytes));
     const Swizzle &swizzle = type.tensorSwizzle();

@@ -31,6 +31,9 @@ check() {
   g++ "${flags[@]}" "$@" "$out"/runtime/*.o -o "$out/$name" -L/usr/local/cuda/lib64 \
     -L/usr/local/cuda/lib64/stubs -lcuda -lpthread
 }
+/usr/local/cuda/bin/nvcc -ptx -arch=sm_90a -O3 -fmad=false tests/hardware/HandwrittenGemv.cu \
+  -o "$gen/handwritten_gemv.sm_90a.ptx" &
+pids+=($!)
 check gemv_hardware_check tests/hardware/GemvHardwareCheck.cpp "$gen/nvfp4_gemv_emu.cpp" \
   "$gen/nvfp4_gemv_warp_emu.cpp" &
 pids+=($!)

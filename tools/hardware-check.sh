@@ -4,7 +4,8 @@
 # emulator to agree byte for byte:
 #  - gemv_hardware_check: each GEMV example's sm_90a PTX for six shapes; it
 #    also prints the device-to-device copy bandwidth and each kernel's
-#    bandwidth on the GPU MODE shapes;
+#    bandwidth on the GPU MODE shapes, next to hand-written CUDA peers
+#    (tests/hardware/HandwrittenGemv.cu, nvcc -O3 -fmad=false);
 #  - tma_tile_copy_check: the TMA tile copies of examples/tma_tile_copy.cute
 #    (every swizzle mode, fp4, boxes past the edges), shared-memory images and
 #    read-back tiles;
@@ -24,7 +25,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
   warp_roles_check persistent_transform_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
-  "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx"
+  "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx" "$build/tests/hardware/handwritten_gemv.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
 "$build/bin/tma_model_check"
 "$build/bin/warp_roles_check" "$build/tests/hardware/warp_specialized.sm_90a.ptx"

@@ -4,8 +4,12 @@
 // launcher) and its emulation on the CPU, on the same inputs; every f16
 // output must be byte-identical, and equal to the kernel's own reference.
 // Then the GPU MODE shapes are timed, and their achieved bandwidth is printed
-// as a fraction of the device-to-device copy bandwidth measured in the same run.
+// as a fraction of the device-to-device copy bandwidth measured in the same
+// run, next to hand-written CUDA peers (HandwrittenGemv.cu, compiled by nvcc
+// to the third PTX) on the same inputs, whose outputs must equal the
+// reference too.
 //   gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx
+//                       handwritten_gemv.sm_90a.ptx
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
 #include "CudaCheck.h"
 #include "Nvfp4GemvWarpEmulated.h"
@@ -31,8 +35,8 @@ namespace {
 
 using cutec::test::GemvProblem;
 
-/// One GEMV kernel: how to launch it on the GPU, run its emulation, and
-/// compute its reference.
+/// One GEMV kernel: how to launch it on the GPU, run its emulation (none
+/// for the hand-written peers), and compute its reference.
 struct GemvKernel {
   const char *name;
   CUfunction function;
@@ -40,6 +44,13 @@ struct GemvKernel {
   std::function<cutec::rt::Status(const GemvProblem &, std::vector<uint16_t> &)> emulate;
   std::function<std::vector<uint16_t>(const GemvProblem &)> reference;
 };
+
+/// Launches a hand-written peer: a warp per row, four rows per CTA.
+CUresult launchPeer(CUfunction f, CUdeviceptr *buffers, const GemvProblem &p) {
+  int m = int(p.m), k = int(p.k), l = int(p.l);
+  void *params[] = {&buffers[0], &buffers[1], &buffers[2], &buffers[3], &buffers[4], &m, &k, &l};
+  return cuLaunchKernel(f, p.m / 4, 1, p.l, 128, 1, 1, 0, nullptr, params, nullptr);
+}
 
 constexpr int kTimedLaunches = 20;
 
@@ -112,9 +123,9 @@ double gemvBytes(const GemvProblem &p) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    std::fprintf(stderr,
-                 "usage: gemv_hardware_check nvfp4_gemv.sm_90a.ptx nvfp4_gemv_warp.sm_90a.ptx\n");
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: gemv_hardware_check nvfp4_gemv.sm_90a.ptx "
+                         "nvfp4_gemv_warp.sm_90a.ptx handwritten_gemv.sm_90a.ptx\n");
     return 2;
   }
   CUcontext context;
@@ -123,7 +134,7 @@ int main(int argc, char **argv) {
   auto address = [](CUdeviceptr *b, const GemvProblem &p) {
     return std::make_tuple(b[0], b[1], b[2], b[3], b[4], p.m, p.k, p.l);
   };
-  GemvKernel kernels[2] = {
+  GemvKernel kernels[4] = {
       {"nvfp4_gemv", nullptr,
        [&](CUfunction f, CUdeviceptr *b, const GemvProblem &p) {
          auto [a, bb, sfa, sfb, c, m, k, l] = address(b, p);
@@ -142,16 +153,28 @@ int main(int argc, char **argv) {
          return cutec::test::runEmulatedGemvWarp(p, c);
        },
        cutec::test::referenceGemvWarp},
+      {"handwritten_gemv_table", nullptr, launchPeer, nullptr, cutec::test::referenceGemvWarp},
+      {"handwritten_gemv_products", nullptr, launchPeer, nullptr,
+       cutec::test::referenceGemvWarp},
   };
-  CUmodule modules[2];
-  std::string ptx[2] = {cutec::hw::readFile(argv[1]), cutec::hw::readFile(argv[2])};
-  CUresult loaded[2] = {
+  CUmodule modules[3];
+  std::string ptx[3] = {cutec::hw::readFile(argv[1]), cutec::hw::readFile(argv[2]),
+                        cutec::hw::readFile(argv[3])};
+  CUresult loaded[3] = {
       cutec_load_nvfp4_gemv(ptx[0].c_str(), &modules[0], &kernels[0].function),
-      cutec_load_nvfp4_gemv_warp(ptx[1].c_str(), &modules[1], &kernels[1].function)};
-  for (int i = 0; i < 2; ++i)
+      cutec_load_nvfp4_gemv_warp(ptx[1].c_str(), &modules[1], &kernels[1].function),
+      cuModuleLoadData(&modules[2], ptx[2].c_str())};
+  for (int i = 0; i < 3; ++i)
     if (loaded[i] != CUDA_SUCCESS) {
       std::fprintf(stderr, "gemv_hardware_check: cannot load %s (CUresult %d)\n", argv[1 + i],
                    int(loaded[i]));
+      return 1;
+    }
+  for (GemvKernel *peer : {&kernels[2], &kernels[3]})
+    if (CUresult found = cuModuleGetFunction(&peer->function, modules[2], peer->name);
+        found != CUDA_SUCCESS) {
+      std::fprintf(stderr, "gemv_hardware_check: no %s in %s (CUresult %d)\n", peer->name,
+                   argv[3], int(found));
       return 1;
     }
   double copy = 0;
@@ -173,21 +196,24 @@ int main(int argc, char **argv) {
       float ms = 0;
       if (!runOnGpu(kernel, p, gpu, s.timed, ms))
         return 1;
-      if (cutec::rt::Status status = kernel.emulate(p, emulated); !status) {
-        std::fprintf(stderr, "gemv_hardware_check: %s: emulation failed: %s\n", kernel.name,
-                     status.error().c_str());
-        return 1;
+      if (kernel.emulate) {
+        if (cutec::rt::Status status = kernel.emulate(p, emulated); !status) {
+          std::fprintf(stderr, "gemv_hardware_check: %s: emulation failed: %s\n", kernel.name,
+                       status.error().c_str());
+          return 1;
+        }
       }
       std::vector<uint16_t> reference = kernel.reference(p);
       size_t differ = 0, offReference = 0;
       for (size_t i = 0; i < gpu.size(); ++i) {
-        differ += gpu[i] != emulated[i];
+        differ += kernel.emulate && gpu[i] != emulated[i];
         offReference += gpu[i] != reference[i];
       }
-      std::printf("%-16s M=%-5u K=%-5u L=%u: GPU vs emulation %s (%zu of %zu differ), "
-                  "GPU vs reference %zu differ",
-                  kernel.name, s.m, s.k, s.l, differ ? "DIFFERENT" : "byte-identical", differ,
-                  gpu.size(), offReference);
+      std::printf("%-25s M=%-5u K=%-5u L=%u: ", kernel.name, s.m, s.k, s.l);
+      if (kernel.emulate)
+        std::printf("GPU vs emulation %s (%zu of %zu differ), ",
+                    differ ? "DIFFERENT" : "byte-identical", differ, gpu.size());
+      std::printf("GPU vs reference %zu differ", offReference);
       if (s.timed) {
         double gb = gemvBytes(p) / (ms * 1e6);
         std::printf("; %.4f ms, %.1f GB/s = %.1f%% of copy", ms, gb, 100 * gb / copy);
