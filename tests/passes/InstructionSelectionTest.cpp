@@ -76,9 +76,11 @@ TEST(InstructionSelection, Fp4DecodeKernelAssembles) {
   KernelUnderTest k = makeFp4DecodeKernel();
   lowerToMachineIR(k);
   std::string ptx = ptxOf(*k.module);
-  // The nibble: byte >> ((offset & 1) * 4) & 15, narrowed to b16, its low
-  // byte converted; the scale factor's bit 7 masked before the e4m3 form.
-  expectContains(ptx, {"shr.s64", "cvt.u32.u64", "ld.global.u8 \t%r", "and.b32", "shr.u32",
+  // The byte address: the element offset halved in 32 bits, then widened.
+  // Each nibble shifted and masked out of its loaded word, narrowed to b16,
+  // its low byte converted; the scale factor's bit 7 masked before the
+  // e4m3 form.
+  expectContains(ptx, {"shr.s32", "cvt.s64.s32", "ld.global.u8 \t%r", "and.b32", "shr.u32",
                        "cvt.u16.u32", "mov.b16 \t{%rc", "cvt.rn.f16x2.e2m1x2", "mov.b32 \t{%rs",
                        "mov.b16 \t%rs", ", 0x007F;", "and.b16", "cvt.rn.f16x2.e4m3x2",
                        "cvt.rn.f16.f32", "st.global.b16"});
@@ -92,7 +94,8 @@ TEST(InstructionSelection, LoopWithCarriedF32Assembles) {
   KernelUnderTest k = makeRowSumKernel();
   lowerToMachineIR(k);
   std::string ptx = ptxOf(*k.module);
-  expectContains(ptx, {"shr.s32", "mov.f32 \t%f0, 0f00000000;", "ld.global.f32", "add.rn.f32",
+  // The trip count (K + 3) / 4 of a size: one shift.
+  expectContains(ptx, {"shr.u32", "mov.f32 \t%f0, 0f00000000;", "ld.global.f32", "add.rn.f32",
                        "bra", "st.global.f32"});
   EXPECT_EQ(assembleWithPtxas(ptx, "sm_100a"), "") << ptx;
   expectContains(emulationOf(*k.module), {"for (; int32_t(", "cutec::rt::ptx::addRnF32("});
