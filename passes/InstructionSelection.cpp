@@ -19,6 +19,7 @@
 #include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
 #include "passes/IselWarp.h"
+#include "passes/IselWgmma.h"
 #include "passes/NonNegative.h"
 #include "passes/Passes.h"
 
@@ -313,6 +314,15 @@ private:
         return selectAsync(b, op, in);
       if (isWarpOp(op.kind()))
         return selectWarp(b, op);
+      if (isWgmmaOp(op.kind())) {
+        if (!target.hasWgmma) {
+          fail(op, "'" + ir::name(op.kind()) + "' is Hopper's warpgroup MMA, which " +
+                       target.arch + " does not have (Blackwell's is tcgen05); compile for " +
+                       "--arch=sm_90a");
+          return nullptr;
+        }
+        return selectWgmma(b, op, in);
+      }
       if (isTcgen05Op(op.kind())) {
         if (std::string missing = tcgen05Unsupported(op, target); !missing.empty()) {
           fail(op, missing);

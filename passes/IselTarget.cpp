@@ -38,7 +38,7 @@ const IselTarget kTargets[] = {
      .hasTcgen05 = false,
      .hasClusterLaunchControl = true,
      .whyNoTcgen05 = kConsumer},
-    {.arch = "sm_90a", .hasFp4AndUe8m0Conversions = false, .hasTcgen05 = false},
+    {.arch = "sm_90a", .hasFp4AndUe8m0Conversions = false, .hasTcgen05 = false, .hasWgmma = true},
 };
 
 } // namespace

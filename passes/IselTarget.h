@@ -12,7 +12,8 @@
 // - sm_120a and sm_121a (consumer Blackwell, GeForce and DGX Spark) have
 //   the fp4 conversions but no tensor memory, hence no tcgen05 and no CTA
 //   pairs.
-// - sm_90a (Hopper) has neither the fp4/ue8m0 conversions nor tcgen05.
+// - sm_90a (Hopper) has neither the fp4/ue8m0 conversions nor tcgen05; it
+//   alone has the warpgroup MMA (wgmma).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_ISELTARGET_H
@@ -32,6 +33,8 @@ struct IselTarget {
   bool hasFp4AndUe8m0Conversions = false;
   /// Tensor memory, the tcgen05 instructions and the cta_group::2 forms.
   bool hasTcgen05 = false;
+  /// Hopper's warpgroup MMA (wgmma), which only sm_90a has.
+  bool hasWgmma = false;
   /// clusterlaunchcontrol.try_cancel / query_cancel (sm_100 on, consumer
   /// Blackwell included).
   bool hasClusterLaunchControl = false;

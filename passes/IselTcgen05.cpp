@@ -45,10 +45,8 @@ using ir::DataType;
 using ptx::emitInst;
 using ptx::emitValue;
 
-/// A shared-memory matrix descriptor: the constant fields with the start
-/// address (in 16-byte units, 14 bits) of the operand at `address`.
-static ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
-                                   int64_t constantBits) {
+ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
+                            int64_t constantBits) {
   ir::Value *wide = emitValue(b, loc, "cvt.u64.u32", DataType::U64, {address});
   ir::Value *units = emitValue(b, loc, "shr.s64", DataType::U64,
                                {wide, ptx::emitImmediate(b, loc, DataType::U32, 4)});

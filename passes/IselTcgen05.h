@@ -23,6 +23,12 @@ bool isTcgen05Op(ir::OpKind kind);
 /// if it can.
 std::string tcgen05Unsupported(const ir::Operation &op, const IselTarget &target);
 
+/// A shared-memory matrix descriptor (tcgen05.mma's, tcgen05.cp's and
+/// wgmma's): the compile-time fields `constantBits` with the start address
+/// (in 16-byte units, 14 bits) of the operand at shared `address`.
+ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
+                            int64_t constantBits);
+
 /// Emits the machine IR of `op` for `target`, whose operands are the machine
 /// values `in`. Returns the machine value of its result (null if it has
 /// none).

@@ -71,6 +71,8 @@ public:
     // Users before definitions.
     for (auto it = dead.rbegin(); it != dead.rend(); ++it)
       ir::erase(**it);
+    for (Operation *loop : loopsCarryingFragments)
+      dropFragmentCarries(*loop);
   }
 
 private:
@@ -107,6 +109,8 @@ private:
       return lowerAsync(op, 0, 3) && lowerAsync(op, 4, 2);
     case OpKind::Tcgen05Cp:
       return lowerAsync(op, 0, 2);
+    case OpKind::Wgmma:
+      return lowerWgmma(op);
     case OpKind::UmmaCommit:
     case OpKind::ClcLoadResponse:
       return lowerAsync(op, 0, 1);
@@ -123,6 +127,10 @@ private:
       return true;
     case OpKind::SmemAlloc:
       return true;
+    case OpKind::For:
+      return carryFragments(op);
+    case OpKind::Yield:
+      return yieldFragments(op);
     default:
       for (Value *v : op.operands())
         if (v->type().isTensor())
@@ -772,6 +780,127 @@ private:
     return true;
   }
 
+  /// nvgpu.wgmma on registers: the N/2 accumulator registers of its
+  /// instruction tile (from `first`) in, as many new ones out, and the
+  /// shared start addresses of A and B; the fragment it returns is the
+  /// accumulator's with those registers replaced.
+  bool lowerWgmma(Operation &op) {
+    const Registers *acc = fragment(op, op.operand(0));
+    if (!acc)
+      return false;
+    const int64_t first = *op.attrAs<int64_t>("first"), count = *op.attrAs<int64_t>("n") / 2;
+    if (first + count > int64_t(acc->size()))
+      return fail(op, "internal error: the wgmma's registers lie outside its accumulator");
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    Value *a = startAddress(b, op, op.operand(1), /*swizzled=*/false);
+    Value *bAddress = a ? startAddress(b, op, op.operand(2), /*swizzled=*/false) : nullptr;
+    if (!bAddress)
+      return false;
+    std::vector<Value *> operands(acc->begin() + first, acc->begin() + first + count);
+    operands.insert(operands.end(), {a, bAddress, op.operand(3)});
+    const Type element = Type::scalar(op.result()->type().element());
+    Operation &mma = b.create(OpKind::Wgmma, op.loc(), operands,
+                              std::vector<Type>(size_t(count), element));
+    for (const auto &[key, value] : op.attributes())
+      mma.setAttr(key, value);
+    Registers result = *acc;
+    for (int64_t i = 0; i < count; ++i)
+      result[size_t(first + i)] = mma.result(unsigned(i));
+    fragments[op.result()] = std::move(result);
+    dead.push_back(&op);
+    return true;
+  }
+
+  static bool isFragment(const Value *v) {
+    return v->type().isTensor() && v->type().memorySpace() == ir::MemorySpace::Register;
+  }
+
+  /// A loop that carries register fragments carries their registers: each
+  /// fragment's registers become further inits, block arguments and
+  /// results (appended in the order of the fragments), which the fragment
+  /// argument and result stand for until dropFragmentCarries removes them.
+  bool carryFragments(Operation &loop) {
+    // Operands: start, end, step, then one init per carried value; the
+    // body's arguments: the induction variable, then one per carried value.
+    const unsigned carried = unsigned(loop.results().size());
+    bool any = false;
+    for (unsigned c = 0; c < carried; ++c) {
+      Value *init = loop.operand(3 + c);
+      if (!isFragment(init))
+        continue;
+      const Registers *regs = fragment(loop, init);
+      if (!regs)
+        return false;
+      ir::Block &body = loop.regions()[0]->front();
+      Registers args, results;
+      for (Value *r : *regs) {
+        loop.addOperand(r);
+        args.push_back(body.addArgument(r->type()));
+        results.push_back(loop.addResult(r->type()));
+      }
+      fragments[body.argument(1 + c)] = std::move(args);
+      fragments[loop.result(c)] = std::move(results);
+      any = true;
+    }
+    if (any)
+      loopsCarryingFragments.push_back(&loop);
+    else
+      for (Value *v : loop.operands())
+        if (v->type().isTensor())
+          return fail(loop, "'for' on a tensor cannot be lowered to scalar registers");
+    return true;
+  }
+
+  /// The yield of a loop that carries fragments: their registers follow,
+  /// in carryFragments' order.
+  bool yieldFragments(Operation &yield) {
+    const Operation *owner = yield.parentBlock()->parent()->parent();
+    if (!llvm::is_contained(loopsCarryingFragments, owner)) {
+      for (Value *v : yield.operands())
+        if (v->type().isTensor())
+          return fail(yield, "a register fragment is carried only through 'for' loops so far");
+      return true;
+    }
+    const size_t carried = owner->results().size();
+    for (size_t c = 0; c < carried && c < yield.operands().size(); ++c)
+      if (isFragment(yield.operand(unsigned(c)))) {
+        const Registers *regs = fragment(yield, yield.operand(unsigned(c)));
+        if (!regs)
+          return false;
+        for (Value *r : *regs)
+          yield.addOperand(r);
+      }
+    return true;
+  }
+
+  /// After lowering: the loop's fragment inits, arguments, results and
+  /// yields go, their registers having taken their place.
+  void dropFragmentCarries(Operation &loop) {
+    auto isFragmentAt = [](llvm::ArrayRef<Value *> values, size_t i) {
+      return isFragment(values[i]);
+    };
+    std::vector<bool> drop;
+    for (unsigned c = 0; c < loop.results().size(); ++c)
+      drop.push_back(isFragment(loop.result(c)));
+    auto dropped = [&](unsigned c) { return c < drop.size() && drop[c]; };
+    std::vector<Value *> operands;
+    for (size_t i = 0; i < loop.operands().size(); ++i)
+      if (!(i >= 3 && isFragmentAt(loop.operands(), i) && dropped(unsigned(i - 3))))
+        operands.push_back(loop.operand(unsigned(i)));
+    loop.setOperands(operands);
+    ir::Block &body = loop.regions()[0]->front();
+    if (Operation *yield = body.terminator()) {
+      std::vector<Value *> values;
+      for (size_t i = 0; i < yield->operands().size(); ++i)
+        if (!dropped(unsigned(i)))
+          values.push_back(yield->operand(unsigned(i)));
+      yield->setOperands(values);
+    }
+    body.eraseArguments([&](unsigned i) { return i >= 1 && dropped(i - 1); });
+    loop.eraseResults(dropped);
+  }
+
   bool lowerFill(Operation &op) {
     std::optional<int64_t> n = registerCount(op, op.result()->type().tensorLayout());
     if (!n)
@@ -784,6 +913,7 @@ private:
   Operation &kernel;
   PassContext &context;
   llvm::DenseMap<Value *, Registers> fragments;
+  std::vector<Operation *> loopsCarryingFragments;
   llvm::DenseMap<Value *, Value *> baseAddresses;
   Divisibility divisibility;
   std::vector<Operation *> dead;

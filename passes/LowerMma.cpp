@@ -89,6 +89,14 @@ private:
   /// The descriptor bits of one instruction's (MN, kBlock) part of `operand`.
   std::optional<uint64_t> operandDescriptor(const Operation &gemm, Value *operand, int64_t kBlock,
                                             umma::Major &major) {
+    std::optional<umma::SmemDescriptor> d = operandSmemDescriptor(gemm, operand, kBlock, major);
+    if (!d)
+      return std::nullopt;
+    return d->constantBits();
+  }
+
+  std::optional<umma::SmemDescriptor> operandSmemDescriptor(const Operation &gemm, Value *operand,
+                                                            int64_t kBlock, umma::Major &major) {
     const Type &type = operand->type();
     const Layout &tile = type.tensorLayout();
     std::optional<umma::Major> m = majorOf(tile);
@@ -108,10 +116,12 @@ private:
       fail(gemm, llvm::toString(d.takeError()));
       return std::nullopt;
     }
-    return d->constantBits();
+    return *d;
   }
 
   bool lower(Operation &gemm) {
+    if (gemm.operand(0)->type().memorySpace() == ir::MemorySpace::Register)
+      return lowerWarpgroup(gemm);
     Value *acc = gemm.operand(0), *a = gemm.operand(1), *b = gemm.operand(2);
     bool scaled = gemm.operands().size() > 4;
     for (Value *v : gemm.operands())
@@ -242,6 +252,91 @@ private:
       if (group)
         mma.setAttr("cta_group", *group);
     }
+    ir::erase(gemm);
+    return true;
+  }
+
+  /// The wgmma operand types of a warpgroup gemm: "f32.f16.f16" or
+  /// "f32.bf16.bf16".
+  std::optional<std::string> wgmmaTypes(DataType acc, DataType ab) {
+    if ((ab != DataType::F16 && ab != DataType::BF16) || acc != DataType::F32)
+      return std::nullopt;
+    return (ir::name(acc) + "." + ir::name(ab) + "." + ir::name(ab)).str();
+  }
+
+  /// A gemm into a register accumulator (sm_90a's warpgroup MMA): `acc` is
+  /// the warpgroup's fragment ((2, 2, N/8), MMA_M, MMA_N) of an (M, N') tile
+  /// with M = 64 MMA_M and N' = N MMA_N, N the instruction's (attribute
+  /// `n`); A and B are shared (M, K) and (N', K) tiles. One nvgpu.wgmma per
+  /// instruction tile (m, n) and K block of 16, in that order, each
+  /// returning the fragment with the N/2 registers of its tile (from
+  /// `first`) new; the first K block of a tile accumulates if the flag
+  /// says so.
+  bool lowerWarpgroup(Operation &gemm) {
+    Value *acc = gemm.operand(0), *a = gemm.operand(1), *b = gemm.operand(2);
+    for (Value *v : {a, b})
+      if (!v->definingOp() || v->definingOp()->kind() != OpKind::View)
+        return fail(gemm, "internal error: the operands are not views; run 'partition' first");
+    const int64_t *instN = gemm.attrAs<int64_t>("n");
+    DataType ta = a->type().element(), tb = b->type().element();
+    std::optional<std::string> types = wgmmaTypes(acc->type().element(), ta);
+    if (!instN || ta != tb || !types)
+      return fail(gemm, "no wgmma multiplies " + ir::name(ta) + " by " + ir::name(tb) + " into " +
+                            ir::name(acc->type().element()) + " so far (f16 or bf16 into f32)");
+    const Layout &la = a->type().tensorLayout(), &lb = b->type().tensorLayout();
+    std::optional<int64_t> m = size(makeLayout(la.shape[0])).getStatic(),
+                           n = size(makeLayout(lb.shape[0])).getStatic(),
+                           k = size(makeLayout(la.shape[1])).getStatic(),
+                           regs = size(acc->type().tensorLayout()).getStatic();
+    const int64_t kBlock = 16, perTile = *instN / 2;
+    if (!m || !n || !k || !regs || *m % 64 || *n % *instN || *k % kBlock ||
+        *regs != *m / 64 * (*n / *instN) * perTile)
+      return fail(gemm, "a warpgroup gemm multiplies static (64 MMA_M, K) by (N MMA_N, K) tiles, "
+                        "K a multiple of 16, into the fragment of as many instruction tiles");
+    umma::Major aMajor, bMajor;
+    std::optional<umma::SmemDescriptor> da = operandSmemDescriptor(gemm, a, kBlock, aMajor),
+                                        db = operandSmemDescriptor(gemm, b, kBlock, bMajor);
+    if (!da || !db)
+      return false;
+    std::optional<uint64_t> aBits = da->wgmmaBits(), bBits = db->wgmmaBits();
+    if (!aBits || !bBits)
+      return fail(gemm, "wgmma has no 128-byte swizzle with 32-byte atoms");
+    ir::Builder builder;
+    builder.setInsertionPoint(gemm);
+    llvm::SMLoc loc = gemm.loc();
+    Operation &alwaysOp = builder.create(OpKind::Constant, loc, {}, {Type::scalar(DataType::Bool)});
+    alwaysOp.setAttr("value", true);
+    Value *always = alwaysOp.result();
+    Value *current = acc;
+    const int64_t tilesM = *m / 64;
+    for (int64_t ni = 0; ni < *n / *instN; ++ni)
+      for (int64_t mi = 0; mi < tilesM; ++mi)
+        for (int64_t kb = 0; kb < *k / kBlock; ++kb) {
+          llvm::Expected<IntExpr> oa = crd2idx(tup(mi * 64, kb * kBlock), la),
+                                  ob = crd2idx(tup(ni * *instN, kb * kBlock), lb);
+          if (!oa || !ob || !oa->isStatic() || !ob->isStatic()) {
+            if (!oa)
+              llvm::consumeError(oa.takeError());
+            if (!ob)
+              llvm::consumeError(ob.takeError());
+            return fail(gemm, "internal error: the instruction tiles have no static offset");
+          }
+          Value *scaleD = kb == 0 ? gemm.operand(3) : always;
+          Operation &mma = builder.create(
+              OpKind::Wgmma, loc,
+              {current, shiftView(builder, loc, a, oa->staticValue()),
+               shiftView(builder, loc, b, ob->staticValue()), scaleD},
+              {acc->type()});
+          mma.setAttr("n", *instN);
+          mma.setAttr("types", *types);
+          mma.setAttr("first", (ni * tilesM + mi) * perTile);
+          mma.setAttr("a_desc", int64_t(*aBits));
+          mma.setAttr("b_desc", int64_t(*bBits));
+          mma.setAttr("trans_a", int64_t(aMajor == umma::Major::MN));
+          mma.setAttr("trans_b", int64_t(bMajor == umma::Major::MN));
+          current = mma.result();
+        }
+    ir::replaceAllUsesWith(kernel, gemm.result(), current);
     ir::erase(gemm);
     return true;
   }

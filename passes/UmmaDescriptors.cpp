@@ -32,6 +32,28 @@ uint64_t SmemDescriptor::constantBits() const {
          uint64_t(1) << 46 | uint64_t(layoutType & 7) << 61;
 }
 
+std::optional<uint64_t> SmemDescriptor::wgmmaBits() const {
+  uint64_t layout;
+  switch (layoutType) {
+  case 0:
+    layout = 0;
+    break;
+  case 2:
+    layout = 1;
+    break;
+  case 4:
+    layout = 2;
+    break;
+  case 6:
+    layout = 3;
+    break;
+  default:
+    return std::nullopt;
+  }
+  return uint64_t(leadingByteOffset & 0x3FFF) << 16 | uint64_t(strideByteOffset & 0x3FFF) << 32 |
+         layout << 62;
+}
+
 llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle &swizzle,
                                               ir::DataType element, Major major) {
   const SwizzleMode *mode = nullptr;

@@ -17,6 +17,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
+
 namespace cutec::umma {
 
 /// Which mode of an operand is contiguous in shared memory.
@@ -36,6 +38,10 @@ struct SmemDescriptor {
   uint32_t layoutType = 0;
 
   uint64_t constantBits() const;
+  /// The same fields in wgmma's (sm_90a) descriptor: no version bits, and
+  /// the layout in bits [62,64) as 0 none, 1 128B, 2 64B, 3 32B. Null for
+  /// the 128B layout with 32B atoms, which wgmma does not have.
+  std::optional<uint64_t> wgmmaBits() const;
 };
 
 /// The descriptor of an operand tile of shape (MN, K) in elements of

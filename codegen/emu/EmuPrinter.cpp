@@ -308,6 +308,9 @@ private:
     for (const Value *v : op.operands())
       operands.push_back(reg(v));
     substitute("$results", llvm::join(results, ", "));
+    // $tail3 (before $tail): the operands after the first three.
+    if (operands.size() >= 3)
+      substitute("$tail3", llvm::join(llvm::ArrayRef(operands).drop_front(3), ", "));
     if (!operands.empty()) // $tail: the operands after the first
       substitute("$tail", llvm::join(llvm::ArrayRef(operands).drop_front(), ", "));
     // Longest keys first: $r10 before $r1.

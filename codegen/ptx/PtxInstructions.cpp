@@ -24,9 +24,9 @@ const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
 bool mayBlock(const PtxInstruction &inst) {
   // The Thread calls that can suspend the calling thread (runtime/Thread.h;
   // bar.arrive waits for the rest of its warp); warp collectives, tcgen05's
-  // included, have warpSync in their names.
+  // included, have warpSync in their names, the warpgroup's wgmma.
   for (llvm::StringRef call :
-       {"warpSync", "barrierSync", "barrierArrive", "mbarrierWait", "clusterWait"})
+       {"warpSync", "barrierSync", "barrierArrive", "mbarrierWait", "clusterWait", "wgmma"})
     if (inst.emulation.contains(call))
       return true;
   return false;

@@ -299,6 +299,18 @@ private:
     case PtxSyntax::BareImmediate:
       text = fmt::format("{} \t{}", m, immediate(op, RegisterClass::B32));
       break;
+    case PtxSyntax::Wgmma: {
+      // PTX reads and writes one register list: the results take the
+      // accumulator's values first (ptxas removes the moves).
+      const char *mov = registerClass(op.result()->type().element()) == RegisterClass::F32
+                            ? "mov.f32"
+                            : "mov.b32";
+      for (size_t i = 0; i < r.size(); ++i)
+        line(indent, fmt::format("{} \t{}, {};", mov, r[i], a[3 + i]));
+      text = fmt::format("{} \t{{{}}}, {}, {}, {}, {}", m, llvm::join(r, ", "), a[0], a[1], a[2],
+                         immediateList(op));
+      break;
+    }
     }
     line(indent, text + ";");
     return llvm::Error::success();

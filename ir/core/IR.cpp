@@ -45,6 +45,29 @@ Value *Block::addArgument(Type type, llvm::StringRef nameHint) {
   return args.back().get();
 }
 
+namespace {
+/// Keeps the values whose index `drop` rejects, renumbered in order.
+void eraseValues(std::vector<std::unique_ptr<Value>> &values,
+                 llvm::function_ref<bool(unsigned)> drop,
+                 llvm::function_ref<void(Value &, unsigned)> renumber) {
+  std::vector<std::unique_ptr<Value>> kept;
+  for (unsigned i = 0; i < values.size(); ++i)
+    if (!drop(i))
+      kept.push_back(std::move(values[i]));
+  for (unsigned i = 0; i < kept.size(); ++i)
+    renumber(*kept[i], i);
+  values = std::move(kept);
+}
+} // namespace
+
+void Block::eraseArguments(llvm::function_ref<bool(unsigned)> drop) {
+  eraseValues(args, drop, [](Value &v, unsigned i) { v.position = i; });
+}
+
+void Operation::eraseResults(llvm::function_ref<bool(unsigned)> drop) {
+  eraseValues(resultList, drop, [](Value &v, unsigned i) { v.position = i; });
+}
+
 Operation *Block::terminator() const {
   if (ops.empty() || !isTerminator(ops.back()->kind()))
     return nullptr;

@@ -13,6 +13,7 @@
 
 #include "ir/core/Type.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SMLoc.h"
 
@@ -58,6 +59,8 @@ public:
   void setNameHint(std::string name) { hint = std::move(name); }
 
 private:
+  friend class Block;
+  friend class Operation;
   Type valueType;
   Operation *defOp;
   Block *block;
@@ -70,6 +73,9 @@ public:
   explicit Block(Region *parent = nullptr) : parentRegion(parent) {}
 
   Value *addArgument(Type type, llvm::StringRef nameHint = "");
+  /// Removes the arguments i for which drop(i) holds, which nothing may
+  /// use any more; the others keep their order and are renumbered.
+  void eraseArguments(llvm::function_ref<bool(unsigned)> drop);
   llvm::ArrayRef<std::unique_ptr<Value>> arguments() const { return args; }
   Value *argument(unsigned i) const { return args[i].get(); }
 
@@ -115,6 +121,9 @@ public:
   llvm::ArrayRef<std::unique_ptr<Value>> results() const { return resultList; }
   Value *result(unsigned i = 0) const { return resultList[i].get(); }
   Value *addResult(Type type);
+  /// Removes the results i for which drop(i) holds, which nothing may use
+  /// any more; the others keep their order and are renumbered.
+  void eraseResults(llvm::function_ref<bool(unsigned)> drop);
 
   /// Attributes, kept sorted by name so printing is deterministic.
   const std::map<std::string, Attribute> &attributes() const { return attrs; }
