@@ -168,6 +168,10 @@ private:
   SemaValue eval(const ast::Expr &expr);
   SemaValue evalName(const ast::NameExpr &name);
   std::optional<SemaValue> lookup(llvm::StringRef name);
+  /// Every name a kernel may use here, for "did you mean" after a misspelling.
+  std::vector<llvm::StringRef> visibleNames() const;
+  /// The attributes `base` has, for "did you mean" after a misspelling.
+  static std::vector<llvm::StringRef> attributeNames(const SemaValue &base);
   SemaValue evalElements(const ast::ExprList &elements);
   SemaValue evalList(const ast::ListExpr &list);
   SemaValue evalUnary(const ast::UnaryExpr &unary);
@@ -210,6 +214,11 @@ private:
   /// the others (bool, f4e2m1...) at `loc`.
   bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
   SemaValue scalarNot(const SemaValue &v, const ast::Expr &expr);
+  /// The source of `expr`, followed by `.load()` when `v` is a view of memory.
+  static std::string loadedSpelling(const ast::Expr &expr, const SemaValue &v);
+  /// "; ... did you mean x.load()?" when `v`, the value of `expr`, is a view
+  /// of memory used where a value is needed; otherwise "".
+  static std::string loadHint(const ast::Expr &expr, const SemaValue &v);
   SemaValue convert(const SemaValue &v, ir::DataType to, const ast::Expr &expr);
   ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
   /// The builder, or an error saying `what` needs a kernel.

@@ -11,6 +11,8 @@
 // run their bodies directly in the current scope.
 #include "frontend/IRGen.h"
 
+#include "frontend/Suggestions.h"
+
 namespace cutec {
 
 static constexpr unsigned kMaxCallDepth = 64;
@@ -515,9 +517,15 @@ SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
     locals[params[i]->getName()] = site.args[i];
   for (const CallSite::Keyword &kw : site.keywords) {
     auto param = llvm::find_if(params, [&](const auto &p) { return p->getName() == kw.name; });
-    if (param == params.end())
-      return error(kw.nameRange.Start, "'" + name + "' has no parameter named '" + kw.name + "'",
+    if (param == params.end()) {
+      std::vector<llvm::StringRef> names;
+      for (const auto &p : params)
+        names.push_back(p->getName());
+      return error(kw.nameRange.Start,
+                   "'" + name + "' has no parameter named '" + kw.name + "'" +
+                       didYouMean(kw.name, names),
                    {kw.nameRange});
+    }
     if (!locals.try_emplace(kw.name, kw.value).second)
       return error(kw.nameRange.Start,
                    "argument '" + kw.name + "' of '" + name + "' is given twice", {kw.nameRange});
