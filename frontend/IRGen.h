@@ -90,9 +90,15 @@ std::string opaqueValueError(ir::DataType t, llvm::StringRef what);
 struct ChangedNames {
   std::vector<std::string> assigned;
   std::vector<std::string> receivers;
+  /// Both, without repeats: the names a region must merge or carry.
+  std::vector<std::string> all() const;
 };
 /// Adds what `block` (with its nested blocks) may change to `changed`.
 void collectChanged(const ast::Block &block, ChangedNames &changed);
+void collectChanged(const ast::Stmt &stmt, ChangedNames &changed);
+/// The hidden variable that `break`, `continue` or `return` (the statement
+/// kind) sets inside run-time control flow (IRGenLoopExits.cpp).
+llvm::StringRef exitFlagName(ast::NodeKind statement);
 /// Adds the names bound by an assignment target (names, tuples of names).
 void collectAssignedNames(const ast::Expr &target, std::vector<std::string> &names);
 /// Adds the names whose methods `expr` calls (`x` in `x.m(...)`).
@@ -225,6 +231,23 @@ private:
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
   /// Whether the built-in call is inside a kernel (an error otherwise).
   bool inKernel(CallSite &site) { return requireBuilder(site.loc(), site.callee + "()"); }
+
+  // --- Run-time and/or and conditional expressions (IRGenConditional.cpp) ----
+  /// An expression evaluated into a block of its own, not yet in the IR.
+  struct Aside {
+    SemaValue value;
+    std::unique_ptr<ir::Block> block;
+  };
+  Aside evalAside(const ast::Expr &expr);
+  /// The aside value as a run-time `type`, converted inside its block.
+  ir::Value *asideRunTime(Aside &aside, const ast::Expr &expr, ir::DataType type);
+  /// `condition ? a : b`, where a and b were built aside: a select after
+  /// both blocks when they have no effects, else an IR `if` with a result.
+  ir::Value *choose(ir::Value *condition, Aside &onTrue, ir::Value *a, Aside &onFalse,
+                    ir::Value *b, llvm::SMLoc loc);
+  /// `lhs and rhs` / `lhs or rhs` with a run-time bool `lhs`.
+  SemaValue shortCircuit(ast::BinaryOp op, const SemaValue &lhs, const ast::BinaryExpr &expr);
+  SemaValue evalConditional(const ast::ConditionalExpr &expr);
 
   // --- Built-ins (IRGenBuiltins.cpp; the table is frontend/Builtins.def) -----
   static bool isBuiltinName(llvm::StringRef name);
@@ -423,6 +446,44 @@ private:
   /// The `if` from clause `clause` on (later clauses are its else branch).
   void execIf(const ast::IfStmt &stmt, size_t clause);
   void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);
+  /// An IR `if` on `condition` running `thenBody` and `elseBody` (none when
+  /// null) in its regions, which merges the variables `names` after it.
+  void runTimeIf(ir::Value *condition, llvm::SMLoc loc, const std::vector<std::string> &names,
+                 llvm::function_ref<void()> thenBody, llvm::function_ref<void()> elseBody);
+
+  // --- break, continue and return in run-time control flow ------------------
+  // (IRGenLoopExits.cpp)
+  /// A loop's own break and continue flags, set up for the loop and the
+  /// enclosing loop's restored after it.
+  class LoopExits {
+  public:
+    explicit LoopExits(IRGen &gen);
+    LoopExits(const LoopExits &) = delete;
+    LoopExits &operator=(const LoopExits &) = delete;
+    ~LoopExits();
+    /// Before each iteration's body; `entered` when the loop's condition
+    /// has just checked the break and return flags.
+    void startIteration(bool entered);
+
+  private:
+    IRGen &gen;
+    std::optional<SemaValue> outerBreak, outerContinue;
+  };
+  void startKernelBody();
+  /// `break`, `continue`, or `return` in a kernel's run-time region.
+  void execExit(const ast::Stmt &stmt);
+  /// Whether a break or return flag (and `withContinue`, continue) holds:
+  /// a compile-time bool, or their run-time or.
+  SemaValue exitFlags(bool withContinue, llvm::SMLoc loc);
+  /// `block` from statement `from` on, each statement after checking the
+  /// flags.
+  void execStatements(const ast::Block &block, size_t from);
+  /// The statements from `from` on, in the else branch of an `if` on
+  /// `exited`.
+  void execUnlessExited(const ast::Block &block, size_t from, ir::Value *exited);
+  /// A loop's condition, False once a break or return flag holds (and then
+  /// not evaluated).
+  SemaValue loopCondition(const ast::Expr &condition);
   /// Binds a (tuple of) target(s) to `value`: names, `_`, tensor subscripts.
   void assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr);
   // --- Variables carried through run-time regions (IRGenCarried.cpp) --------

@@ -40,6 +40,8 @@ SemaValue IRGen::eval(const ast::Expr &expr) {
     return evalBinary(llvm::cast<ast::BinaryExpr>(expr));
   case ast::NodeKind::Layout:
     return evalLayout(llvm::cast<ast::LayoutExpr>(expr));
+  case ast::NodeKind::Conditional:
+    return evalConditional(llvm::cast<ast::ConditionalExpr>(expr));
   case ast::NodeKind::Call:
     return evalCall(llvm::cast<ast::CallExpr>(expr));
   case ast::NodeKind::Subscript:
@@ -316,6 +318,10 @@ SemaValue IRGen::evalBinary(const ast::BinaryExpr &expr) {
   // `and`/`or` short-circuit on compile-time bools, as in Python.
   if (logical && lhs.is(SemaValue::Kind::Bool) && lhs.boolValue() == (op == ast::BinaryOp::Or))
     return lhs;
+  // On run-time bools they evaluate the right side only when needed.
+  if (logical && lhs.is(SemaValue::Kind::RunTime) &&
+      lhs.type() == ir::Type::scalar(ir::DataType::Bool))
+    return shortCircuit(op, lhs, expr);
   SemaValue rhs = eval(expr.getRHS());
   return binary(op, lhs, rhs, {expr.getOpLoc(), expr.getLHS(), expr.getRHS()});
 }
