@@ -216,8 +216,8 @@ private:
   ir::Value *toIndex(const SemaValue &v, const ast::Expr &expr, llvm::StringRef what);
   SemaValue scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                          const BinarySite &site);
-  /// Arithmetic is on integers and on floats of 16 bits or more; reports
-  /// the others (bool, f4e2m1...) at `loc`.
+  /// Arithmetic is on 32- and 64-bit integers and on f32; reports the
+  /// others (bool, f16, i8, f4e2m1...) at `loc`.
   bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
   SemaValue scalarNot(const SemaValue &v, const ast::Expr &expr);
   /// The source of `expr`, followed by `.load()` when `v` is a view of memory.

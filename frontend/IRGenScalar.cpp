@@ -92,6 +92,15 @@ bool IRGen::checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange r
     error(loc, "arithmetic on " + ir::name(t) + " is not supported", {range});
     return false;
   }
+  // Scalar arithmetic runs in 32-bit registers: f16 and bf16 values and
+  // narrow integers are converted first (as CUDA C++ promotes them).
+  if (ir::bitWidth(t) < 32) {
+    const char *wide = ir::isFloat(t) ? "f32" : "i32";
+    error(loc, "arithmetic on " + ir::name(t) + " is not supported: convert with .to(" + wide +
+                   ") first",
+          {range});
+    return false;
+  }
   return true;
 }
 
