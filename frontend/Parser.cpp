@@ -559,8 +559,8 @@ StmtPtr Parser::parseWhile() {
   Block body;
   parseSuite(body, "'while' statement", whileLoc);
   if (at(TokenKind::kw_else)) {
-    // Python runs a loop's `else` when no `break` left it; there is no
-    // `break` here, so the clause would be an unconditional tail.
+    // Python runs a loop's `else` when no `break` left it, a rarely used
+    // form that readers misread; statements after the loop say it plainly.
     diags.error(tok().getLoc(),
                 "'else' after a 'while' loop is not supported; write its "
                 "statements after the loop",
