@@ -115,8 +115,16 @@ static std::optional<ir::DataType> commonType(const SemaValue &a, const SemaValu
           " and " + b.type().str() + "; convert one with .to(...)";
     return std::nullopt;
   }
-  if (aRunTime || bRunTime)
-    return (aRunTime ? a : b).type().element();
+  if (aRunTime || bRunTime) {
+    // Like arithmetic, a choice is made in 32-bit registers (selp.b32).
+    ir::DataType t = (aRunTime ? a : b).type().element();
+    if (t != ir::DataType::Bool && ir::bitWidth(t) < 32) {
+      why = "a conditional expression chooses between 32-bit values, not " + ir::name(t).str() +
+            "; convert with .to(" + (ir::isFloat(t) ? "f32" : "i32") + ") first";
+      return std::nullopt;
+    }
+    return t;
+  }
   bool aBool = a.is(SemaValue::Kind::Bool), bBool = b.is(SemaValue::Kind::Bool);
   if (aBool != bBool) {
     why = "the two values of a conditional expression must both be bools or both be numbers, "
