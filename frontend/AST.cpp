@@ -27,6 +27,8 @@ llvm::StringRef getNodeKindName(NodeKind kind) {
     return "Binary";
   case NodeKind::Layout:
     return "Layout";
+  case NodeKind::Conditional:
+    return "Conditional";
   case NodeKind::Call:
     return "Call";
   case NodeKind::Subscript:
@@ -41,6 +43,10 @@ llvm::StringRef getNodeKindName(NodeKind kind) {
     return "ExprStmt";
   case NodeKind::Pass:
     return "Pass";
+  case NodeKind::Break:
+    return "Break";
+  case NodeKind::Continue:
+    return "Continue";
   case NodeKind::Return:
     return "Return";
   case NodeKind::If:

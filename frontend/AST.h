@@ -35,6 +35,7 @@ enum class NodeKind {
   Unary,
   Binary,
   Layout,
+  Conditional,
   Call,
   Subscript,
   Attribute,
@@ -43,6 +44,8 @@ enum class NodeKind {
   AugAssign,
   ExprStmt,
   Pass,
+  Break,
+  Continue,
   Return,
   If,
   For,
@@ -258,6 +261,24 @@ private:
   ExprPtr shape, stride;
 };
 
+/// `then if condition else other`, Python's conditional expression.
+class ConditionalExpr : public Expr {
+public:
+  ConditionalExpr(llvm::SMLoc ifLoc, ExprPtr thenValue, ExprPtr condition, ExprPtr elseValue)
+      : Expr(NodeKind::Conditional, {thenValue->getRange().Start, elseValue->getRange().End}),
+        ifLoc(ifLoc), thenValue(std::move(thenValue)), condition(std::move(condition)),
+        elseValue(std::move(elseValue)) {}
+  llvm::SMLoc getIfLoc() const { return ifLoc; }
+  const Expr &getThen() const { return *thenValue; }
+  const Expr &getCondition() const { return *condition; }
+  const Expr &getElse() const { return *elseValue; }
+  static bool classof(const Node *node) { return node->getKind() == NodeKind::Conditional; }
+
+private:
+  llvm::SMLoc ifLoc;
+  ExprPtr thenValue, condition, elseValue;
+};
+
 /// `name=value` in a call.
 struct KeywordArg {
   std::string name;
@@ -381,6 +402,20 @@ class PassStmt : public Stmt {
 public:
   explicit PassStmt(llvm::SMRange range) : Stmt(NodeKind::Pass, range) {}
   static bool classof(const Node *node) { return node->getKind() == NodeKind::Pass; }
+};
+
+/// `break`: leaves the innermost loop.
+class BreakStmt : public Stmt {
+public:
+  explicit BreakStmt(llvm::SMRange range) : Stmt(NodeKind::Break, range) {}
+  static bool classof(const Node *node) { return node->getKind() == NodeKind::Break; }
+};
+
+/// `continue`: goes on with the innermost loop's next iteration.
+class ContinueStmt : public Stmt {
+public:
+  explicit ContinueStmt(llvm::SMRange range) : Stmt(NodeKind::Continue, range) {}
+  static bool classof(const Node *node) { return node->getKind() == NodeKind::Continue; }
 };
 
 class ReturnStmt : public Stmt {

@@ -161,6 +161,13 @@ void ASTPrinter::printExpr(const Expr &expr) {
     print(layout.getStride(), "stride");
     break;
   }
+  case NodeKind::Conditional: {
+    const auto &conditional = llvm::cast<ConditionalExpr>(expr);
+    print(conditional.getThen(), "then");
+    print(conditional.getCondition(), "condition");
+    print(conditional.getElse(), "else");
+    break;
+  }
   case NodeKind::Call: {
     const auto &call = llvm::cast<CallExpr>(expr);
     print(call.getCallee(), "callee");

@@ -1,5 +1,8 @@
-// Diagnostics: printing through SourceMgr, counting, and the error limit.
+// Diagnostics: printing through SourceMgr, counting, the error limit, and
+// leaving out repeats.
 #include "frontend/Diagnostics.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 namespace cutec {
 
@@ -9,6 +12,11 @@ DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream
 
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
                              llvm::ArrayRef<llvm::SMRange> ranges) {
+  // A repeat is not counted either, so that it does not use up the limit.
+  if (isRepeat(loc, llvm::SourceMgr::DK_Error, message)) {
+    lastDropped = true;
+    return;
+  }
   ++numErrors;
   lastDropped = errorLimit != 0 && numErrors > errorLimit;
   if (!lastDropped)
@@ -19,9 +27,16 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
 
 void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message,
                                llvm::ArrayRef<llvm::SMRange> ranges) {
-  lastDropped = errorLimitReached();
+  lastDropped = errorLimitReached() || isRepeat(loc, llvm::SourceMgr::DK_Warning, message);
   if (!lastDropped)
     print(loc, llvm::SourceMgr::DK_Warning, message, ranges);
+}
+
+bool DiagnosticEngine::isRepeat(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                                const llvm::Twine &message) {
+  std::string key = llvm::formatv("{0}:{1}:{2}", static_cast<const void *>(loc.getPointer()),
+                                  int(kind), message.str());
+  return !printed.insert(key).second;
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message,

@@ -4,11 +4,15 @@
 // `file:line:col: error: message`, the source line and a caret. The engine
 // counts errors (the driver exits non-zero when there are any) and stops
 // printing after a limit, so a garbage input cannot flood the terminal; the
-// parser asks errorLimitReached() to stop early on such inputs.
+// parser asks errorLimitReached() to stop early on such inputs. A message
+// identical to one already printed at the same place (an error in the body
+// of an `unroll` loop, met once per iteration) is counted but not printed
+// again, with its notes, nor counted.
 #ifndef CUTEC_FRONTEND_DIAGNOSTICS_H
 #define CUTEC_FRONTEND_DIAGNOSTICS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -31,7 +35,7 @@ public:
   void warning(llvm::SMLoc loc, const llvm::Twine &message,
                llvm::ArrayRef<llvm::SMRange> ranges = {});
 
-  /// Errors reported, including those dropped past the limit.
+  /// Errors reported, including those dropped past the limit (not repeats).
   unsigned errorCount() const { return numErrors; }
   bool hasErrors() const { return numErrors != 0; }
   /// True once an error has been dropped: reporting more is pointless.
@@ -42,12 +46,16 @@ public:
 private:
   void print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message,
              llvm::ArrayRef<llvm::SMRange> ranges);
+  /// Whether an error or warning with this text was printed at `loc` before.
+  bool isRepeat(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message);
 
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
   unsigned errorLimit;
   unsigned numErrors = 0;
   bool lastDropped = false;
+  /// The errors and warnings printed so far: location, kind and text.
+  llvm::StringSet<> printed;
 };
 
 } // namespace cutec

@@ -90,9 +90,15 @@ std::string opaqueValueError(ir::DataType t, llvm::StringRef what);
 struct ChangedNames {
   std::vector<std::string> assigned;
   std::vector<std::string> receivers;
+  /// Both, without repeats: the names a region must merge or carry.
+  std::vector<std::string> all() const;
 };
 /// Adds what `block` (with its nested blocks) may change to `changed`.
 void collectChanged(const ast::Block &block, ChangedNames &changed);
+void collectChanged(const ast::Stmt &stmt, ChangedNames &changed);
+/// The hidden variable that `break`, `continue` or `return` (the statement
+/// kind) sets inside run-time control flow (IRGenLoopExits.cpp).
+llvm::StringRef exitFlagName(ast::NodeKind statement);
 /// Adds the names bound by an assignment target (names, tuples of names).
 void collectAssignedNames(const ast::Expr &target, std::vector<std::string> &names);
 /// Adds the names whose methods `expr` calls (`x` in `x.m(...)`).
@@ -168,6 +174,10 @@ private:
   SemaValue eval(const ast::Expr &expr);
   SemaValue evalName(const ast::NameExpr &name);
   std::optional<SemaValue> lookup(llvm::StringRef name);
+  /// Every name a kernel may use here, for "did you mean" after a misspelling.
+  std::vector<llvm::StringRef> visibleNames() const;
+  /// The attributes `base` has, for "did you mean" after a misspelling.
+  static std::vector<llvm::StringRef> attributeNames(const SemaValue &base);
   SemaValue evalElements(const ast::ExprList &elements);
   SemaValue evalList(const ast::ListExpr &list);
   SemaValue evalUnary(const ast::UnaryExpr &unary);
@@ -206,16 +216,38 @@ private:
   ir::Value *toIndex(const SemaValue &v, const ast::Expr &expr, llvm::StringRef what);
   SemaValue scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                          const BinarySite &site);
-  /// Arithmetic is on integers and on floats of 16 bits or more; reports
-  /// the others (bool, f4e2m1...) at `loc`.
+  /// Arithmetic is on 32- and 64-bit integers and on f32; reports the
+  /// others (bool, f16, i8, f4e2m1...) at `loc`.
   bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
   SemaValue scalarNot(const SemaValue &v, const ast::Expr &expr);
+  /// The source of `expr`, followed by `.load()` when `v` is a view of memory.
+  static std::string loadedSpelling(const ast::Expr &expr, const SemaValue &v);
+  /// "; ... did you mean x.load()?" when `v`, the value of `expr`, is a view
+  /// of memory used where a value is needed; otherwise "".
+  static std::string loadHint(const ast::Expr &expr, const SemaValue &v);
   SemaValue convert(const SemaValue &v, ir::DataType to, const ast::Expr &expr);
   ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
   /// The builder, or an error saying `what` needs a kernel.
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
   /// Whether the built-in call is inside a kernel (an error otherwise).
   bool inKernel(CallSite &site) { return requireBuilder(site.loc(), site.callee + "()"); }
+
+  // --- Run-time and/or and conditional expressions (IRGenConditional.cpp) ----
+  /// An expression evaluated into a block of its own, not yet in the IR.
+  struct Aside {
+    SemaValue value;
+    std::unique_ptr<ir::Block> block;
+  };
+  Aside evalAside(const ast::Expr &expr);
+  /// The aside value as a run-time `type`, converted inside its block.
+  ir::Value *asideRunTime(Aside &aside, const ast::Expr &expr, ir::DataType type);
+  /// `condition ? a : b`, where a and b were built aside: a select after
+  /// both blocks when they have no effects, else an IR `if` with a result.
+  ir::Value *choose(ir::Value *condition, Aside &onTrue, ir::Value *a, Aside &onFalse,
+                    ir::Value *b, llvm::SMLoc loc);
+  /// `lhs and rhs` / `lhs or rhs` with a run-time bool `lhs`.
+  SemaValue shortCircuit(ast::BinaryOp op, const SemaValue &lhs, const ast::BinaryExpr &expr);
+  SemaValue evalConditional(const ast::ConditionalExpr &expr);
 
   // --- Built-ins (IRGenBuiltins.cpp; the table is frontend/Builtins.def) -----
   static bool isBuiltinName(llvm::StringRef name);
@@ -414,6 +446,44 @@ private:
   /// The `if` from clause `clause` on (later clauses are its else branch).
   void execIf(const ast::IfStmt &stmt, size_t clause);
   void execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *condition);
+  /// An IR `if` on `condition` running `thenBody` and `elseBody` (none when
+  /// null) in its regions, which merges the variables `names` after it.
+  void runTimeIf(ir::Value *condition, llvm::SMLoc loc, const std::vector<std::string> &names,
+                 llvm::function_ref<void()> thenBody, llvm::function_ref<void()> elseBody);
+
+  // --- break, continue and return in run-time control flow ------------------
+  // (IRGenLoopExits.cpp)
+  /// A loop's own break and continue flags, set up for the loop and the
+  /// enclosing loop's restored after it.
+  class LoopExits {
+  public:
+    explicit LoopExits(IRGen &gen);
+    LoopExits(const LoopExits &) = delete;
+    LoopExits &operator=(const LoopExits &) = delete;
+    ~LoopExits();
+    /// Before each iteration's body; `entered` when the loop's condition
+    /// has just checked the break and return flags.
+    void startIteration(bool entered);
+
+  private:
+    IRGen &gen;
+    std::optional<SemaValue> outerBreak, outerContinue;
+  };
+  void startKernelBody();
+  /// `break`, `continue`, or `return` in a kernel's run-time region.
+  void execExit(const ast::Stmt &stmt);
+  /// Whether a break or return flag (and `withContinue`, continue) holds:
+  /// a compile-time bool, or their run-time or.
+  SemaValue exitFlags(bool withContinue, llvm::SMLoc loc);
+  /// `block` from statement `from` on, each statement after checking the
+  /// flags.
+  void execStatements(const ast::Block &block, size_t from);
+  /// The statements from `from` on, in the else branch of an `if` on
+  /// `exited`.
+  void execUnlessExited(const ast::Block &block, size_t from, ir::Value *exited);
+  /// A loop's condition, False once a break or return flag holds (and then
+  /// not evaluated).
+  SemaValue loopCondition(const ast::Expr &condition);
   /// Binds a (tuple of) target(s) to `value`: names, `_`, tensor subscripts.
   void assign(const ast::Expr &target, const SemaValue &value, const ast::Expr &valueExpr);
   // --- Variables carried through run-time regions (IRGenCarried.cpp) --------

@@ -26,7 +26,9 @@ static int64_t storageBytes(ir::DataType type, int64_t size) {
 // shared_tensor(dtype, layout, align=N): a tensor in shared memory. The
 // layout may be swizzled (`composition(Swizzle(3,4,3), L)`); the swizzle then
 // permutes the allocation's byte offsets, as TMA and the MMA units do, so the
-// allocation is aligned to the swizzle's repeat.
+// allocation is aligned to the swizzle's repeat. `align` is a lower bound,
+// as CuTe DSL's byte_alignment: 128 on a 128B swizzle is fine (and gives
+// 1024), but a swizzled buffer may not ask for less than one swizzle row.
 SemaValue IRGen::sharedTensor(CallSite &site) {
   if (!inKernel(site) || !checkArity(site, "shared_tensor", 2, 2, {"align"}))
     return SemaValue::poison();
@@ -53,18 +55,23 @@ SemaValue IRGen::sharedTensor(CallSite &site) {
   if (!layout.shape.isStatic() || !layout.stride.isStatic() || !cosizeExpr.isStatic())
     return error(site.argExpr(1), "the layout of a shared tensor must be static, not " +
                                       layout.str());
-  // Swizzle<B,M,S> repeats every 2^(B+M+S) bytes.
-  int64_t repeat = swizzle.isIdentity() ? 1 : int64_t(1) << (swizzle.bits + swizzle.base + swizzle.shift);
+  // Swizzle<B,M,S> permutes 2^M-byte chunks within rows of 2^(B+M) bytes
+  // and repeats every 2^(B+M+S) bytes.
+  int64_t row = swizzle.isIdentity() ? 1 : int64_t(1) << (swizzle.bits + swizzle.base);
+  int64_t repeat = swizzle.isIdentity() ? 1 : row << swizzle.shift;
   int64_t align = std::max<int64_t>({16, repeat, storageBytes(dtype, 1)});
   if (const CallSite::Keyword *a = site.keyword("align")) {
     const SemaValue &v = a->value;
     if (!v.is(SemaValue::Kind::Int) || !v.intValue().isStatic() ||
         !llvm::isPowerOf2_64(uint64_t(std::max<int64_t>(v.intValue().staticValue(), 0))))
       return error(*a->expr, "align= must be a static power of two, not " + v.describe());
-    if (v.intValue().staticValue() < repeat)
+    if (v.intValue().staticValue() < row)
       return error(*a->expr, "align=" + llvm::Twine(v.intValue().staticValue()) +
-                                 " is less than the " + llvm::Twine(repeat) +
-                                 " bytes after which the swizzle " + swizzle.str() + " repeats");
+                                 " is less than the " + llvm::Twine(row) +
+                                 "-byte rows of the swizzle " + swizzle.str() +
+                                 "; give at least " + llvm::Twine(row) +
+                                 " (the buffer is aligned to the swizzle's " +
+                                 llvm::Twine(repeat) + "-byte repeat in any case)");
     align = std::max(align, v.intValue().staticValue());
   }
   return allocateShared(dtype, layout, swizzle, align, site.loc(), site.range(), "");

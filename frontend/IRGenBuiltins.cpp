@@ -3,6 +3,8 @@
 // size with mode=, block_idx/thread_idx, element-type constructors, and the
 // tensor methods .load(), .store(v) and .to(dtype).
 #include "frontend/IRGen.h"
+
+#include "frontend/Suggestions.h"
 #include "ir/core/LaunchChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -28,7 +30,9 @@ bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t 
   }
   for (const CallSite::Keyword &kw : site.keywords)
     if (!llvm::is_contained(keywords, kw.name)) {
-      error(kw.nameRange.Start, "'" + name + "' has no argument named '" + kw.name + "'",
+      error(kw.nameRange.Start,
+            "'" + name + "' has no argument named '" + kw.name + "'" +
+                didYouMean(kw.name, keywords),
             {kw.nameRange});
       return false;
     }
@@ -308,21 +312,31 @@ SemaValue IRGen::callSmCount(CallSite &site) {
 }
 
 // Keyword arguments of layout functions, by position (CuTe's names).
+struct LayoutKeyword {
+  const char *function, *keyword;
+  size_t position;
+};
+static constexpr LayoutKeyword kLayoutKeywords[] = {{"tile_to_shape", "order", 2},
+                                                    {"make_ordered_layout", "order", 1},
+                                                    {"make_layout", "stride", 1},
+                                                    {"complement", "cotarget", 1},
+                                                    {"coalesce", "profile", 1}};
+
 static std::optional<size_t> layoutKeywordPosition(llvm::StringRef function,
                                                    llvm::StringRef keyword) {
-  struct Entry {
-    const char *function, *keyword;
-    size_t position;
-  };
-  static const Entry entries[] = {{"tile_to_shape", "order", 2},
-                                  {"make_ordered_layout", "order", 1},
-                                  {"make_layout", "stride", 1},
-                                  {"complement", "cotarget", 1},
-                                  {"coalesce", "profile", 1}};
-  for (const Entry &e : entries)
+  for (const LayoutKeyword &e : kLayoutKeywords)
     if (function == e.function && keyword == e.keyword)
       return e.position;
   return std::nullopt;
+}
+
+/// The keywords layout function `function` takes (for "did you mean").
+static std::vector<llvm::StringRef> layoutKeywords(llvm::StringRef function) {
+  std::vector<llvm::StringRef> names;
+  for (const LayoutKeyword &e : kLayoutKeywords)
+    if (function == e.function)
+      names.push_back(e.keyword);
+  return names;
 }
 
 SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
@@ -339,7 +353,9 @@ SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
   for (const CallSite::Keyword &kw : site.keywords) {
     std::optional<size_t> position = layoutKeywordPosition(name, kw.name);
     if (!position)
-      return error(kw.nameRange.Start, "'" + name + "' has no argument named '" + kw.name + "'",
+      return error(kw.nameRange.Start,
+                   "'" + name + "' has no argument named '" + kw.name + "'" +
+                       didYouMean(kw.name, layoutKeywords(name)),
                    {kw.nameRange});
     if (*position != args.size())
       return error(kw.nameRange.Start,

@@ -201,34 +201,61 @@ void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names) {
 }
 
 void collectChanged(const ast::Block &block, ChangedNames &changed) {
-  for (const ast::StmtPtr &stmt : block) {
-    if (const auto *assign = llvm::dyn_cast<ast::AssignStmt>(stmt.get())) {
-      collectAssignedNames(assign->getTarget(), changed.assigned);
-      collectReceivers(assign->getTarget(), changed.receivers);
-      collectReceivers(assign->getValue(), changed.receivers);
-    } else if (const auto *aug = llvm::dyn_cast<ast::AugAssignStmt>(stmt.get())) {
-      collectAssignedNames(aug->getTarget(), changed.assigned);
-      collectReceivers(aug->getTarget(), changed.receivers);
-      collectReceivers(aug->getValue(), changed.receivers);
-    } else if (const auto *expr = llvm::dyn_cast<ast::ExprStmt>(stmt.get())) {
-      collectReceivers(expr->getExpr(), changed.receivers);
-    } else if (const auto *ret = llvm::dyn_cast<ast::ReturnStmt>(stmt.get())) {
-      if (ret->getValue())
-        collectReceivers(*ret->getValue(), changed.receivers);
-    } else if (const auto *loop = llvm::dyn_cast<ast::ForStmt>(stmt.get())) {
-      collectReceivers(loop->getIterable(), changed.receivers);
-      collectChanged(loop->getBody(), changed);
-    } else if (const auto *loop = llvm::dyn_cast<ast::WhileStmt>(stmt.get())) {
-      collectReceivers(loop->getCondition(), changed.receivers);
-      collectChanged(loop->getBody(), changed);
-    } else if (const auto *cond = llvm::dyn_cast<ast::IfStmt>(stmt.get())) {
-      for (const ast::IfClause &clause : cond->getClauses()) {
-        collectReceivers(*clause.condition, changed.receivers);
-        collectChanged(clause.body, changed);
-      }
-      collectChanged(cond->getElseBody(), changed);
+  for (const ast::StmtPtr &stmt : block)
+    collectChanged(*stmt, changed);
+}
+
+/// What a loop's body changes, as seen from outside the loop: its `break`
+/// and `continue` are its own.
+static void collectChangedByLoop(const ast::Block &body, ChangedNames &changed) {
+  ChangedNames inner;
+  collectChanged(body, inner);
+  for (std::string &name : inner.assigned)
+    if (name != exitFlagName(ast::NodeKind::Break) &&
+        name != exitFlagName(ast::NodeKind::Continue))
+      addName(name, changed.assigned);
+  for (std::string &name : inner.receivers)
+    addName(name, changed.receivers);
+}
+
+void collectChanged(const ast::Stmt &stmt, ChangedNames &changed) {
+  if (const auto *assign = llvm::dyn_cast<ast::AssignStmt>(&stmt)) {
+    collectAssignedNames(assign->getTarget(), changed.assigned);
+    collectReceivers(assign->getTarget(), changed.receivers);
+    collectReceivers(assign->getValue(), changed.receivers);
+  } else if (const auto *aug = llvm::dyn_cast<ast::AugAssignStmt>(&stmt)) {
+    collectAssignedNames(aug->getTarget(), changed.assigned);
+    collectReceivers(aug->getTarget(), changed.receivers);
+    collectReceivers(aug->getValue(), changed.receivers);
+  } else if (const auto *expr = llvm::dyn_cast<ast::ExprStmt>(&stmt)) {
+    collectReceivers(expr->getExpr(), changed.receivers);
+  } else if (const auto *ret = llvm::dyn_cast<ast::ReturnStmt>(&stmt)) {
+    addName(exitFlagName(ast::NodeKind::Return), changed.assigned);
+    if (ret->getValue())
+      collectReceivers(*ret->getValue(), changed.receivers);
+  } else if (llvm::isa<ast::BreakStmt, ast::ContinueStmt>(stmt)) {
+    addName(exitFlagName(stmt.getKind()), changed.assigned);
+  } else if (const auto *loop = llvm::dyn_cast<ast::ForStmt>(&stmt)) {
+    collectReceivers(loop->getIterable(), changed.receivers);
+    collectChangedByLoop(loop->getBody(), changed);
+  } else if (const auto *loop = llvm::dyn_cast<ast::WhileStmt>(&stmt)) {
+    collectReceivers(loop->getCondition(), changed.receivers);
+    collectChangedByLoop(loop->getBody(), changed);
+  } else if (const auto *cond = llvm::dyn_cast<ast::IfStmt>(&stmt)) {
+    for (const ast::IfClause &clause : cond->getClauses()) {
+      collectReceivers(*clause.condition, changed.receivers);
+      collectChanged(clause.body, changed);
     }
+    collectChanged(cond->getElseBody(), changed);
   }
+}
+
+std::vector<std::string> ChangedNames::all() const {
+  std::vector<std::string> names = assigned;
+  for (const std::string &name : receivers)
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
+  return names;
 }
 
 std::optional<ir::Type> IRGen::carriedType(const SemaValue &v) {

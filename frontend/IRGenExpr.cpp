@@ -3,6 +3,8 @@
 // involving a run-time value goes to IRGenScalar.cpp or IRGenTensor.cpp.
 #include "frontend/IRGen.h"
 
+#include "frontend/Suggestions.h"
+
 namespace cutec {
 
 SemaValue IRGen::eval(const ast::Expr &expr) {
@@ -38,6 +40,8 @@ SemaValue IRGen::eval(const ast::Expr &expr) {
     return evalBinary(llvm::cast<ast::BinaryExpr>(expr));
   case ast::NodeKind::Layout:
     return evalLayout(llvm::cast<ast::LayoutExpr>(expr));
+  case ast::NodeKind::Conditional:
+    return evalConditional(llvm::cast<ast::ConditionalExpr>(expr));
   case ast::NodeKind::Call:
     return evalCall(llvm::cast<ast::CallExpr>(expr));
   case ast::NodeKind::Subscript:
@@ -76,7 +80,43 @@ SemaValue IRGen::evalName(const ast::NameExpr &expr) {
     (*frame->locals)[name] = size;
     return size;
   }
-  return error(expr, "unknown name '" + name + "'");
+  return error(expr, "unknown name '" + name + "'" + didYouMean(name, visibleNames()));
+}
+
+std::vector<llvm::StringRef> IRGen::visibleNames() const {
+  std::vector<llvm::StringRef> names = ir::dataTypeNames();
+  for (const Scope *scope : {static_cast<const Scope *>(frame->locals), &globals})
+    for (const auto &entry : *scope)
+      names.push_back(entry.getKey());
+  for (const BuiltinInfo &row : builtinTable())
+    if (!row.spelling.contains('.'))
+      names.push_back(row.spelling);
+  for (llvm::StringRef f : layoutFunctionNames())
+    names.push_back(f);
+  return names;
+}
+
+std::vector<llvm::StringRef> IRGen::attributeNames(const SemaValue &base) {
+  std::vector<llvm::StringRef> names;
+  // Built-in classes' members are the table's "Class.member" rows.
+  llvm::StringRef prefix = base.is(SemaValue::Kind::Builtin)  ? base.name()
+                           : base.is(SemaValue::Kind::Object) ? base.className()
+                                                              : "";
+  if (!prefix.empty())
+    for (const BuiltinInfo &row : builtinTable())
+      if (llvm::StringRef member = row.spelling;
+          member.consume_front(prefix) && member.consume_front("."))
+        names.push_back(member);
+  if (base.is(SemaValue::Kind::Object))
+    for (const std::string &field : base.fieldNames())
+      if (!llvm::StringRef(field).starts_with("_"))
+        names.push_back(field);
+  if (base.is(SemaValue::Kind::RunTime)) {
+    names.insert(names.end(), {"to", "dtype"});
+    if (base.type().isTensor())
+      names.insert(names.end(), {"load", "store", "layout", "shape", "stride"});
+  }
+  return names;
 }
 
 SemaValue IRGen::evalElements(const ast::ExprList &elements) {
@@ -145,8 +185,8 @@ SemaValue IRGen::evalUnary(const ast::UnaryExpr &unary) {
     return SemaValue::runTime(
         builder->createValue(ir::OpKind::Neg, unary.getLoc(), v.type(), {v.irValue()}));
   }
-  return error(unary,
-               "bad operand for unary '" + ast::getSpelling(unary.getOp()) + "': " + v.describe());
+  return error(unary, "bad operand for unary '" + ast::getSpelling(unary.getOp()) +
+                          "': " + v.describe() + loadHint(unary.getOperand(), v));
 }
 
 static bool checkedPower(int64_t base, int64_t exp, int64_t &out) {
@@ -278,6 +318,10 @@ SemaValue IRGen::evalBinary(const ast::BinaryExpr &expr) {
   // `and`/`or` short-circuit on compile-time bools, as in Python.
   if (logical && lhs.is(SemaValue::Kind::Bool) && lhs.boolValue() == (op == ast::BinaryOp::Or))
     return lhs;
+  // On run-time bools they evaluate the right side only when needed.
+  if (logical && lhs.is(SemaValue::Kind::RunTime) &&
+      lhs.type() == ir::Type::scalar(ir::DataType::Bool))
+    return shortCircuit(op, lhs, expr);
   SemaValue rhs = eval(expr.getRHS());
   return binary(op, lhs, rhs, {expr.getOpLoc(), expr.getLHS(), expr.getRHS()});
 }
@@ -514,7 +558,9 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
   }
   if (std::optional<SemaValue> method = tiledMmaAttribute(base, name))
     return *method;
-  return error(attribute.getNameRange().Start, base.describe() + " has no attribute '" + name + "'",
+  return error(attribute.getNameRange().Start,
+               base.describe() + " has no attribute '" + name + "'" +
+                   didYouMean(name, attributeNames(base)),
                {attribute.getNameRange()});
 }
 

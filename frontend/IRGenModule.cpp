@@ -96,6 +96,7 @@ std::unique_ptr<ir::Module> IRGen::run(const ast::Module &module) {
     buildKernelSignature(*def, *kernel);
     ir::Builder kernelBuilder(kernel->regions().front()->front());
     builder = &kernelBuilder;
+    startKernelBody();
     execBlock(def->getBody());
     kernelBuilder.create(ir::OpKind::Return, def->getLoc());
     builder = nullptr;

@@ -64,12 +64,12 @@ ir::Value *IRGen::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange r
   if (i.isStatic())
     return ir::isFloat(type) ? b->constantFloat(loc, type, double(i.staticValue()))
                              : b->constantInt(loc, type, i.staticValue());
-  if (type != ir::DataType::I32) {
-    error(loc, "the size " + i.str() + " is an i32 and cannot be used as " + ir::name(type),
-          {range});
-    return nullptr;
-  }
-  return materialize(i, loc);
+  // A size is an i32 at run time; as another type it converts, as a static
+  // integer would (`f32(N)`, `x * N` on an f32 `x`).
+  ir::Value *size = materialize(i, loc);
+  if (!size || type == ir::DataType::I32)
+    return size;
+  return b->createValue(ir::OpKind::Convert, loc, ir::Type::scalar(type), {size});
 }
 
 ir::Value *IRGen::toIndex(const SemaValue &v, const ast::Expr &expr, llvm::StringRef what) {
@@ -90,6 +90,15 @@ bool IRGen::checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange r
   }
   if (!ir::isFloat(t) && !ir::isInteger(t)) {
     error(loc, "arithmetic on " + ir::name(t) + " is not supported", {range});
+    return false;
+  }
+  // Scalar arithmetic runs in 32-bit registers: f16 and bf16 values and
+  // narrow integers are converted first (as CUDA C++ promotes them).
+  if (ir::bitWidth(t) < 32) {
+    const char *wide = ir::isFloat(t) ? "f32" : "i32";
+    error(loc, "arithmetic on " + ir::name(t) + " is not supported: convert with .to(" + wide +
+                   ") first",
+          {range});
     return false;
   }
   return true;
@@ -145,16 +154,40 @@ static const char *comparePredicate(ast::BinaryOp op) {
   }
 }
 
+/// Whether `v` is a view of memory, which arithmetic cannot take.
+static bool isMemoryView(const SemaValue &v) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         v.type().memorySpace() != ir::MemorySpace::Register;
+}
+
+std::string IRGen::loadedSpelling(const ast::Expr &expr, const SemaValue &v) {
+  llvm::SMRange r = expr.getRange();
+  std::string text(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer());
+  return isMemoryView(v) ? text + ".load()" : text;
+}
+
+std::string IRGen::loadHint(const ast::Expr &expr, const SemaValue &v) {
+  if (!isMemoryView(v))
+    return "";
+  return "; a tensor is a view of memory: did you mean " + loadedSpelling(expr, v) + "?";
+}
+
 SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                               const BinarySite &site) {
   llvm::SMLoc loc = site.opLoc;
   llvm::SMRange ranges[] = {site.lhs.getRange(), site.rhs.getRange()};
   std::string spelling = ("'" + ast::getSpelling(op) + "'").str();
-  if (!isScalarLike(lhs) || !isScalarLike(rhs))
+  if (!isScalarLike(lhs) || !isScalarLike(rhs)) {
+    // A view is memory, not a value: say how to read it.
+    std::string hint;
+    if (isMemoryView(lhs) || isMemoryView(rhs))
+      hint = "; a tensor is a view of memory: did you mean " + loadedSpelling(site.lhs, lhs) +
+             " " + ast::getSpelling(op).str() + " " + loadedSpelling(site.rhs, rhs) + "?";
     return error(loc,
                  "unsupported operand types for " + spelling + ": " + lhs.describe() + " and " +
-                     rhs.describe(),
+                     rhs.describe() + hint,
                  ranges);
+  }
   if (!requireBuilder(loc, "run-time arithmetic"))
     return SemaValue::poison();
   // The operand types: two run-time values must agree; a compile-time

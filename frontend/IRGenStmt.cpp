@@ -11,17 +11,13 @@
 // run their bodies directly in the current scope.
 #include "frontend/IRGen.h"
 
+#include "frontend/Suggestions.h"
+
 namespace cutec {
 
 static constexpr unsigned kMaxCallDepth = 64;
 
-void IRGen::execBlock(const ast::Block &block) {
-  for (const ast::StmtPtr &stmt : block) {
-    if (frame->returned || budgetSpent)
-      return;
-    exec(*stmt);
-  }
-}
+void IRGen::execBlock(const ast::Block &block) { execStatements(block, 0); }
 
 void IRGen::exec(const ast::Stmt &stmt) {
   if (!step(stmt.getLoc()))
@@ -42,6 +38,9 @@ void IRGen::exec(const ast::Stmt &stmt) {
   }
   case ast::NodeKind::Pass:
     return;
+  case ast::NodeKind::Break:
+  case ast::NodeKind::Continue:
+    return execExit(stmt);
   case ast::NodeKind::Return:
     return execReturn(llvm::cast<ast::ReturnStmt>(stmt));
   case ast::NodeKind::If:
@@ -146,7 +145,12 @@ void IRGen::execReturn(const ast::ReturnStmt &stmt) {
     return;
   }
   if (frame->regionDepth > 0) {
-    error(stmt, "'return' inside a run-time loop or if is not supported");
+    // A kernel's return skips the rest of it (return#, IRGenLoopExits.cpp).
+    if (frame->helper)
+      error(stmt, "'return' inside a run-time loop or if is supported in a kernel only, not in a "
+                  "helper function");
+    else
+      execExit(stmt);
     return;
   }
   frame->returned = stmt.getValue() ? eval(*stmt.getValue()) : SemaValue::none();
@@ -224,9 +228,16 @@ void IRGen::execUnrolled(const ast::ForStmt &loop, const std::vector<SemaValue> 
     auto it = frame->locals->find(name);
     shadowed.push_back(it == frame->locals->end() ? std::nullopt : std::optional(it->second));
   }
+  LoopExits exits(*this);
   for (const SemaValue &v : values) {
     if (frame->returned || !step(loop.getLoc()))
       break;
+    // After a `break` under a run-time condition the remaining copies of
+    // the body are guarded by it (execStatements).
+    SemaValue exited = exitFlags(/*withContinue=*/false, loop.getLoc());
+    if (exited.is(SemaValue::Kind::Bool) && exited.boolValue())
+      break;
+    exits.startIteration(/*entered=*/false);
     assign(loop.getTarget(), v, loop.getIterable());
     execBlock(loop.getBody());
   }
@@ -259,6 +270,7 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   if (!lo || !hi || !stride)
     return;
 
+  LoopExits exits(*this);
   ChangedNames changed;
   collectChanged(loop.getBody(), changed);
   std::vector<ir::Value *> operands{lo, hi, stride};
@@ -276,6 +288,7 @@ void IRGen::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   ir::Builder *outer = builder;
   builder = &inner;
   ++frame->regionDepth;
+  exits.startIteration(/*entered=*/false);
   execBlock(loop.getBody());
   std::vector<bool> broken;
   std::vector<ir::Value *> yielded =
@@ -325,8 +338,10 @@ std::optional<bool> IRGen::whileConditionIsCompileTime(const ast::WhileStmt &loo
 
 void IRGen::execWhileAtCompileTime(const ast::WhileStmt &loop) {
   const ast::Expr &expr = loop.getCondition();
+  LoopExits exits(*this);
   while (!frame->returned && step(loop.getLoc())) {
-    SemaValue condition = eval(expr);
+    exits.startIteration(/*entered=*/false);
+    SemaValue condition = loopCondition(expr);
     if (condition.isPoison())
       return;
     if (condition.is(SemaValue::Kind::RunTime) && condition.type().isScalar() &&
@@ -358,8 +373,9 @@ ir::Value *IRGen::whileCondition(const SemaValue &condition, const ast::Expr &ex
   if (condition.is(SemaValue::Kind::Bool) && !condition.boolValue())
     return toRunTime(condition, expr);
   if (condition.is(SemaValue::Kind::Bool))
-    error(expr, "this condition is always True, so the loop would never end (the kernel "
-                "language has no 'break'); a loop in a kernel needs a run-time condition");
+    error(expr, "this condition is always True and nothing in the loop breaks out of it, so the "
+                "loop would never end; a loop in a kernel needs a run-time condition or a "
+                "'break'");
   else
     error(expr, "the condition must be a bool, not " + condition.describe());
   return nullptr;
@@ -367,6 +383,7 @@ ir::Value *IRGen::whileCondition(const SemaValue &condition, const ast::Expr &ex
 
 void IRGen::execWhileLoop(const ast::WhileStmt &loop) {
   llvm::SMLoc loc = loop.getLoc();
+  LoopExits exits(*this);
   ChangedNames changed;
   collectReceivers(loop.getCondition(), changed.receivers);
   collectChanged(loop.getBody(), changed);
@@ -384,7 +401,7 @@ void IRGen::execWhileLoop(const ast::WhileStmt &loop) {
   std::vector<ir::Value *> headArgs = bindCarried(carried, head);
   ir::Builder headBuilder(head);
   builder = &headBuilder;
-  SemaValue value = eval(loop.getCondition());
+  SemaValue value = loopCondition(loop.getCondition());
   ir::Value *condition = whileCondition(value, loop.getCondition());
   std::vector<bool> broken, bodyBroken;
   std::vector<ir::Value *> forwarded =
@@ -399,6 +416,7 @@ void IRGen::execWhileLoop(const ast::WhileStmt &loop) {
   std::vector<ir::Value *> bodyArgs = bindCarried(carried, body);
   ir::Builder bodyBuilder(body);
   builder = &bodyBuilder;
+  exits.startIteration(/*entered=*/true);
   if (!value.is(SemaValue::Kind::Bool))
     execBlock(loop.getBody());
   std::vector<ir::Value *> yielded =
@@ -450,27 +468,31 @@ void IRGen::execIfRegion(const ast::IfStmt &stmt, size_t clause, ir::Value *cond
   collectChanged(stmt.getElseBody(), changed);
   // Names whose methods a branch calls merge like assigned ones: when the
   // method left its object as it was, both paths hold the same value.
-  std::vector<std::string> names = changed.assigned;
-  for (const std::string &name : changed.receivers)
-    if (!llvm::is_contained(names, name))
-      names.push_back(name);
+  std::vector<std::string> names = changed.all();
 
+  runTimeIf(condition, loc, names, [&] { execBlock(stmt.getClauses()[clause].body); },
+            hasElse ? llvm::function_ref<void()>([&] { execIf(stmt, clause + 1); }) : nullptr);
+}
+
+void IRGen::runTimeIf(ir::Value *condition, llvm::SMLoc loc,
+                      const std::vector<std::string> &names, llvm::function_ref<void()> thenBody,
+                      llvm::function_ref<void()> elseBody) {
   ir::Operation &op = builder->create(ir::OpKind::If, loc, {condition});
   ir::Builder *outer = builder;
   Scope before = *frame->locals;
   ++frame->regionDepth;
   ir::Builder thenBuilder(op.addRegion().addBlock());
   builder = &thenBuilder;
-  execBlock(stmt.getClauses()[clause].body);
+  thenBody();
   Scope thenScope = std::move(*frame->locals);
   *frame->locals = before;
   // Variables merge at the end of both branches; the else region exists
   // when the source has one or when a merged variable needs it.
   std::optional<ir::Builder> elseBuilder;
-  if (hasElse) {
+  if (elseBody) {
     elseBuilder.emplace(op.addRegion().addBlock());
     builder = &*elseBuilder;
-    execIf(stmt, clause + 1);
+    elseBody();
   }
   Scope elseScope = std::move(*frame->locals);
   --frame->regionDepth;
@@ -515,9 +537,15 @@ SemaValue IRGen::callHelper(const ast::FunctionDef &def, CallSite &site) {
     locals[params[i]->getName()] = site.args[i];
   for (const CallSite::Keyword &kw : site.keywords) {
     auto param = llvm::find_if(params, [&](const auto &p) { return p->getName() == kw.name; });
-    if (param == params.end())
-      return error(kw.nameRange.Start, "'" + name + "' has no parameter named '" + kw.name + "'",
+    if (param == params.end()) {
+      std::vector<llvm::StringRef> names;
+      for (const auto &p : params)
+        names.push_back(p->getName());
+      return error(kw.nameRange.Start,
+                   "'" + name + "' has no parameter named '" + kw.name + "'" +
+                       didYouMean(kw.name, names),
                    {kw.nameRange});
+    }
     if (!locals.try_emplace(kw.name, kw.value).second)
       return error(kw.nameRange.Start,
                    "argument '" + kw.name + "' of '" + name + "' is given twice", {kw.nameRange});

@@ -248,7 +248,7 @@ void IRGen::store(const SemaValue &value, const SemaValue &view, const ast::Expr
     if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type.element())) {
       std::string hint = value.type().isScalar()
                              ? "; convert it with .to(" + ir::name(type.element()).str() + ")"
-                             : "";
+                             : loadHint(valueExpr, value);
       error(valueExpr,
             "cannot store " + value.describe() + " into an element of " + type.str() + hint);
       return;

@@ -48,17 +48,19 @@ constexpr SpelledToken kKeywords[] = {
 };
 
 /// Python keywords with no meaning here; lexed as `reserved` so the parser
-/// can say "'break' is not supported" instead of a puzzling syntax error.
+/// can say "'class' is not supported" instead of a puzzling syntax error.
 constexpr llvm::StringLiteral kReservedWords[] = {
-    "as",     "assert", "async",    "await", "break",  "class",  "continue",
-    "del",    "except", "finally",  "from",  "global", "import", "is",
-    "lambda", "None",   "nonlocal", "raise", "try",    "with",   "yield"};
+    "as",     "assert", "async", "await",    "class", "del", "except", "finally", "from",
+    "global", "import", "is",    "lambda",   "None",  "nonlocal", "raise", "try", "with",
+    "yield"};
 
 /// Keywords that can only begin a statement: seeing one first on a line
-/// inside brackets means a closing bracket is missing.
+/// inside brackets means a closing bracket is missing. (`if` and `else` may
+/// continue a conditional expression, `x if c else y`, on the next line.)
 constexpr TokenKind kStatementKeywords[] = {
-    TokenKind::kw_def,  TokenKind::kw_for,  TokenKind::kw_while,  TokenKind::kw_if,
-    TokenKind::kw_elif, TokenKind::kw_else, TokenKind::kw_return, TokenKind::kw_pass};
+    TokenKind::kw_def,    TokenKind::kw_for,   TokenKind::kw_while,
+    TokenKind::kw_elif,   TokenKind::kw_return, TokenKind::kw_pass,
+    TokenKind::kw_break,  TokenKind::kw_continue};
 
 bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 bool isIdentifierChar(char c) { return llvm::isAlnum(c) || c == '_'; }

@@ -139,7 +139,7 @@ private:
   // Expressions, loosest binding first.
   ExprPtr parseExprList(bool allowLayout);
   ExprPtr parseLayoutOrExpr();
-  ExprPtr parseExpr() { return parseOr(); }
+  ExprPtr parseExpr();
   ExprPtr parseLeftAssociative(ExprPtr (Parser::*parseOperand)(),
                                llvm::ArrayRef<OperatorToken> operators);
   ExprPtr parseOr() { return parseLeftAssociative(&Parser::parseAnd, kOrOperators); }
@@ -404,6 +404,14 @@ StmtPtr Parser::parseSimpleStatement() {
   }
   if (at(TokenKind::kw_return))
     return parseReturn();
+  if (at(TokenKind::kw_break) || at(TokenKind::kw_continue)) {
+    bool isBreak = at(TokenKind::kw_break);
+    llvm::SMRange range = tok().getRange();
+    consume();
+    if (isBreak)
+      return std::make_unique<BreakStmt>(range);
+    return std::make_unique<ContinueStmt>(range);
+  }
   return parseExprOrAssignment();
 }
 
@@ -551,8 +559,8 @@ StmtPtr Parser::parseWhile() {
   Block body;
   parseSuite(body, "'while' statement", whileLoc);
   if (at(TokenKind::kw_else)) {
-    // Python runs a loop's `else` when no `break` left it; there is no
-    // `break` here, so the clause would be an unconditional tail.
+    // Python runs a loop's `else` when no `break` left it, a rarely used
+    // form that readers misread; statements after the loop say it plainly.
     diags.error(tok().getLoc(),
                 "'else' after a 'while' loop is not supported; write its "
                 "statements after the loop",
@@ -657,6 +665,30 @@ ExprPtr Parser::parseLeftAssociative(ExprPtr (Parser::*parseOperand)(),
     lhs = std::make_unique<BinaryExpr>(*op, opLoc, std::move(lhs), std::move(rhs));
   }
   return lhs;
+}
+
+/// `a if c else b`: the loosest expression, right-associative as in Python
+/// (`a if c else b if d else e` is `a if c else (b if d else e)`).
+ExprPtr Parser::parseExpr() {
+  ExprPtr value = parseOr();
+  if (!value || !at(TokenKind::kw_if))
+    return value;
+  Nesting nesting(*this);
+  if (!nesting.enter())
+    return nullptr;
+  llvm::SMLoc ifLoc = consume();
+  ExprPtr condition = parseOr();
+  if (!condition)
+    return nullptr;
+  if (!consumeIf(TokenKind::kw_else)) {
+    errorExpected("'else' in the conditional expression 'x if c else y'");
+    return nullptr;
+  }
+  ExprPtr other = parseExpr();
+  if (!other)
+    return nullptr;
+  return std::make_unique<ConditionalExpr>(ifLoc, std::move(value), std::move(condition),
+                                           std::move(other));
 }
 
 ExprPtr Parser::parseNot() {

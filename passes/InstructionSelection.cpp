@@ -61,6 +61,7 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::Mul, DataType::I64, "mul.lo.s64"},     {OpKind::Mul, DataType::U64, "mul.lo.s64"},
     {OpKind::Mul, DataType::F32, "mul.rn.f32"},     {OpKind::Div, DataType::I32, "div.s32"},
     {OpKind::Div, DataType::F32, "div.rn.f32"},     {OpKind::Rem, DataType::I32, "rem.s32"},
+    {OpKind::Div, DataType::U32, "div.u32"},        {OpKind::Rem, DataType::U32, "rem.u32"},
     {OpKind::Neg, DataType::I32, "neg.s32"},        {OpKind::Neg, DataType::F32, "neg.f32"},
     {OpKind::Fma, DataType::I32, "mad.lo.s32"},     {OpKind::Fma, DataType::I64, "mad.lo.s64"},
     {OpKind::Fma, DataType::F32, "fma.rn.f32"},     {OpKind::ShiftRight, DataType::U32, "shr.u32"},
@@ -432,7 +433,12 @@ private:
       return *predicate == "ne" ? differ
                                 : emitValue(b, op.loc(), "not.pred", DataType::Bool, {differ});
     }
-    const char *suffix = type == DataType::I32 ? ".s32" : type == DataType::F32 ? ".f32" : nullptr;
+    // Equality does not depend on the signedness: u32 uses the s32 forms.
+    bool equality = predicate && (*predicate == "eq" || *predicate == "ne");
+    const char *suffix = type == DataType::I32 || (type == DataType::U32 && equality) ? ".s32"
+                         : type == DataType::U32                                     ? ".u32"
+                         : type == DataType::F32                                     ? ".f32"
+                                                                                     : nullptr;
     std::string opcode = "setp." + (predicate ? *predicate : "") + (suffix ? suffix : "");
     if (!suffix || !ptx::lookupPtxInstruction(opcode)) {
       fail(op, "cannot select a comparison '" + (predicate ? *predicate : "") + "' of " +
@@ -487,6 +493,8 @@ private:
   static constexpr ConvertRule kConvertRules[] = {
       {DataType::I32, DataType::F32, "cvt.rn.f32.s32"},
       {DataType::F32, DataType::I32, "cvt.rzi.s32.f32"},
+      {DataType::U32, DataType::F32, "cvt.rn.f32.u32"},
+      {DataType::F32, DataType::U32, "cvt.rzi.u32.f32"},
       {DataType::I32, DataType::I64, "cvt.s64.s32"},
       {DataType::U32, DataType::U64, "cvt.u64.u32"},
       {DataType::U16, DataType::U32, "cvt.u32.u16"},

@@ -32,6 +32,10 @@ inline uint32_t remS32(uint32_t a, uint32_t b) {
   return uint32_t(x % y);
 }
 
+// div.u32 / rem.u32: x/0 gives all ones and x%0 gives x, as the signed forms.
+inline uint32_t divU32(uint32_t a, uint32_t b) { return b == 0 ? 0xFFFFFFFFu : a / b; }
+inline uint32_t remU32(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
+
 inline uint32_t minS32(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
 
 // prmt.b32 d, a, b, c (default mode): byte i of d is byte (c >> 4i) & 7 of
@@ -82,6 +86,15 @@ inline uint32_t cvtRziS32F32(float a) {
   if (a < -2147483648.0f)
     return uint32_t(INT32_MIN);
   return uint32_t(int32_t(a));
+}
+
+// cvt.rzi.u32.f32: toward zero, saturating to [0, 2^32 - 1]; NaN gives 0.
+inline uint32_t cvtRziU32F32(float a) {
+  if (std::isnan(a) || a <= -1.0f)
+    return 0;
+  if (a >= 4294967296.0f)
+    return UINT32_MAX;
+  return uint32_t(a);
 }
 
 inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }

@@ -39,6 +39,17 @@ Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
   return op.result();
 }
 
+void Builder::insertAll(Block &from) {
+  auto &ops = from.operations();
+  while (!ops.empty()) {
+    Operation::Position first = ops.begin();
+    Operation &op = **first;
+    // splice keeps the iterator valid, now into this block's list.
+    block->operations().splice(point, ops, first);
+    op.setParentBlock(block, first);
+  }
+}
+
 void erase(Operation &op) { op.parentBlock()->operations().erase(op.position()); }
 
 bool eraseDeadPureOps(Operation &root) {

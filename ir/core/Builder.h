@@ -27,6 +27,9 @@ public:
   Value *createValue(OpKind kind, llvm::SMLoc loc, Type type, llvm::ArrayRef<Value *> operands = {});
   Value *constantInt(llvm::SMLoc loc, DataType type, int64_t value);
   Value *constantFloat(llvm::SMLoc loc, DataType type, double value);
+  /// Moves every operation of `from` (a block built aside) to the insertion
+  /// point, in order.
+  void insertAll(Block &from);
 
 private:
   Block *block = nullptr;

@@ -26,4 +26,11 @@ std::optional<DataType> parseDataType(llvm::StringRef spelling) {
   return std::nullopt;
 }
 
+std::vector<llvm::StringRef> dataTypeNames() {
+  std::vector<llvm::StringRef> names;
+  for (const Info &info : infos)
+    names.push_back(info.name);
+  return names;
+}
+
 } // namespace cutec::ir

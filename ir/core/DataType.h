@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <vector>
 
 namespace cutec::ir {
 
@@ -35,6 +36,8 @@ inline bool isInteger(DataType t) {
 inline bool isStorageOnlyFloat(DataType t) { return isFloat(t) && bitWidth(t) <= 8; }
 inline bool isOpaque(DataType t) { return typeClass(t) == DataTypeClass::Opaque; }
 std::optional<DataType> parseDataType(llvm::StringRef name);
+/// The spellings of every element type, in DataTypes.def order.
+std::vector<llvm::StringRef> dataTypeNames();
 
 } // namespace cutec::ir
 

@@ -487,6 +487,13 @@ const Function *findFunction(llvm::StringRef name) {
 
 bool isLayoutFunction(llvm::StringRef name) { return findFunction(name) != nullptr; }
 
+std::vector<llvm::StringRef> layoutFunctionNames() {
+  std::vector<llvm::StringRef> names;
+  for (const Function &f : functions())
+    names.push_back(f.name);
+  return names;
+}
+
 llvm::Expected<LayoutValue> callLayoutFunction(llvm::StringRef name, Args args) {
   const Function *f = findFunction(name);
   if (!f)

@@ -14,6 +14,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <variant>
+#include <vector>
 
 namespace cutec {
 
@@ -42,6 +43,8 @@ bool layoutValuesMatch(const LayoutValue &actual, const LayoutValue &expected);
 llvm::Expected<LayoutValue> callLayoutFunction(llvm::StringRef name,
                                                llvm::ArrayRef<LayoutValue> args);
 bool isLayoutFunction(llvm::StringRef name);
+/// The names of the layout functions, in table order.
+std::vector<llvm::StringRef> layoutFunctionNames();
 /// One line per function: its signature and what it does, for --help.
 std::string layoutFunctionHelp();
 

@@ -187,8 +187,8 @@ TEST(DiagnosticsTest, TwoExpressionsOnALine) {
 }
 
 TEST(DiagnosticsTest, UnsupportedPythonKeyword) {
-  EXPECT_EQ(diagnose("for x in y:\n  break\n"),
-            "test.cute:2:3: error: 'break' is not supported in the kernel language\n  break\n"
+  EXPECT_EQ(diagnose("for x in y:\n  class\n"),
+            "test.cute:2:3: error: 'class' is not supported in the kernel language\n  class\n"
             "  ^~~~~\n");
 }
 

@@ -10,14 +10,16 @@ namespace {
 
 TEST(LexerTest, IdentifiersAndKeywords) {
   EXPECT_EQ(
-      lex("def for while in if elif else return and or not True False pass _ x_1 Tensor\n").tokens,
-      "def for while in if elif else return and or not True False pass id:_ id:x_1 id:Tensor "
-      "NEWLINE EOF");
+      lex("def for while in if elif else return and or not True False pass break continue _ x_1 "
+          "Tensor\n")
+          .tokens,
+      "def for while in if elif else return and or not True False pass break continue id:_ "
+      "id:x_1 id:Tensor NEWLINE EOF");
 }
 
 TEST(LexerTest, PythonKeywordsAreReserved) {
-  EXPECT_EQ(lex("break None lambda\n").tokens,
-            "reserved:break reserved:None reserved:lambda NEWLINE EOF");
+  EXPECT_EQ(lex("class None lambda\n").tokens,
+            "reserved:class reserved:None reserved:lambda NEWLINE EOF");
 }
 
 TEST(LexerTest, IntegerLiterals) {

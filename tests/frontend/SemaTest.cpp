@@ -236,13 +236,15 @@ def k(a: Tensor[f32, (4):(1)]):
 TEST(Sema, LiteralsAdoptTheOtherOperandsType) {
   BuildResult r = build(R"(
 @kernel(block=1, grid=1)
-def k(a: Tensor[f16, (1):(1)]):
+def k(a: Tensor[f32, (1):(1)], b: Tensor[u32, (1):(1)]):
     x = a[0].load()
     a[0] = x * 2 + 0.5
+    b[0] = b[0].load() * 3
 )");
   EXPECT_EQ(r.diagnostics, "");
-  EXPECT_NE(r.ir.find("arith.constant {value = 2.0} : f16"), std::string::npos);
-  EXPECT_NE(r.ir.find("arith.constant {value = 0.5} : f16"), std::string::npos);
+  EXPECT_NE(r.ir.find("arith.constant {value = 2.0} : f32"), std::string::npos);
+  EXPECT_NE(r.ir.find("arith.constant {value = 0.5} : f32"), std::string::npos);
+  EXPECT_NE(r.ir.find("arith.constant {value = 3} : u32"), std::string::npos);
   BuildResult bad = build(R"(
 @kernel(block=1, grid=1)
 def k(a: Tensor[i32, (1):(1)]):

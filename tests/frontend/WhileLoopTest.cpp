@@ -115,15 +115,14 @@ TEST(WhileLoop, Errors) {
                             body.str()));
   };
   EXPECT_EQ(error("    while True:\n        x += 1\n"),
-            "this condition is always True, so the loop would never end (the kernel language has "
-            "no 'break'); a loop in a kernel needs a run-time condition");
+            "this condition is always True and nothing in the loop breaks out of it, so the loop "
+            "would never end; a loop in a kernel needs a run-time condition or a 'break'");
   EXPECT_EQ(error("    while x:\n        x -= 1\n"),
             "the condition must be a bool, not a value of type i32");
   EXPECT_EQ(error("    while x < 4:\n        x = f32(1)\n"),
             "'x' is i32 before the loop but f32 at the end of its body; give it one type (with "
             ".to(...))");
-  EXPECT_EQ(error("    while x < 4:\n        return\n"),
-            "'return' inside a run-time loop or if is not supported");
+  EXPECT_EQ(error("    while x < 4:\n        return x\n"), "a kernel cannot return a value");
   EXPECT_EQ(firstError(build("def f():\n    while 3:\n        pass\n\ny = f()\n")),
             "the condition must be a bool, not the integer 3");
   EXPECT_NE(build("def f():\n    x = 0\n    while True:\n        x += 1\n\ny = f()\n")

@@ -1,0 +1,50 @@
+// "Did you mean 'X'?": edit distance over the candidates.
+#include "frontend/Suggestions.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace cutec {
+
+/// The optimal-string-alignment distance: insertions, deletions,
+/// replacements and swaps of neighbours ('scael' is one edit from 'scale').
+static unsigned editDistance(llvm::StringRef a, llvm::StringRef b) {
+  size_t n = a.size(), m = b.size();
+  std::vector<std::vector<unsigned>> d(n + 1, std::vector<unsigned>(m + 1));
+  for (size_t i = 0; i <= n; ++i)
+    d[i][0] = unsigned(i);
+  for (size_t j = 0; j <= m; ++j)
+    d[0][j] = unsigned(j);
+  for (size_t i = 1; i <= n; ++i)
+    for (size_t j = 1; j <= m; ++j) {
+      unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m];
+}
+
+std::string didYouMean(llvm::StringRef typo, llvm::ArrayRef<llvm::StringRef> candidates) {
+  // One or two letters are a different name more often than a misspelt one.
+  if (typo.size() < 3)
+    return "";
+  unsigned limit = std::max<unsigned>(1, unsigned(typo.size()) / 3);
+  llvm::StringRef best;
+  unsigned bestDistance = limit + 1;
+  for (llvm::StringRef c : candidates) {
+    // Far longer or shorter names cannot be close; skip the table work.
+    if (c == typo || c.empty() || c.size() > typo.size() + limit || c.size() + limit < typo.size())
+      continue;
+    unsigned d = editDistance(typo, c);
+    if (d < bestDistance || (d == bestDistance && c < best)) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  if (bestDistance > limit)
+    return "";
+  return "; did you mean '" + best.str() + "'?";
+}
+
+} // namespace cutec
