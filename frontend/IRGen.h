@@ -345,6 +345,16 @@ private:
   SemaValue callTiledMmaBuiltin(CallSite &site);
   SemaValue mmaOp(CallSite &site);
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
+  SemaValue warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument);
+  /// A warpgroup slice's partition_C of an (M, N') tile in memory: the
+  /// thread's accumulator elements, laid out as its register fragment.
+  SemaValue warpgroupPartitionC(const TiledMma &slice, CallSite &site);
+  /// gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: the new
+  /// accumulator, after the checks and regrouping tiledMmaGemm did.
+  SemaValue warpgroupGemm(const TiledMma &mma, CallSite &site);
+  /// make_rmem_tensor(shape, dtype): a register fragment of zeros.
+  SemaValue makeRmemTensor(CallSite &site);
+  SemaValue zeroFragment(const IntTuple &shape, ir::DataType element, llvm::SMLoc loc);
   std::optional<SemaValue> tiledMmaAttribute(const SemaValue &base, llvm::StringRef name);
   SemaValue callTiledMmaMethod(const SemaValue &method, CallSite &site);
   SemaValue setField(const TiledMma &mma, CallSite &site);

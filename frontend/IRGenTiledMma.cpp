@@ -86,16 +86,25 @@ OpSignature signatureOf(llvm::StringRef op) {
   return {0, false, false}; // MmaTF32Op
 }
 
+/// The op's constructor without the `warpgroup.` of sm_90a's ops.
+llvm::StringRef baseName(llvm::StringRef op) {
+  op.consume_front("warpgroup.");
+  return op;
+}
+
 /// Why `mma`'s types do not make the op, or "".
 std::string typeProblem(const TiledMma &mma) {
   using ir::DataType;
   bool ok;
-  if (mma.op == "MmaF16BF16Op")
+  llvm::StringRef op = baseName(mma.op);
+  if (mma.warpgroup)
+    ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) && mma.acc == DataType::F32;
+  else if (op == "MmaF16BF16Op")
     ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) &&
          (mma.acc == DataType::F16 || mma.acc == DataType::F32);
-  else if (mma.op == "MmaI8Op")
+  else if (op == "MmaI8Op")
     ok = mma.a == DataType::I8 || mma.a == DataType::U8;
-  else if (mma.op == "MmaF8F6F4Op")
+  else if (op == "MmaF8F6F4Op")
     ok = isFp8f6f4(mma.a) && isFp8f6f4(mma.b) &&
          (mma.acc == DataType::F16 || mma.acc == DataType::F32);
   else
@@ -103,7 +112,8 @@ std::string typeProblem(const TiledMma &mma) {
   if (ok)
     return "";
   return mma.op + " does not multiply " + ir::name(mma.a).str() + " x " + ir::name(mma.b).str() +
-         " into " + ir::name(mma.acc).str();
+         " into " + ir::name(mma.acc).str() +
+         (mma.warpgroup ? " (so far: f16 or bf16 into f32)" : "");
 }
 
 } // namespace
@@ -115,7 +125,7 @@ std::string typeProblem(const TiledMma &mma) {
 // K-major), in this order.
 SemaValue IRGen::mmaOp(CallSite &site) {
   llvm::StringRef op = site.callee;
-  OpSignature sig = signatureOf(op);
+  OpSignature sig = signatureOf(baseName(op));
   if (!checkArity(site, op, sig.types + 1, sig.types + 5))
     return SemaValue::poison();
   for (size_t i = 0; i < sig.types; ++i)
@@ -124,6 +134,7 @@ SemaValue IRGen::mmaOp(CallSite &site) {
                    op + " needs an element type here, not " + site.args[i].describe());
   TiledMma mma;
   mma.op = op.str();
+  mma.warpgroup = op != baseName(op);
   if (op == "MmaTF32Op") {
     mma.a = mma.b = ir::DataType::TF32;
   } else if (op == "MmaI8Op") {
@@ -139,6 +150,8 @@ SemaValue IRGen::mmaOp(CallSite &site) {
   }
   if (std::string problem = typeProblem(mma); !problem.empty())
     return error(site.loc(), problem, {site.range()});
+  if (mma.warpgroup)
+    return warpgroupMmaOp(site, std::move(mma), sig.types);
   const SemaValue &shape = site.args[sig.types];
   std::vector<int64_t> mnk;
   if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 3)
@@ -184,6 +197,47 @@ SemaValue IRGen::mmaOp(CallSite &site) {
                    "4- and 6-bit operands must be K-major; " + ir::name(t) + " cannot be MN-major");
     if (*mn && i == next && mma.aInTmem)
       return error(site.argExpr(i), "A in tensor memory is K-major");
+  }
+  return SemaValue::tiledMma(std::move(mma));
+}
+
+// warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, (64, N, 16), a_source,
+// a_major, b_major) after its element types: the instruction shape, then
+// optionally OperandSource.SMEM and the two major modes.
+SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument) {
+  const SemaValue &shape = site.args[shapeArgument];
+  std::vector<int64_t> mnk;
+  if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 3)
+    for (const SemaValue &e : shape.elements())
+      if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
+        mnk.push_back(e.intValue().staticValue());
+  if (mnk.size() != 3 || mnk[0] != 64 || mnk[1] < 8 || mnk[1] > 256 || mnk[1] % 8 || mnk[2] != 16)
+    return error(site.argExpr(shapeArgument),
+                 "the instruction shape of " + mma.op +
+                     " is a static (64, N, 16), N a multiple of 8 up to 256, not " +
+                     shape.describe());
+  mma.m = 64;
+  mma.n = mnk[1];
+  mma.k = 16;
+  size_t next = shapeArgument + 1;
+  if (next < site.args.size() && site.args[next].is(SemaValue::Kind::Builtin) &&
+      site.args[next].name().starts_with("OperandSource.")) {
+    if (site.args[next].name() != kSourceSmem)
+      return error(site.argExpr(next), "A of a warpgroup MMA comes from shared memory so far "
+                                       "(OperandSource.SMEM), not " +
+                                           site.args[next].describe());
+    ++next;
+  }
+  if (site.args.size() - next > 2)
+    return error(site.argExpr(next), mma.op +
+                                         " takes (64, N, 16), then optionally an OperandSource "
+                                         "and the two major modes, in this order; not " +
+                                         site.args[next].describe() + " here");
+  for (size_t i = next; i < site.args.size(); ++i) {
+    std::optional<bool> mn = mnMajorArgument(site.args[i], site.argExpr(i));
+    if (!mn)
+      return SemaValue::poison();
+    (i == next ? mma.aMnMajor : mma.bMnMajor) = *mn;
   }
   return SemaValue::tiledMma(std::move(mma));
 }
@@ -297,6 +351,20 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
     if (!checkArity(site, name, 1, 1))
       return SemaValue::poison();
     const SemaValue &v = site.args[0];
+    if (mma.warpgroup && !mma.isSlice) {
+      // A warpgroup's slice is a thread's: which accumulator registers it
+      // holds.
+      ir::Value *thread = toRunTime(v, site.argExpr(0), ir::DataType::I32);
+      if (!thread || thread->type() != ir::Type::scalar(ir::DataType::I32))
+        return thread ? error(site.argExpr(0), "get_slice of a warpgroup MMA takes the thread "
+                                               "index (an i32), not " +
+                                                   v.describe())
+                      : SemaValue::poison();
+      TiledMma slice = mma;
+      slice.isSlice = true;
+      slice.thread = thread;
+      return SemaValue::tiledMma(std::move(slice));
+    }
     if (mma.ctaGroup == 2)
       return error(site.loc(),
                    "get_slice of a CTA pair's tiled MMA is not supported yet: give each CTA its "
@@ -322,6 +390,22 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                               : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
+  if (mma.warpgroup && (name == "partition_shape_C" || name == "make_fragment_C")) {
+    // One thread's accumulator: its shape, or a register fragment of zeros.
+    std::optional<IntTuple> shape = staticShape(arg);
+    if (!shape)
+      return error(site.argExpr(0), "'" + name + "' takes a static shape, not " + arg.describe());
+    llvm::Expected<IntTuple> values = warpgroupAccumulatorShape(mma, *shape);
+    if (!values)
+      return error(site.argExpr(0), llvm::toString(values.takeError()));
+    if (name == "partition_shape_C")
+      return SemaValue::fromIntTuple(*values);
+    if (!requireBuilder(site.loc(), name + "()"))
+      return SemaValue::poison();
+    return zeroFragment(*values, mma.acc, site.loc());
+  }
+  if (mma.warpgroup && name == "partition_C")
+    return warpgroupPartitionC(mma, site);
   if (name.starts_with("partition_shape") || name == "make_fragment_C") {
     std::optional<IntTuple> shape = staticShape(arg);
     if (!shape)
@@ -389,8 +473,16 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
     site.args[4] = SemaValue::runTime(mma.accumulate->flag);
   }
   const SemaValue &acc = site.args[1];
-  if (acc.is(SemaValue::Kind::RunTime) && acc.type().isTensor() &&
-      acc.type().memorySpace() == ir::MemorySpace::Tensor) {
+  if (mma.warpgroup) {
+    if (!acc.is(SemaValue::Kind::RunTime) || !acc.type().isTensor() ||
+        acc.type().memorySpace() != ir::MemorySpace::Register || acc.type().element() != mma.acc)
+      return error(site.argExpr(1), "the accumulator of " + mma.str() + " is the thread's " +
+                                        ir::name(mma.acc) +
+                                        " register fragment (make_fragment_C or make_rmem_tensor "
+                                        "of partition_shape_C), not " +
+                                        acc.describe());
+  } else if (acc.is(SemaValue::Kind::RunTime) && acc.type().isTensor() &&
+             acc.type().memorySpace() == ir::MemorySpace::Tensor) {
     // make_fragment_C's ((M, N), 1, 1) is the (M, N) tile.
     std::string given = acc.describe();
     const Layout &l = acc.type().tensorLayout();
@@ -442,11 +534,129 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
                                         "-major: its tile needs that mode contiguous, not " +
                                         tile.str());
   }
+  if (mma.warpgroup)
+    return warpgroupGemm(mma, site);
   // A pair's atom is gemm(..., cta_group=2).
   if (mma.ctaGroup == 2)
     site.keywords.push_back(
         {"cta_group", site.range(), SemaValue::integer(IntExpr(2)), &site.call});
   return gemm(site, 1);
+}
+
+SemaValue IRGen::zeroFragment(const IntTuple &shape, ir::DataType element, llvm::SMLoc loc) {
+  ir::Value *zero = ir::isFloat(element) ? builder->constantFloat(loc, element, 0.0)
+                                         : builder->constantInt(loc, element, 0);
+  return SemaValue::runTime(builder->createValue(
+      ir::OpKind::Fill, loc,
+      ir::Type::tensor(element, ir::MemorySpace::Register, makeLayout(shape)), {zero}));
+}
+
+// make_rmem_tensor(shape, dtype): CuTe DSL's register tensor, here filled
+// with zeros (a first gemm that does not accumulate ignores them).
+SemaValue IRGen::makeRmemTensor(CallSite &site) {
+  if (!checkArity(site, "make_rmem_tensor", 2, 2))
+    return SemaValue::poison();
+  std::optional<IntTuple> shape = staticShape(site.args[0]);
+  if (!shape)
+    return error(site.argExpr(0), "make_rmem_tensor takes a static shape, not " +
+                                      site.args[0].describe());
+  if (!site.args[1].is(SemaValue::Kind::DType))
+    return error(site.argExpr(1),
+                 "make_rmem_tensor needs an element type, not " + site.args[1].describe());
+  if (!requireBuilder(site.loc(), "make_rmem_tensor()"))
+    return SemaValue::poison();
+  return zeroFragment(*shape, site.args[1].dataType(), site.loc());
+}
+
+// thr_mma.partition_C(gC) of a warpgroup MMA: thread t = 32w + l of the
+// warpgroup holds, of each 64 x N instruction tile, rows 16w + l/4 (+ 8) and
+// columns 8j + 2(l%4) (+ 1) (the PTX ISA's wgmma D fragment), as
+// ((2, 2, N/8), M/64, N'/N) : ((c, 8r, 8c), 64r, Nc) from its first element,
+// r and c the tile's row and column strides.
+SemaValue IRGen::warpgroupPartitionC(const TiledMma &slice, CallSite &site) {
+  const SemaValue &tile = site.args[0];
+  if (!tile.is(SemaValue::Kind::RunTime) || !tile.type().isTensor() ||
+      tile.type().memorySpace() == ir::MemorySpace::Register ||
+      tile.type().tensorLayout().rank() != 2)
+    return error(site.argExpr(0), "partition_C of a warpgroup MMA takes an (M, N) tile in memory, "
+                                  "not " +
+                                      tile.describe());
+  const Layout &layout = tile.type().tensorLayout();
+  if (layout.shape[0].isTuple() || layout.shape[1].isTuple())
+    return error(site.argExpr(0), "partition_C of a warpgroup MMA takes an (M, N) tile with "
+                                  "unnested modes, not " +
+                                      tile.describe());
+  llvm::Expected<IntTuple> values = warpgroupAccumulatorShape(slice, layout.shape);
+  if (!values)
+    return error(site.argExpr(0), llvm::toString(values.takeError()));
+  if (!requireBuilder(site.loc(), "partition_C()"))
+    return SemaValue::poison();
+  const IntExpr &r = layout.stride[0].leaf(), &c = layout.stride[1].leaf();
+  IntTuple strides = tup(tup(c, r * IntExpr(8), c * IntExpr(8)), r * IntExpr(64),
+                         c * IntExpr(slice.n));
+  llvm::SMLoc loc = site.loc();
+  auto binary = [&](ir::OpKind kind, ir::Value *x, int64_t y) {
+    return builder->createValue(kind, loc, ir::Type::scalar(ir::DataType::I32),
+                                {x, builder->constantInt(loc, ir::DataType::I32, y)});
+  };
+  ir::Value *warp = binary(ir::OpKind::Rem, binary(ir::OpKind::Div, slice.thread, 32), 4);
+  ir::Value *lane = binary(ir::OpKind::Rem, slice.thread, 32);
+  ir::Value *row = builder->createValue(ir::OpKind::Add, loc, ir::Type::scalar(ir::DataType::I32),
+                                        {binary(ir::OpKind::Mul, warp, 16),
+                                         binary(ir::OpKind::Div, lane, 4)});
+  ir::Value *column = binary(ir::OpKind::Mul, binary(ir::OpKind::Rem, lane, 4), 2);
+  // The thread's first element: the tile sliced at (row, column).
+  llvm::Expected<LayoutValue> point = callLayoutFunction("slice", {layout, tup(0, 0)});
+  if (!point)
+    return error(site.loc(), llvm::toString(point.takeError()), {site.range()});
+  const ir::Type &type = tile.type();
+  ir::Operation &first = builder->create(
+      ir::OpKind::Slice, loc, {tile.irValue(), row, column},
+      {ir::Type::tensor(type.element(), type.memorySpace(), *point->get<Layout>(),
+                        type.tensorSwizzle())});
+  first.setAttr("coord", tup(IntExpr::symbol("$0"), IntExpr::symbol("$1")));
+  return relayout(SemaValue::runTime(first.result()), makeLayout(*values, strides), loc);
+}
+
+// gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: cute.gemm returns
+// the new accumulator (the caller assigns it: acc = gemm(...)).
+SemaValue IRGen::warpgroupGemm(const TiledMma &mma, CallSite &site) {
+  const SemaValue &acc = site.args[1];
+  const SemaValue &a = site.args[2], &b = site.args[3];
+  for (size_t i : {size_t(2), size_t(3)})
+    if (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
+        site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
+        site.args[i].type().tensorLayout().rank() != 2)
+      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() +
+                                        " is an (MN, K) tile of a shared tensor or its "
+                                        "make_fragment, not " +
+                                        site.args[i].describe());
+  auto extent = [](const SemaValue &v, size_t mode) {
+    return size(makeLayout(v.type().tensorLayout().shape[mode]));
+  };
+  std::optional<int64_t> values = size(acc.type().tensorLayout()).getStatic();
+  std::optional<int64_t> m = extent(a, 0).getStatic(), n = extent(b, 0).getStatic();
+  if (!m || !n || *m % 64 || *n % mma.n || extent(a, 1) != extent(b, 1) || !values ||
+      *values != *m / 64 * (*n / mma.n) * (mma.n / 2))
+    return error(site.loc(),
+                 "gemm of " + mma.str() + " multiplies (64 MMA_M, K) by (" + llvm::Twine(mma.n) +
+                     " MMA_N, K) into the thread's ((2, 2, " + llvm::Twine(mma.n / 8) +
+                     "), MMA_M, MMA_N) accumulator: the shapes " +
+                     a.type().tensorLayout().shape.str() + ", " +
+                     b.type().tensorLayout().shape.str() + " and " +
+                     acc.type().tensorLayout().shape.str() + " do not agree",
+                 {site.range()});
+  const SemaValue &flag = site.args[4];
+  ir::Value *accumulate = toRunTime(flag, site.argExpr(4), ir::DataType::Bool);
+  if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
+    return accumulate ? error(site.argExpr(4),
+                              "the accumulate flag of gemm is a bool, not " + flag.describe())
+                      : SemaValue::poison();
+  ir::Operation &op =
+      builder->create(ir::OpKind::Gemm, site.loc(),
+                      {acc.irValue(), a.irValue(), b.irValue(), accumulate}, {acc.type()});
+  op.setAttr("n", mma.n);
+  return SemaValue::runTime(op.result());
 }
 
 } // namespace cutec

@@ -11,14 +11,15 @@ std::string TiledMma::str() const {
   return (op + "(" + ir::name(a) + ", " + ir::name(b) + " -> " + ir::name(acc) + ", " +
           llvm::Twine(m) + "x" + llvm::Twine(n) + "x" + llvm::Twine(k) + ", A " +
           majorName(aMnMajor) + ", B " + majorName(bMnMajor) + (ctaGroup == 2 ? ", CTA pair" : "") +
-          (aInTmem ? ", A in TMEM" : "") + ")")
+          (aInTmem ? ", A in TMEM" : "") + (warpgroup ? ", warpgroup" : "") + ")")
       .str();
 }
 
 bool TiledMma::operator==(const TiledMma &o) const {
   return op == o.op && a == o.a && b == o.b && acc == o.acc && m == o.m && n == o.n && k == o.k &&
          aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && ctaGroup == o.ctaGroup &&
-         aInTmem == o.aInTmem && isSlice == o.isSlice;
+         aInTmem == o.aInTmem && isSlice == o.isSlice && warpgroup == o.warpgroup &&
+         thread == o.thread;
 }
 
 std::pair<int64_t, int64_t> instructionTile(const TiledMma &mma, MmaOperand operand) {
@@ -61,6 +62,16 @@ IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape) {
   std::vector<IntTuple> modes;
   for (size_t i = 0; i < shape.rank(); ++i)
     modes.push_back(i == 0 ? IntTuple(shape[0].leaf().staticValue() / 2) : shape[i]);
+  return IntTuple::tuple(std::move(modes));
+}
+
+llvm::Expected<IntTuple> warpgroupAccumulatorShape(const TiledMma &mma, const IntTuple &shape) {
+  llvm::Expected<Layout> tiles = partitionLayout(mma, MmaOperand::C, makeLayout(shape));
+  if (!tiles)
+    return tiles.takeError();
+  std::vector<IntTuple> modes{tup(2, 2, mma.n / 8)};
+  for (size_t i = 1; i < tiles->shape.rank(); ++i)
+    modes.push_back(tiles->shape[i]);
   return IntTuple::tuple(std::move(modes));
 }
 

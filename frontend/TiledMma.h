@@ -1,6 +1,7 @@
-// A tcgen05 MMA atom tiled over one CTA: the compile-time value that
-// make_tiled_mma returns, and the partitions it makes (CuTe DSL's TiledMma
-// and ThrMma; docs/language.md, "Tiled MMA").
+// An MMA atom tiled over one CTA (tcgen05) or one warpgroup (sm_90a's
+// wgmma): the compile-time value that make_tiled_mma returns, and the
+// partitions it makes (CuTe DSL's TiledMma and ThrMma; docs/language.md,
+// "Tiled MMA" and "Warpgroup MMA").
 #ifndef CUTEC_FRONTEND_TILEDMMA_H
 #define CUTEC_FRONTEND_TILEDMMA_H
 
@@ -42,6 +43,12 @@ struct TiledMma {
   std::shared_ptr<AccumulateField> accumulate = std::make_shared<AccumulateField>();
   /// A get_slice(...) of the tiled MMA (a ThrMma); 1-CTA atoms have slice 0.
   bool isSlice = false;
+  /// A warpgroup MMA (warpgroup.MmaF16BF16Op): M = 64, the accumulator in
+  /// the registers of the warpgroup's 128 threads.
+  bool warpgroup = false;
+  /// A warpgroup slice's thread (get_slice(tidx)): which registers of the
+  /// accumulator it holds.
+  ir::Value *thread = nullptr;
 
   /// "MmaF16BF16Op(f16, f16 -> f32, 128x256x16, A K-major, B K-major)",
   /// with ", CTA pair" and ", A in TMEM" where they apply.
@@ -65,6 +72,10 @@ llvm::Expected<Layout> partitionLayout(const TiledMma &mma, MmaOperand operand,
 /// One CTA's share of an (X, Y, rest...) tile of the operand: the tile
 /// itself, or for a CTA pair the first half of X (M of A and C, N of B).
 IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape);
+
+/// A warpgroup MMA's partition_shape_C of an (M, N') tile: one thread's
+/// accumulator values, ((2, 2, N/8), M/64, N'/N) with N the instruction's.
+llvm::Expected<IntTuple> warpgroupAccumulatorShape(const TiledMma &mma, const IntTuple &shape);
 
 /// make_fragment_C: the layout in tensor memory of the accumulator of one
 /// CTA, ((instM, instN), 1, MMA_N, rest...) with row r in lane r and the
