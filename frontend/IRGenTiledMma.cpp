@@ -615,7 +615,10 @@ SemaValue IRGen::warpgroupPartitionC(const TiledMma &slice, CallSite &site) {
       {ir::Type::tensor(type.element(), type.memorySpace(), *point->get<Layout>(),
                         type.tensorSwizzle())});
   first.setAttr("coord", tup(IntExpr::symbol("$0"), IntExpr::symbol("$1")));
-  return relayout(SemaValue::runTime(first.result()), makeLayout(*values, strides), loc);
+  llvm::Expected<Layout> partition = makeLayout(*values, strides);
+  if (!partition)
+    return error(site.loc(), llvm::toString(partition.takeError()), {site.range()});
+  return relayout(SemaValue::runTime(first.result()), *partition, loc);
 }
 
 // gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: cute.gemm returns

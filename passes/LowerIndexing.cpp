@@ -875,30 +875,29 @@ private:
   }
 
   /// After lowering: the loop's fragment inits, arguments, results and
-  /// yields go, their registers having taken their place.
+  /// yields go, their registers having taken their place. The inits and
+  /// yielded fragments were erased with the ops that made them: which
+  /// carried values go is read off the results.
   void dropFragmentCarries(Operation &loop) {
-    auto isFragmentAt = [](llvm::ArrayRef<Value *> values, size_t i) {
-      return isFragment(values[i]);
-    };
     std::vector<bool> drop;
     for (unsigned c = 0; c < loop.results().size(); ++c)
       drop.push_back(isFragment(loop.result(c)));
-    auto dropped = [&](unsigned c) { return c < drop.size() && drop[c]; };
+    auto dropped = [&](size_t c) { return c < drop.size() && drop[c]; };
     std::vector<Value *> operands;
     for (size_t i = 0; i < loop.operands().size(); ++i)
-      if (!(i >= 3 && isFragmentAt(loop.operands(), i) && dropped(unsigned(i - 3))))
+      if (i < 3 || !dropped(i - 3))
         operands.push_back(loop.operand(unsigned(i)));
     loop.setOperands(operands);
     ir::Block &body = loop.regions()[0]->front();
     if (Operation *yield = body.terminator()) {
       std::vector<Value *> values;
       for (size_t i = 0; i < yield->operands().size(); ++i)
-        if (!dropped(unsigned(i)))
+        if (!dropped(i))
           values.push_back(yield->operand(unsigned(i)));
       yield->setOperands(values);
     }
     body.eraseArguments([&](unsigned i) { return i >= 1 && dropped(i - 1); });
-    loop.eraseResults(dropped);
+    loop.eraseResults([&](unsigned c) { return dropped(c); });
   }
 
   bool lowerFill(Operation &op) {
