@@ -356,7 +356,7 @@ private:
   size_t sharedUnits() const { return (shared.size() + 15) / 16; }
   /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
   /// whose bytes it would read if that is the problem.
-  [[noreturn]] void failTcgen05(Thread &t, const char *what, Tcgen05Problem &p);
+  [[noreturn]] void failTcgen05(Thread &t, const char *what, MmaProblem &p);
   template <typename Execute> void issueTcgen05(Thread &t, const char *what, Execute &&execute);
   /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
