@@ -243,9 +243,10 @@ public:
   // Warpgroup MMA (sm_90a; runtime/Wgmma.h, docs/emulator.md "Warpgroup
   // MMA"). Each is .sync.aligned over the warpgroup (warps 4g to 4g+3, all
   // 128 threads present): every thread calls it with the same operands, and
-  // it returns once the four warps have met there. A wgmma.mma_async writes
-  // its result to `d` when the last warp issues it; it stays pending (its
-  // shared operands count as read) until a wait_group retires its group.
+  // it returns once the four warps have met there. A wgmma.mma_async reads
+  // its shared operands and writes its result to `d` when the last warp
+  // issues it; it stays pending until a wait_group retires its group, and a
+  // thread that exits with one pending is an error.
 
   /// `wgmma.fence.sync.aligned`: needed before the warpgroup's first
   /// wgmma.mma_async and, in this model, after each wait_group before the
