@@ -108,7 +108,7 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
       part.sfbTmem = op.sfbTmem + h * half / 32;
       part.bShared = &views[h];
       TmemRegion written;
-      Tcgen05Problem problem = executeTcgen05Mma(part, views[c], pair[c]->tmem, written);
+      MmaProblem problem = executeTcgen05Mma(part, views[c], pair[c]->tmem, written);
       if (problem) {
         std::vector<uint32_t>().swap(units[0]); // the frame is abandoned
         std::vector<uint32_t>().swap(units[1]);
@@ -152,7 +152,7 @@ void CtaRunner::tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05C
     {
       SharedView view = cta->sharedView();
       view.unitsRead = &units;
-      Tcgen05Problem problem = executeTcgen05Cp(taddr, desc, shape, view, cta->tmem, written);
+      MmaProblem problem = executeTcgen05Cp(taddr, desc, shape, view, cta->tmem, written);
       if (problem) {
         std::vector<uint32_t>().swap(units); // the frame is abandoned
         problem.text = "CTA rank " + std::to_string(cta->rank) + "'s copy: " + problem.text;

@@ -67,6 +67,9 @@ std::string CtaRunner::deadlockReport(const std::string &why) const {
       case State::AtRegisters:
         text += "wait for registers at" + what;
         break;
+      case State::AtWarpgroup:
+        text += "wait for the rest of the warpgroup at" + what + " (" + warpgroupText(w / 4) + ")";
+        break;
       case State::Polling:
         if (g.pollsMbarrier) {
           text += "wait on mbarrier " + sharedNames.label(g.mbarrier) + " for the phase with parity " +

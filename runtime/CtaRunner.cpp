@@ -119,6 +119,7 @@ void CtaRunner::startCooperative() {
     liveLanes[w] = warps[w].lanes;
   }
   barriers.reset(liveLanes);
+  warpgroups.assign((warps.size() + 3) / 4, Warpgroup{});
   registers.reset(uint32_t(warps.size()), launch.kernel.registersPerThread);
   for (Thread &t : threads) {
     Slot &s = slots[t.index];
@@ -151,6 +152,7 @@ void CtaRunner::threadEntry(void *thread) {
 }
 
 void CtaRunner::exitThread(Thread &t) {
+  checkWgmmaAtExit(t);
   Slot &s = slots[t.index];
   s.state = State::Exited;
   liveLanes[t.warpid] &= ~(1u << t.laneid);

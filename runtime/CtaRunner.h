@@ -28,6 +28,7 @@
 #include "runtime/Tma.h"
 #include "runtime/Tmem.h"
 #include "runtime/Thread.h"
+#include "runtime/Wgmma.h"
 
 #include <array>
 #include <cstdint>
@@ -45,6 +46,18 @@ struct PairOperands {
   const char *instruction = nullptr; // "tcgen05.alloc.cta_group::2"
   uint32_t address = 0; // alloc: shared destination; dealloc: TMEM address
   uint32_t columns = 0;
+};
+
+/// One thread's operands at a warpgroup instruction (wgmma.fence,
+/// commit_group, wait_group, mma_async), which the four warps of a
+/// warpgroup execute together.
+struct WgmmaLane {
+  enum class Op : uint8_t { Fence, Commit, Wait, Mma } op = Op::Fence;
+  WgmmaShape shape{};
+  uint64_t aDesc = 0, bDesc = 0;
+  bool scaleD = false;
+  uint32_t pending = 0; // wait_group's N
+  uint32_t *d = nullptr; // the thread's accumulator registers (mma_async)
 };
 
 class CtaRunner {
@@ -128,6 +141,11 @@ public:
                  const char *what);
   void tcgen05Commit(Thread &t, uint32_t bar, const char *what);
 
+  // Warpgroup MMA (CtaWgmma.cpp); see Thread's wgmma methods. Each warp
+  // meets (a warp-collective), then the warpgroup: the last warp to arrive
+  // performs the instruction for all four.
+  void wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what);
+
   // Clusters (ClusterMemory.cpp, ClusterTcgen05.cpp); see Thread's methods.
   /// The shared bytes of the cluster address `address` (runtime/Cluster.h)
   /// for an access of `width` bytes by `t`; fails `t` on a bad address.
@@ -187,6 +205,7 @@ private:
     AtBarrierArrival,
     AtWarpSync,
     AtRegisters, // a setmaxnreg.inc waiting for the pool
+    AtWarpgroup, // its warp met at a wgmma instruction; waits for the warpgroup
     Exited
   };
 
@@ -273,6 +292,40 @@ private:
     std::array<void *, 32> laneData{};
   };
 
+  /// A warpgroup's wgmma state (PTX ISA "wgmma.commit_group",
+  /// "wgmma.wait_group"): the instruction its warps are meeting at, and its
+  /// wgmma-groups. A wgmma.mma_async executes when the last warp issues it
+  /// (its results are in the registers from then on) and stays pending
+  /// until a wait_group retires its group.
+  struct Warpgroup {
+    uint32_t arrived = 0; // bit i: warp 4g+i has met (all its lanes) at `form`
+    WgmmaLane form;       // the first warp's lane 0's operands
+    const char *what = nullptr;
+    uint32_t firstWarp = 0;
+    std::array<uint32_t *, 128> d{}; // each thread's accumulator registers
+    uint64_t generation = 0;        // meetings completed
+    bool fenced = false;            // a wgmma.fence since the last wait_group
+    const char *lastWait = nullptr; // the last wait_group, for messages
+    /// Pending wgmma.mma_async: uncommitted ones, then each committed group
+    /// (oldest first) with the first one issued in it (for messages).
+    uint32_t uncommitted = 0;
+    const char *firstUncommitted = nullptr;
+    struct Group {
+      uint32_t count = 0;
+      const char *first = nullptr;
+    };
+    std::vector<Group> committed;
+  };
+
+  /// Body of a wgmma warp meeting, run by the warp's last lane: checks that
+  /// the lanes agree and that the warp's instruction is its warpgroup's,
+  /// then arrives; the last warp performs the instruction.
+  void wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *what);
+  void wgmmaPerform(Thread &t, Warpgroup &g, const char *what);
+  /// At a thread's exit: fails `t` if its warpgroup has a wgmma pending.
+  void checkWgmmaAtExit(Thread &t);
+  /// Where warpgroup `g` stands, for deadlock reports.
+  std::string warpgroupText(uint32_t g) const;
   static void sequentialEntry(void *runner);
   static void threadEntry(void *thread);
   [[noreturn]] void exitThread(Thread &t);
@@ -356,7 +409,7 @@ private:
   size_t sharedUnits() const { return (shared.size() + 15) / 16; }
   /// Fails `t` with a tcgen05 instruction's problem, naming the TMA load
   /// whose bytes it would read if that is the problem.
-  [[noreturn]] void failTcgen05(Thread &t, const char *what, Tcgen05Problem &p);
+  [[noreturn]] void failTcgen05(Thread &t, const char *what, MmaProblem &p);
   template <typename Execute> void issueTcgen05(Thread &t, const char *what, Execute &&execute);
   /// "'tcgen05.mma...' (issued by thread (0,0,0), warp 0 lane 0; writes TMEM
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
@@ -389,6 +442,7 @@ private:
   std::vector<Slot> slots;
   std::vector<Warp> warps;
   std::vector<uint32_t> liveLanes; // per warp, lanes not exited
+  std::vector<Warpgroup> warpgroups;
   std::vector<std::byte> shared;
   FiberStacks stacks;
   FiberContext scheduler;       // the worker's own stack

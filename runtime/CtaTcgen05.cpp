@@ -69,7 +69,7 @@ SharedView CtaRunner::sharedView() const {
   return view;
 }
 
-void CtaRunner::failTcgen05(Thread &t, const char *what, Tcgen05Problem &p) {
+void CtaRunner::failTcgen05(Thread &t, const char *what, MmaProblem &p) {
   std::string text = p.text;
   if (p.pendingCopy) {
     // The load may be the peer's when a cta_group::2 MMA reads its shared
@@ -228,7 +228,7 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
   {
     SharedView view = sharedView();
     view.unitsRead = &units;
-    Tcgen05Problem problem = execute(view, written);
+    MmaProblem problem = execute(view, written);
     if (problem) {
       std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
       failTcgen05(t, what, problem);

@@ -31,37 +31,28 @@
 namespace cutec::rt {
 namespace {
 
-enum class Element : uint8_t { F16, BF16, TF32, E4M3, E5M2, E2M3, E3M2, E2M1, U8, S8 };
-
-struct ElementFormat {
-  Element element;
-  uint32_t bits;     // bits of one element's code
-  uint32_t perChunk; // elements per 16-byte chunk
-  const char *name;
-};
-
 /// The operand format that `code` (idesc bits 7-9 or 10-12) names for
 /// `kind`; false if none.
-bool operandFormat(Tcgen05Kind kind, uint32_t code, ElementFormat &f) {
+bool operandFormat(Tcgen05Kind kind, uint32_t code, MmaElementFormat &f) {
   switch (kind) {
   case Tcgen05Kind::F16:
     if (code == 0)
-      f = {Element::F16, 16, 8, "f16"};
+      f = {MmaElement::F16, 16, 8, "f16"};
     else if (code == 1)
-      f = {Element::BF16, 16, 8, "bf16"};
+      f = {MmaElement::BF16, 16, 8, "bf16"};
     else
       return false;
     return true;
   case Tcgen05Kind::Tf32:
     if (code != 2)
       return false;
-    f = {Element::TF32, 32, 4, "tf32"};
+    f = {MmaElement::TF32, 32, 4, "tf32"};
     return true;
   case Tcgen05Kind::I8:
     if (code == 0)
-      f = {Element::U8, 8, 16, "u8"};
+      f = {MmaElement::U8, 8, 16, "u8"};
     else if (code == 1)
-      f = {Element::S8, 8, 16, "s8"};
+      f = {MmaElement::S8, 8, 16, "s8"};
     else
       return false;
     return true;
@@ -72,19 +63,19 @@ bool operandFormat(Tcgen05Kind kind, uint32_t code, ElementFormat &f) {
     // bytes), the rest padding (TMA's 16U6_ALIGN16B / 16U4_ALIGN16B).
     switch (code) {
     case 0:
-      f = {Element::E4M3, 8, 16, "e4m3"};
+      f = {MmaElement::E4M3, 8, 16, "e4m3"};
       return true;
     case 1:
-      f = {Element::E5M2, 8, 16, "e5m2"};
+      f = {MmaElement::E5M2, 8, 16, "e5m2"};
       return true;
     case 3:
-      f = {Element::E2M3, 6, 16, "e2m3"};
+      f = {MmaElement::E2M3, 6, 16, "e2m3"};
       return true;
     case 4:
-      f = {Element::E3M2, 6, 16, "e3m2"};
+      f = {MmaElement::E3M2, 6, 16, "e3m2"};
       return true;
     case 5:
-      f = {Element::E2M1, 4, 16, "e2m1"};
+      f = {MmaElement::E2M1, 4, 16, "e2m1"};
       return true;
     default:
       return false;
@@ -93,7 +84,7 @@ bool operandFormat(Tcgen05Kind kind, uint32_t code, ElementFormat &f) {
   case Tcgen05Kind::Mxf4nvf4:
     if (code != 1)
       return false;
-    f = {Element::E2M1, 4, 32, "e2m1 (packed)"};
+    f = {MmaElement::E2M1, 4, 32, "e2m1 (packed)"};
     return true;
   }
   return false;
@@ -119,180 +110,37 @@ const char *kindName(Tcgen05Kind kind) {
   return "kind::?";
 }
 
-/// decode() of every code of `format` (and of every byte, for the formats
-/// narrower than 8 bits a byte may hold), made once: an MMA decodes
-/// thousands of elements.
-std::vector<float> decodeTable(const FloatFormat &format) {
-  std::vector<float> table(size_t(1) << std::max(format.codeBits(), 8u));
-  for (uint32_t code = 0; code < table.size(); ++code)
-    table[code] = decode(format, code);
-  return table;
-}
-
-/// The values of all codes of a floating-point element format; null for
-/// the integer ones and tf32.
-const float *valueTable(Element e) {
-  static const std::vector<float> f16 = decodeTable(kF16), bf16 = decodeTable(kBF16),
-                                  e4m3 = decodeTable(kE4M3), e5m2 = decodeTable(kE5M2),
-                                  e2m3 = decodeTable(kE2M3), e3m2 = decodeTable(kE3M2),
-                                  e2m1 = decodeTable(kE2M1);
-  switch (e) {
-  case Element::F16:
-    return f16.data();
-  case Element::BF16:
-    return bf16.data();
-  case Element::E4M3:
-    return e4m3.data();
-  case Element::E5M2:
-    return e5m2.data();
-  case Element::E2M3:
-    return e2m3.data();
-  case Element::E3M2:
-    return e3m2.data();
-  case Element::E2M1:
-    return e2m1.data();
-  default:
-    return nullptr;
-  }
-}
-
-/// The value of one element code (below 2^bits); every format's values are
-/// f32 values. `table` is valueTable(e).
-float elementValue(Element e, const float *table, uint32_t code) {
-  if (table)
-    return table[code];
-  switch (e) {
-  case Element::TF32: {
-    // The tensor core reads the top 19 bits of the 32-bit container.
-    uint32_t bits = code & 0xFFFFE000u;
-    float value;
-    std::memcpy(&value, &bits, 4);
-    return value;
-  }
-  case Element::U8:
-    return float(code & 0xFF);
-  case Element::S8:
-    return float(int8_t(uint8_t(code)));
-  default:
-    return 0;
-  }
-}
-
 /// The values of every scale-factor byte (ue8m0 or ue4m3, whose bit 7 is
 /// ignored).
 const float *scaleFactorValues(bool ue8m0) {
-  static const std::vector<float> ue8m0Values = decodeTable(kUE8M0),
-                                  ue4m3Values = decodeTable(kUE4M3);
+  static const std::vector<float> ue8m0Values = mmaDecodeTable(kUE8M0),
+                                  ue4m3Values = mmaDecodeTable(kUE4M3);
   return ue8m0 ? ue8m0Values.data() : ue4m3Values.data();
 }
 
 /// f32ExactFactors for a block-scaled element format (one with a value
 /// table of 256 entries: codes, or bytes holding them) and factor format,
 /// made once for all of them.
-const std::array<bool, 256> &f32ExactFactorsOf(Element e, bool ue8m0) {
-  constexpr uint32_t kElements = uint32_t(Element::S8) + 1;
+const std::array<bool, 256> &f32ExactFactorsOf(MmaElement e, bool ue8m0) {
+  constexpr uint32_t kElements = uint32_t(MmaElement::S8) + 1;
   static const auto tables = [] {
     std::array<std::array<bool, 256>, 2 * kElements> t{};
-    for (Element f : {Element::E4M3, Element::E5M2, Element::E2M3, Element::E3M2, Element::E2M1})
+    for (MmaElement f :
+         {MmaElement::E4M3, MmaElement::E5M2, MmaElement::E2M3, MmaElement::E3M2, MmaElement::E2M1})
       for (bool scaleUe8m0 : {false, true})
         t[2 * uint32_t(f) + scaleUe8m0] =
-            f32ExactFactors(valueTable(f), 256, scaleFactorValues(scaleUe8m0));
+            f32ExactFactors(mmaValueTable(f), 256, scaleFactorValues(scaleUe8m0));
     return t;
   }();
   return tables[2 * uint32_t(e) + ue8m0];
 }
 
-/// Bits [offset, offset + bits) of a little-endian 16-byte chunk.
-uint32_t extractBits(const std::byte *chunk, uint32_t offset, uint32_t bits) {
-  uint64_t window = 0;
-  uint32_t first = offset / 8;
-  for (uint32_t b = 0; b < 8 && first + b < 16; ++b)
-    window |= uint64_t(uint8_t(chunk[first + b])) << (8 * b);
-  return uint32_t((window >> (offset % 8)) & ((uint64_t(1) << bits) - 1));
-}
 
-/// Element `position` of a chunk of `bits`-bit elements.
-uint32_t elementCode(const std::byte *chunk, uint32_t position, uint32_t bits) {
-  if (bits == 16)
-    return uint32_t(uint8_t(chunk[2 * position])) | uint32_t(uint8_t(chunk[2 * position + 1])) << 8;
-  if (bits == 8)
-    return uint8_t(chunk[position]);
-  return extractBits(chunk, position * bits, bits);
-}
-
-/// Decodes the first `count` elements of a chunk to out[0], out[step], ...;
-/// returns whether one is NaN.
-bool decodeChunk(const std::byte *chunk, const ElementFormat &f, const float *table, uint32_t count,
-                 float *out, size_t step) {
-  bool nan = false;
-  for (uint32_t position = 0; position < count; ++position) {
-    float v = elementValue(f.element, table, elementCode(chunk, position, f.bits));
-    nan |= v != v;
-    out[position * step] = v;
-  }
-  return nan;
-}
-
-/// decodeChunk for 4-bit elements (K-major, so `count` is the whole even
-/// chunk), a byte at a time: its low nibble is the earlier element.
-bool decodeNibbles(const std::byte *chunk, const float *table, uint32_t count, float *out,
-                   size_t step) {
-  bool nan = false;
-  for (uint32_t position = 0; position < count; position += 2) {
-    const uint8_t byte = uint8_t(chunk[position / 2]);
-    const float low = table[byte & 0xF], high = table[byte >> 4];
-    nan |= low != low || high != high;
-    out[position * step] = low;
-    out[(position + 1) * step] = high;
-  }
-  return nan;
-}
-
-/// Reads the 16 bytes at shared window address `address` into `out`, or
-/// says why it cannot (outside the window, or a TMA load still writes them);
-/// `role()` names what the bytes are, and is called only on a problem.
-template <typename Role>
-Tcgen05Problem readSharedChunk(const SharedView &shared, uint32_t address, std::byte *out,
-                               Role &&role) {
-  uint32_t offset = address - kSharedWindowBase;
-  if (address < kSharedWindowBase || shared.size < 16 || offset > shared.size - 16)
-    return {role() + " lies at shared address " + hex(address) +
-            ", outside the CTA's shared memory [" + hex(kSharedWindowBase) + ", " +
-            hex(kSharedWindowBase + shared.size) + ")"};
-  if (shared.pendingOwner)
-    for (uint32_t unit = offset / 16; unit <= (offset + 15) / 16; ++unit)
-      if (uint32_t owner = shared.pendingOwner[unit]) {
-        uint32_t first = std::max(offset, 16 * unit); // the first byte it writes
-        Tcgen05Problem p{role() + " at shared address " + hex(kSharedWindowBase + first) +
-                         " is still being written by the "};
-        p.pendingCopy = owner;
-        return p;
-      }
-  std::memcpy(out, shared.bytes + offset, 16);
-  if (shared.unitsRead && (shared.unitsRead->empty() || shared.unitsRead->back() != offset))
-    shared.unitsRead->push_back(offset);
-  return {};
-}
-
-/// One operand (A: rows = M, B: rows = N), K elements per row, decoded, and
-/// whether any is NaN. Element (r, k) is values[r*K + k], or values[k*rows +
-/// r] when `transposed` (B, as the vectorised loop reads it).
-struct Operand {
-  std::vector<float> values;
-  uint32_t rowStride = 0, kStride = 0;
-  bool hasNaN = false;
-  float at(uint32_t r, uint32_t k) const {
-    return values[size_t(r) * rowStride + size_t(k) * kStride];
-  }
-};
-
-/// Gathers an operand through its descriptor, reading each 16-byte chunk once
-/// and decoding all its elements. Chunks are visited in the order the
-/// elements (r, k) are, so the first problem found names the same element
-/// an element-by-element walk would: the first of its chunk.
-Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool mnMajor,
-                             const ElementFormat &f, uint32_t rows, uint32_t k, bool transposed,
-                             const char *name, Operand &operand) {
+/// Gathers an operand through its UMMA descriptor (runtime/MmaOperandGather.h),
+/// after the checks that only tcgen05's descriptors and layouts need.
+MmaProblem gatherOperand(const SharedView &shared, uint64_t descBits, bool mnMajor,
+                         const MmaElementFormat &f, uint32_t rows, uint32_t k, bool transposed,
+                         const char *name, GatheredOperand &operand) {
   SmemMatrixDescriptor d = decodeSmemDescriptor(descBits);
   std::string bad = checkSmemDescriptor(d);
   if (!bad.empty())
@@ -304,57 +152,15 @@ Tcgen05Problem gatherOperand(const SharedView &shared, uint64_t descBits, bool m
   if (!mnMajor && UmmaLayout(d.layoutCode) == UmmaLayout::B128Base32B)
     return {std::string(name) +
             " is K-major with the 128B_BASE32B layout, which only MN-major operands have"};
-  std::vector<float> &values = operand.values;
-  values.assign(size_t(rows) * k, 0.0f);
-  operand.rowStride = transposed ? 1 : k;
-  operand.kStride = transposed ? rows : 1;
-  const uint32_t rowStride = operand.rowStride, kStride = operand.kStride;
-  std::byte chunk[16];
-  // K-major: chunk (r, c) holds elements (r, c*perChunk + i). MN-major: chunk
-  // (group g, k) holds elements (g*perChunk + i, k); in (r, k) order, the
-  // rows of one group all read the same chunks, first with its first row.
-  const uint32_t outer = mnMajor ? (rows + f.perChunk - 1) / f.perChunk : rows;
-  const uint32_t inner = mnMajor ? k : k / f.perChunk;
-  // 16-bit K-major operands (the common case): the chunks' codes are
-  // collected in (r, k) order and decoded together at the end.
-  const bool halfCodes = f.bits == 16 && !mnMajor;
-  const float *table = valueTable(f.element);
-  thread_local std::vector<uint16_t> codes;
-  codes.resize(halfCodes ? size_t(rows) * k : 0);
-  for (uint32_t o = 0; o < outer; ++o)
-    for (uint32_t i = 0; i < inner; ++i) {
-      uint32_t r = mnMajor ? o * f.perChunk : o, kk = mnMajor ? i : i * f.perChunk;
-      auto role = [&] {
-        return std::string(name) + " (" + describeSmemDescriptor(d) + ") element (" +
-               std::to_string(r) + ", k=" + std::to_string(kk) + ")";
-      };
-      uint32_t address =
-          mnMajor ? ummaChunkAddress(d, true, kk, o) : ummaChunkAddress(d, false, r, i);
-      if (Tcgen05Problem p = readSharedChunk(shared, address, chunk, role))
-        return p;
-      if (halfCodes) {
-        std::memcpy(&codes[size_t(r) * k + kk], chunk, 16);
-        continue;
-      }
-      // The chunk's elements go to `first`, `first + step`, ...
-      float *first = &values[size_t(r) * rowStride + size_t(kk) * kStride];
-      const size_t step = mnMajor ? rowStride : kStride;
-      const uint32_t count = mnMajor ? std::min(f.perChunk, rows - r) : f.perChunk;
-      operand.hasNaN |= f.bits == 4 ? decodeNibbles(chunk, table, count, first, step)
-                                    : decodeChunk(chunk, f, table, count, first, step);
-    }
-  if (halfCodes)
-    operand.hasNaN = decodeHalfCodes(f.element == Element::BF16, codes.data(), rows, k, transposed,
-                                     values.data());
-  return {};
+  return gatherSharedOperand(shared, d, mnMajor, f, rows, k, transposed, name, operand);
 }
 
 /// A (M = 128) from tensor memory at `address`: row m in lane m, K-major,
 /// 32 bits of K per column, elements packed from each cell's low bits (as
 /// CUTLASS's tmem_frg<T, T> keeps an MMA's A), so one instruction reads
 /// 256 / 32 = 8 columns.
-Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address, const ElementFormat &f,
-                                 uint32_t rows, uint32_t k, Operand &operand) {
+MmaProblem gatherTmemOperand(TensorMemory &tmem, uint32_t address, const MmaElementFormat &f,
+                                 uint32_t rows, uint32_t k, GatheredOperand &operand) {
   const uint32_t lane = address >> 16, column = address & 0xFFFF;
   if (f.bits * f.perChunk != 128)
     return {"A from tensor memory with " + std::string(f.name) +
@@ -370,12 +176,12 @@ Tcgen05Problem gatherTmemOperand(TensorMemory &tmem, uint32_t address, const Ele
   operand.rowStride = k;
   operand.kStride = 1;
   const uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
-  const float *table = valueTable(f.element);
+  const float *table = mmaValueTable(f.element);
   for (uint32_t m = 0; m < rows; ++m)
     for (uint32_t c = 0; c < columns; ++c) {
       uint32_t cell = tmem.cell(m, column + c);
       for (uint32_t e = 0; e < perCell; ++e) {
-        float v = elementValue(f.element, table, (cell >> (e * f.bits)) & mask);
+        float v = mmaElementValue(f.element, table, (cell >> (e * f.bits)) & mask);
         operand.hasNaN |= v != v;
         operand.values[size_t(m) * k + c * perCell + e] = v;
       }
@@ -405,12 +211,12 @@ std::string checkSfAddress(const TensorMemory &tmem, uint32_t address, uint32_t 
 
 } // namespace
 
-Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
+MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
                                  TensorMemory &tmem, TmemRegion &written) {
   MmaInstrDescriptor d = decodeInstrDescriptor(op.idesc, op.blockScaled);
   const std::string idescText = describeInstrDescriptor(op.idesc, op.blockScaled);
   auto problem = [&](const std::string &why) {
-    return Tcgen05Problem{std::string(kindName(op.kind)) + " with " + idescText + ": " + why};
+    return MmaProblem{std::string(kindName(op.kind)) + " with " + idescText + ": " + why};
   };
   bool scaledKind = op.kind == Tcgen05Kind::Mxf8f6f4 || op.kind == Tcgen05Kind::Mxf4 ||
                     op.kind == Tcgen05Kind::Mxf4nvf4;
@@ -431,7 +237,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   if (d.n < 8 || d.n > 256 || d.n % 8)
     return problem("N=" + std::to_string(d.n) + " is outside 8..256 in steps of 8");
 
-  ElementFormat fa, fb;
+  MmaElementFormat fa, fb;
   if (!operandFormat(op.kind, d.aFormat, fa))
     return problem("A format code " + std::to_string(d.aFormat) + " is not valid for this kind");
   if (!operandFormat(op.kind, d.bFormat, fb))
@@ -510,19 +316,19 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
         }
   }
 
-  Operand a, b;
+  GatheredOperand a, b;
   if (op.aFromTmem) {
     if (d.aMnMajor)
       return problem("A from tensor memory is K-major: the transpose-A bit (15) must be 0");
     if (M != 128)
       return problem("A from tensor memory is modelled for M=128 only");
-    if (Tcgen05Problem p = gatherTmemOperand(tmem, op.aTmem, fa, M, K, a))
+    if (MmaProblem p = gatherTmemOperand(tmem, op.aTmem, fa, M, K, a))
       return p;
-  } else if (Tcgen05Problem p =
+  } else if (MmaProblem p =
                  gatherOperand(shared, op.aDesc, d.aMnMajor, fa, M, K, false, "A", a)) {
     return p;
   }
-  if (Tcgen05Problem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor, fb,
+  if (MmaProblem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor, fb,
                                        N, K, true, "B", b))
     return p;
   auto dValue = [&](uint32_t cell) {
@@ -648,7 +454,7 @@ Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared
   return {};
 }
 
-Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t descBits, Tcgen05CpShape shape,
+MmaProblem executeTcgen05Cp(uint32_t taddr, uint64_t descBits, Tcgen05CpShape shape,
                                 const SharedView &shared, TensorMemory &tmem, TmemRegion &written) {
   uint32_t rows = 128, chunks = 2, copies = 1;
   const char *name = "tcgen05.cp.128x256b";
@@ -681,7 +487,7 @@ Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t descBits, Tcgen05CpShap
                std::to_string(r) + " bytes [" + std::to_string(16 * j) + "," +
                std::to_string(16 * j + 16) + ")";
       };
-      if (Tcgen05Problem p = readSharedChunk(shared, ummaChunkAddress(d, false, r, j), chunk, role))
+      if (MmaProblem p = readSharedChunk(shared, ummaChunkAddress(d, false, r, j), chunk, role))
         return p;
       for (uint32_t q = 0; q < copies; ++q)
         for (uint32_t w = 0; w < 4; ++w) {

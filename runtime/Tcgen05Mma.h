@@ -12,6 +12,7 @@
 // exactly and wraps to s32, or clamps when the descriptor saturates.
 #pragma once
 
+#include "runtime/MmaOperandGather.h"
 #include "runtime/Tcgen05.h"
 #include "runtime/Tmem.h"
 
@@ -21,17 +22,6 @@
 #include <vector>
 
 namespace cutec::rt {
-
-/// The CTA's shared memory as tcgen05 reads it.
-struct SharedView {
-  const std::byte *bytes = nullptr; // window address kSharedWindowBase is bytes[0]
-  uint32_t size = 0;
-  /// Per 16-byte unit of shared memory (offset / 16), the serial of the TMA
-  /// load still writing it (0: none); null when no load is in flight.
-  const uint32_t *pendingOwner = nullptr;
-  /// Receives the shared offset of every 16-byte unit read (may repeat).
-  std::vector<uint32_t> *unitsRead = nullptr;
-};
 
 struct MmaOperands {
   Tcgen05Kind kind = Tcgen05Kind::F16;
@@ -75,16 +65,6 @@ inline MmaOperands blockScaledMmaOperands(uint32_t dTmem, uint64_t aDesc, uint64
   return op;
 }
 
-/// What went wrong, if anything. `pendingCopy` is the serial of the TMA load
-/// (or try_cancel response) whose bytes the instruction would read (0 if
-/// that is not the problem); the text then ends with "by the ", for the
-/// caller to name it.
-struct Tcgen05Problem {
-  std::string text;
-  uint32_t pendingCopy = 0;
-  explicit operator bool() const { return !text.empty(); }
-};
-
 /// The TMEM region an instruction wrote.
 struct TmemRegion {
   TmemLanes lanes;
@@ -92,11 +72,11 @@ struct TmemRegion {
 };
 
 /// Executes tcgen05.mma.cta_group::1 on `tmem`.
-Tcgen05Problem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
+MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
                                  TensorMemory &tmem, TmemRegion &written);
 
 /// Executes tcgen05.cp.cta_group::1.<shape> [taddr], desc on `tmem`.
-Tcgen05Problem executeTcgen05Cp(uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
+MmaProblem executeTcgen05Cp(uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                                 const SharedView &shared, TensorMemory &tmem, TmemRegion &written);
 
 } // namespace cutec::rt

@@ -14,6 +14,7 @@
 #include "runtime/Kernel.h"
 #include "runtime/Tcgen05.h"
 #include "runtime/TmemFragment.h"
+#include "runtime/Wgmma.h"
 
 #include <array>
 #include <cstdint>
@@ -238,6 +239,31 @@ public:
   /// nothing in the emulator (its memory is sequentially consistent).
   void tcgen05FenceBeforeThreadSync(const char *what);
   void tcgen05FenceAfterThreadSync(const char *what);
+
+  // Warpgroup MMA (sm_90a; runtime/Wgmma.h, docs/emulator.md "Warpgroup
+  // MMA"). Each is .sync.aligned over the warpgroup (warps 4g to 4g+3, all
+  // 128 threads present): every thread calls it with the same operands, and
+  // it returns once the four warps have met there. A wgmma.mma_async reads
+  // its shared operands and writes its result to `d` when the last warp
+  // issues it; it stays pending until a wait_group retires its group, and a
+  // thread that exits with one pending is an error.
+
+  /// `wgmma.fence.sync.aligned`: needed before the warpgroup's first
+  /// wgmma.mma_async and, in this model, after each wait_group before the
+  /// next one (the threads may have touched the accumulators).
+  void wgmmaFence(const char *what);
+  /// `wgmma.commit_group.sync.aligned`: the wgmma.mma_async issued since the
+  /// last commit form a wgmma-group (possibly empty).
+  void wgmmaCommitGroup(const char *what);
+  /// `wgmma.wait_group.sync.aligned N`: retires all but the `pending` most
+  /// recent wgmma-groups.
+  void wgmmaWaitGroup(uint32_t pending, const char *what);
+  /// `wgmma.mma_async.sync.aligned.<shape>.<d>.<a>.<b> {d}, aDesc, bDesc,
+  /// scaleD, <imms>`: D = A*B + D (D = A*B when `scaleD` is false), A (64 x
+  /// K) and B (N x K) in shared memory. `d` is this thread's
+  /// wgmmaAccumulatorRegisters(shape) registers as raw bits.
+  void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, uint64_t aDesc, uint64_t bDesc,
+                     bool scaleD, const char *what);
 
   // Clusters (runtime/Cluster.h): distributed shared memory, the cluster
   // barrier and the cta_group::2 forms of TMA and tcgen05. A .shared::cluster

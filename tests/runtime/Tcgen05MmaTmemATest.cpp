@@ -72,7 +72,7 @@ struct Fixture {
     bDesc = encodeSmemDescriptor(d);
   }
 
-  Tcgen05Problem run(uint32_t aTmem, uint32_t instr, Tcgen05Kind kind = Tcgen05Kind::F16) {
+  MmaProblem run(uint32_t aTmem, uint32_t instr, Tcgen05Kind kind = Tcgen05Kind::F16) {
     MmaOperands op = mmaOperands(kDColumn, 0, bDesc, instr, false, kind);
     op.aFromTmem = true;
     op.aTmem = aTmem;
@@ -86,7 +86,7 @@ struct Fixture {
 
 TEST(Tcgen05MmaTmemA, ReadsARowsFromLanesAndKFromPackedColumns) {
   Fixture f;
-  Tcgen05Problem p = f.run(kAColumn, idesc());
+  MmaProblem p = f.run(kAColumn, idesc());
   ASSERT_FALSE(p) << p.text;
   for (uint32_t m = 0; m < kM; ++m)
     for (uint32_t n = 0; n < kN; ++n) {
@@ -101,7 +101,7 @@ TEST(Tcgen05MmaTmemA, ReadsARowsFromLanesAndKFromPackedColumns) {
 
 TEST(Tcgen05MmaTmemA, AStartsAtLane0) {
   Fixture f;
-  Tcgen05Problem p = f.run(32u << 16 | kAColumn, idesc());
+  MmaProblem p = f.run(32u << 16 | kAColumn, idesc());
   EXPECT_NE(p.text.find("the A address 0x200080 (lane 32) must start at lane 0"),
             std::string::npos)
       << p.text;
@@ -109,7 +109,7 @@ TEST(Tcgen05MmaTmemA, AStartsAtLane0) {
 
 TEST(Tcgen05MmaTmemA, AFromTensorMemoryIsKMajor) {
   Fixture f;
-  Tcgen05Problem p = f.run(kAColumn, idesc(/*transposeA=*/true));
+  MmaProblem p = f.run(kAColumn, idesc(/*transposeA=*/true));
   EXPECT_NE(p.text.find("A from tensor memory is K-major: the transpose-A bit (15) must be 0"),
             std::string::npos)
       << p.text;
@@ -117,7 +117,7 @@ TEST(Tcgen05MmaTmemA, AFromTensorMemoryIsKMajor) {
 
 TEST(Tcgen05MmaTmemA, AMustLieInAnAllocation) {
   Fixture f;
-  Tcgen05Problem p = f.run(252, idesc()); // columns [252, 260) cross the allocation's end
+  MmaProblem p = f.run(252, idesc()); // columns [252, 260) cross the allocation's end
   EXPECT_NE(p.text.find("A occupies TMEM columns [252,260), which do not lie in one live "
                         "allocation"),
             std::string::npos)

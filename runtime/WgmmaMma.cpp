@@ -1,0 +1,92 @@
+// wgmma.mma_async on the emulator's shared memory and the warpgroup's
+// registers (see runtime/WgmmaMma.h).
+#include "runtime/WgmmaMma.h"
+
+#include "runtime/GmmaDescriptor.h"
+#include "runtime/WgmmaAccumulate.h"
+
+#include <vector>
+
+namespace cutec::rt {
+namespace {
+
+MmaElementFormat elementFormat(WgmmaType t) {
+  switch (t) {
+  case WgmmaType::F16:
+    return {MmaElement::F16, 16, 8, "f16"};
+  case WgmmaType::BF16:
+    return {MmaElement::BF16, 16, 8, "bf16"};
+  case WgmmaType::TF32:
+    return {MmaElement::TF32, 32, 4, "tf32"};
+  case WgmmaType::E4M3:
+    return {MmaElement::E4M3, 8, 16, "e4m3"};
+  case WgmmaType::E5M2:
+    return {MmaElement::E5M2, 8, 16, "e5m2"};
+  case WgmmaType::S8:
+    return {MmaElement::S8, 8, 16, "s8"};
+  case WgmmaType::U8:
+    return {MmaElement::U8, 8, 16, "u8"};
+  }
+  return {MmaElement::F16, 16, 8, "f16"};
+}
+
+MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaType type,
+                  uint32_t rows, uint32_t k, bool transposed, const char *name,
+                  GatheredOperand &out) {
+  std::string bad = checkGmmaDescriptor(desc);
+  if (!bad.empty())
+    return {"the matrix descriptor of " + std::string(name) + " (" + hex(desc) +
+            ") is not valid: " + bad};
+  return gatherSharedOperand(shared, decodeGmmaDescriptor(desc), mnMajor, elementFormat(type),
+                             rows, k, transposed, name, out);
+}
+
+/// Calls `visit(element, registerIndex, high)` for each of thread t's
+/// elements: f32/s32 elements fill a register, f16 ones half of one.
+template <typename Visit> void forEachElement(const WgmmaShape &shape, Visit &&visit) {
+  const bool f16 = shape.d == WgmmaAccumulator::F16;
+  for (uint32_t e = 0; e < shape.n / 2; ++e)
+    visit(e, f16 ? e / 2 : e, f16 && e % 2);
+}
+
+} // namespace
+
+MmaProblem executeWgmma(const WgmmaShape &shape, uint64_t aDesc, uint64_t bDesc, bool scaleD,
+                        const SharedView &shared, uint32_t *const *d) {
+  std::string bad = checkWgmmaShape(shape);
+  if (!bad.empty())
+    return {"wgmma.mma_async." + wgmmaShapeText(shape) + ": " + bad};
+  const uint32_t N = shape.n, K = wgmmaK(shape), M = 64;
+  thread_local GatheredOperand a, b;
+  if (MmaProblem p = gather(shared, aDesc, shape.transposeA, shape.a, M, K, false, "A", a))
+    return p;
+  if (MmaProblem p = gather(shared, bDesc, shape.transposeB, shape.b, N, K, true, "B", b))
+    return p;
+  // D, row-major, from the fragments of the 128 threads.
+  thread_local std::vector<uint32_t> matrix;
+  matrix.assign(size_t(M) * N, 0);
+  if (scaleD)
+    for (uint32_t t = 0; t < kWarpgroupThreads; ++t)
+      forEachElement(shape, [&](uint32_t e, uint32_t r, bool high) {
+        WgmmaPosition p = wgmmaAccumulatorPosition(t, e);
+        matrix[p.row * N + p.column] = high ? d[t][r] >> 16 : (shape.d == WgmmaAccumulator::F16
+                                                                   ? d[t][r] & 0xFFFF
+                                                                   : d[t][r]);
+      });
+  wgmmaAccumulate(shape, a, b, matrix.data(), scaleD);
+  for (uint32_t t = 0; t < kWarpgroupThreads; ++t) {
+    if (shape.d == WgmmaAccumulator::F16) // both halves are written below
+      std::fill_n(d[t], wgmmaAccumulatorRegisters(shape), 0u);
+    forEachElement(shape, [&](uint32_t e, uint32_t r, bool high) {
+      WgmmaPosition p = wgmmaAccumulatorPosition(t, e);
+      uint32_t value = matrix[p.row * N + p.column];
+      if (shape.d != WgmmaAccumulator::F16)
+        d[t][r] = value;
+      else
+        d[t][r] |= (value & 0xFFFF) << (high ? 16 : 0);
+    });
+  }
+  return {};
+}
+
+} // namespace cutec::rt

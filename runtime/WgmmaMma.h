@@ -1,0 +1,25 @@
+// The data movement of wgmma.mma_async with A and B in shared memory: the
+// descriptors decoded (runtime/GmmaDescriptor.h), the operands gathered
+// (runtime/MmaOperandGather.h), the warpgroup's accumulator registers
+// assembled into D and back (runtime/Wgmma.h's fragment), and the numbers
+// computed by wgmmaAccumulate (runtime/WgmmaAccumulate.h). The CTA runner
+// calls it once the four warps have issued the instruction.
+#pragma once
+
+#include "runtime/MmaOperandGather.h"
+#include "runtime/Wgmma.h"
+
+#include <cstdint>
+
+namespace cutec::rt {
+
+/// Threads in a warpgroup.
+inline constexpr uint32_t kWarpgroupThreads = 128;
+
+/// Executes one wgmma.mma_async: `d[t]` points to the accumulator registers
+/// of thread t of the warpgroup (wgmmaAccumulatorRegisters(shape) of them),
+/// read when `scaleD` and written with the result.
+MmaProblem executeWgmma(const WgmmaShape &shape, uint64_t aDesc, uint64_t bDesc, bool scaleD,
+                        const SharedView &shared, uint32_t *const *d);
+
+} // namespace cutec::rt
