@@ -6,6 +6,7 @@
 
 #include "runtime/FloatFormat.h"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -102,6 +103,17 @@ inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
 // cvt.f32.f16 / cvt.f32.bf16: exact widenings.
 inline float cvtF32F16(uint16_t h) { return decode(kF16, h); }
 inline float cvtF32Bf16(uint16_t h) { return decode(kBF16, h); }
+
+/// The bits of f32 registers, in order (wgmma's accumulator).
+template <typename... F> inline std::array<uint32_t, sizeof...(F)> f32Words(F... f) {
+  return {std::bit_cast<uint32_t>(f)...};
+}
+
+/// Spreads words over f32 registers as their bits, in order.
+template <typename... F> inline void scatterF32Words(const uint32_t *words, F &...f) {
+  size_t i = 0;
+  ((f = std::bit_cast<float>(words[i++])), ...);
+}
 
 /// Spreads the words of a vector instruction (tcgen05.ld) over its result
 /// registers, in order.

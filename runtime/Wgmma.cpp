@@ -4,41 +4,9 @@
 namespace cutec::rt {
 namespace {
 
-bool isFp8(WgmmaType t) { return t == WgmmaType::E4M3 || t == WgmmaType::E5M2; }
-bool isInteger(WgmmaType t) { return t == WgmmaType::S8 || t == WgmmaType::U8; }
-bool isHalf(WgmmaType t) { return t == WgmmaType::F16 || t == WgmmaType::BF16; }
-
-const char *typeName(WgmmaType t) {
-  switch (t) {
-  case WgmmaType::F16:
-    return "f16";
-  case WgmmaType::BF16:
-    return "bf16";
-  case WgmmaType::TF32:
-    return "tf32";
-  case WgmmaType::E4M3:
-    return "e4m3";
-  case WgmmaType::E5M2:
-    return "e5m2";
-  case WgmmaType::S8:
-    return "s8";
-  case WgmmaType::U8:
-    return "u8";
-  }
-  return "?";
-}
-
-const char *accumulatorName(WgmmaAccumulator d) {
-  switch (d) {
-  case WgmmaAccumulator::F16:
-    return "f16";
-  case WgmmaAccumulator::F32:
-    return "f32";
-  case WgmmaAccumulator::S32:
-    return "s32";
-  }
-  return "?";
-}
+bool isFp8(WgmmaElement t) { return t == WgmmaElement::E4M3 || t == WgmmaElement::E5M2; }
+bool isInteger(WgmmaElement t) { return t == WgmmaElement::S8 || t == WgmmaElement::U8; }
+bool isHalf(WgmmaElement t) { return t == WgmmaElement::F16 || t == WgmmaElement::BF16; }
 
 } // namespace
 
@@ -48,17 +16,13 @@ bool operator==(const WgmmaShape &x, const WgmmaShape &y) {
 }
 
 uint32_t wgmmaAccumulatorRegisters(const WgmmaShape &shape) {
-  return shape.d == WgmmaAccumulator::F16 ? shape.n / 4 : shape.n / 2;
+  return shape.d == WgmmaAccum::F16 ? shape.n / 4 : shape.n / 2;
 }
 
-uint32_t wgmmaK(const WgmmaShape &shape) {
-  if (isHalf(shape.a))
-    return 16;
-  return shape.a == WgmmaType::TF32 ? 8 : 32;
-}
+uint32_t wgmmaK(const WgmmaShape &shape) { return wgmmaK(shape.a); }
 
 std::string checkWgmmaShape(const WgmmaShape &s) {
-  const std::string types = std::string(".") + typeName(s.a) + "." + typeName(s.b);
+  const std::string types = std::string(".") + wgmmaElementName(s.a) + "." + wgmmaElementName(s.b);
   bool typesMatch = s.a == s.b || (isFp8(s.a) && isFp8(s.b)) ||
                     (isInteger(s.a) && isInteger(s.b));
   if (!typesMatch)
@@ -73,10 +37,10 @@ std::string checkWgmmaShape(const WgmmaShape &s) {
                            : " is not a multiple of 8 from 8 to 256");
   bool dValid;
   switch (s.d) {
-  case WgmmaAccumulator::F16:
-    dValid = s.a == WgmmaType::F16 || isFp8(s.a);
+  case WgmmaAccum::F16:
+    dValid = s.a == WgmmaElement::F16 || isFp8(s.a);
     break;
-  case WgmmaAccumulator::F32:
+  case WgmmaAccum::F32:
     dValid = !isInteger(s.a);
     break;
   default:
@@ -84,7 +48,7 @@ std::string checkWgmmaShape(const WgmmaShape &s) {
     break;
   }
   if (!dValid)
-    return std::string("a .") + accumulatorName(s.d) + " accumulator is not valid with " + types +
+    return std::string("a .") + wgmmaAccumName(s.d) + " accumulator is not valid with " + types +
            " (f16 and fp8: f16 or f32; bf16 and tf32: f32; s8/u8: s32)";
   if ((s.transposeA || s.transposeB) && !isHalf(s.a))
     return "imm-trans-a/b (an MN-major operand) is only valid for f16 and bf16, not " + types;
@@ -98,7 +62,7 @@ std::string checkWgmmaShape(const WgmmaShape &s) {
 
 std::string wgmmaShapeText(const WgmmaShape &s) {
   std::string text = "m64n" + std::to_string(s.n) + "k" + std::to_string(wgmmaK(s)) + "." +
-                     accumulatorName(s.d) + "." + typeName(s.a) + "." + typeName(s.b);
+                     wgmmaAccumName(s.d) + "." + wgmmaElementName(s.a) + "." + wgmmaElementName(s.b);
   if (s.transposeA)
     text += " trans-a";
   if (s.transposeB)

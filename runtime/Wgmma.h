@@ -6,21 +6,21 @@
 // (runtime/CtaWgmma.cpp), the data movement is runtime/WgmmaMma.h's.
 #pragma once
 
+#include "runtime/WgmmaNumerics.h"
+
 #include <cstdint>
 #include <string>
 
 namespace cutec::rt {
 
-enum class WgmmaType : uint8_t { F16, BF16, TF32, E4M3, E5M2, S8, U8 };
-enum class WgmmaAccumulator : uint8_t { F16, F32, S32 };
 
 /// `wgmma.mma_async.sync.aligned.m64n<n>k<K>.<d>.<a>.<b>` with its
 /// immediates. M is always 64; K is 32 bytes of the operand type (16 for
 /// f16/bf16, 8 for tf32, 32 for the 8-bit types).
 struct WgmmaShape {
   uint32_t n;                  // 8..256 in steps of 8 (s8/u8: 8, 16, 24, then steps of 16)
-  WgmmaType a, b;              // a == b, except that e4m3/e5m2 and s8/u8 may mix
-  WgmmaAccumulator d;          // f16/fp8: F16 or F32; bf16, tf32: F32; s8/u8: S32
+  WgmmaElement a, b;              // a == b, except that e4m3/e5m2 and s8/u8 may mix
+  WgmmaAccum d;          // f16/fp8: F16 or F32; bf16, tf32: F32; s8/u8: S32
   bool transposeA = false, transposeB = false; // imm-trans-a/b: MN-major (16-bit types only)
   int scaleA = 1, scaleB = 1;  // imm-scale-a/b: +1 or -1 (floating-point types only)
 };

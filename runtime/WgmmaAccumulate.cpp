@@ -1,15 +1,12 @@
-// wgmma's numerics model (see runtime/WgmmaAccumulate.h). The floating-point
-// kinds run the vectorised loop of runtime/MmaAccumulate.h where no NaN can
-// make the result depend on an add's operand order, and one output at a time
-// from the first row whose D holds a NaN on, or for every row when an
-// operand does; both give the same bits otherwise.
+// wgmma's numerics (see runtime/WgmmaAccumulate.h): every element of D goes
+// through runtime/WgmmaNumerics.h's wgmmaDot, the model measured on an H100.
+// The gathered operands hold values; each is exact in its element format,
+// so encoding it again gives its code (a NaN may come back as another NaN,
+// which the model treats alike).
 #include "runtime/WgmmaAccumulate.h"
 
 #include "runtime/FloatFormat.h"
-#include "runtime/MmaAccumulate.h"
-#include "runtime/PtxCvt.h"
 
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -18,28 +15,52 @@ namespace {
 
 constexpr uint32_t kM = 64;
 
-float asFloat(uint32_t bits) {
-  float v;
-  std::memcpy(&v, &bits, 4);
-  return v;
-}
-
-uint32_t asBits(float v) {
+/// The code of an element value of `element` (exact in it).
+uint32_t elementCode(WgmmaElement element, float value) {
   uint32_t bits;
-  std::memcpy(&bits, &v, 4);
-  return bits;
+  std::memcpy(&bits, &value, 4);
+  switch (element) {
+  case WgmmaElement::F16:
+    return encode(kF16, value);
+  case WgmmaElement::BF16:
+    return bits >> 16;
+  case WgmmaElement::TF32:
+    return bits;
+  case WgmmaElement::E4M3:
+    return encode(kE4M3, value);
+  case WgmmaElement::E5M2:
+    return encode(kE5M2, value);
+  case WgmmaElement::S8:
+    return uint32_t(uint8_t(int8_t(value)));
+  case WgmmaElement::U8:
+    return uint32_t(value);
+  }
+  return 0;
 }
 
-void accumulateIntegers(const GatheredOperand &a, const GatheredOperand &b, uint32_t N, uint32_t K,
-                        uint32_t *d, bool accumulate) {
-  for (uint32_t m = 0; m < kM; ++m)
-    for (uint32_t n = 0; n < N; ++n) {
-      uint32_t &cell = d[m * N + n];
-      int64_t sum = accumulate ? int64_t(int32_t(cell)) : 0;
-      for (uint32_t k = 0; k < K; ++k)
-        sum += int64_t(a.at(m, k)) * int64_t(b.at(n, k));
-      cell = uint32_t(sum); // wraps, as the instruction without .satfinite does
-    }
+/// The sign bit of a code of `element` (imm-scale -1 flips it; the integer
+/// kinds have no imm-scale).
+uint32_t signBit(WgmmaElement element) {
+  switch (element) {
+  case WgmmaElement::F16:
+  case WgmmaElement::BF16:
+    return 0x8000;
+  case WgmmaElement::TF32:
+    return 0x80000000u;
+  default:
+    return 0x80;
+  }
+}
+
+/// All codes of an operand, row by row: codes[r * K + k].
+std::vector<uint32_t> codesOf(const GatheredOperand &operand, WgmmaElement element, uint32_t rows,
+                              uint32_t K, int scale) {
+  std::vector<uint32_t> codes(size_t(rows) * K);
+  const uint32_t flip = scale < 0 ? signBit(element) : 0;
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t k = 0; k < K; ++k)
+      codes[size_t(r) * K + k] = elementCode(element, operand.at(r, k)) ^ flip;
+  return codes;
 }
 
 } // namespace
@@ -47,47 +68,17 @@ void accumulateIntegers(const GatheredOperand &a, const GatheredOperand &b, uint
 void wgmmaAccumulate(const WgmmaShape &shape, GatheredOperand &a, GatheredOperand &b, uint32_t *d,
                      bool accumulate) {
   const uint32_t N = shape.n, K = wgmmaK(shape);
-  if (shape.d == WgmmaAccumulator::S32) {
-    accumulateIntegers(a, b, N, K, d, accumulate);
-    return;
-  }
-  // Negating an operand is exact, so every product below is the signed one.
-  if (shape.scaleA < 0)
-    for (float &v : a.values)
-      v = -v;
-  if (shape.scaleB < 0)
-    for (float &v : b.values)
-      v = -v;
-  const bool f16 = shape.d == WgmmaAccumulator::F16;
-  // D as f32 bit patterns, in place unless it is f16.
-  thread_local std::vector<uint32_t> f32Copy;
-  uint32_t *acc = d;
-  if (f16) {
-    f32Copy.resize(size_t(kM) * N);
-    for (size_t i = 0; i < f32Copy.size(); ++i)
-      f32Copy[i] = accumulate ? asBits(decode(kF16, d[i] & 0xFFFF)) : 0u;
-    acc = f32Copy.data();
-  } else if (!accumulate) {
-    std::fill_n(acc, size_t(kM) * N, 0u); // +0.0f
-  }
-  uint32_t firstScalarRow = 0;
-  if (!a.hasNaN && !b.hasNaN) {
-    uint32_t *rows[kM];
-    for (uint32_t m = 0; m < kM; ++m)
-      rows[m] = acc + size_t(m) * N;
-    firstScalarRow = accumulateProducts(a.values.data(), b.values.data(), 0, kM, N, K, rows,
-                                        /*stopAtNaN=*/accumulate);
-  }
-  for (uint32_t m = firstScalarRow; m < kM; ++m)
+  const std::vector<uint32_t> aCodes = codesOf(a, shape.a, kM, K, shape.scaleA),
+                              bCodes = codesOf(b, shape.b, N, K, shape.scaleB);
+  const WgmmaKind kind{shape.a, shape.b, shape.d};
+  for (uint32_t m = 0; m < kM; ++m)
     for (uint32_t n = 0; n < N; ++n) {
-      float sum = asFloat(acc[m * N + n]);
-      for (uint32_t k = 0; k < K; ++k)
-        sum += float(double(a.at(m, k)) * double(b.at(n, k))); // the exact product, rounded
-      acc[m * N + n] = asBits(sum);
+      uint32_t &cell = d[size_t(m) * N + n];
+      // Without scale-d the instruction starts from +0.
+      uint32_t start = accumulate ? cell : 0u;
+      cell = wgmmaDot(kind, &aCodes[size_t(m) * K], &bCodes[size_t(n) * K],
+                      shape.d == WgmmaAccum::F16 ? start & 0xFFFF : start);
     }
-  if (f16)
-    for (size_t i = 0; i < size_t(kM) * N; ++i)
-      d[i] = ptx::cvtF16F32(asFloat(acc[i]));
 }
 
 } // namespace cutec::rt

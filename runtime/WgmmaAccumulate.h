@@ -3,12 +3,12 @@
 // nothing else computes a wgmma's numbers, so a model measured on Hopper
 // replaces this function alone.
 //
-// The model for now is tcgen05's (runtime/Tcgen05Mma.h), which the ISA does
-// not contradict: each product a*b (with the operands' imm-scale signs) is
-// rounded once to f32; the sum starts from D (converted from f16 if need be)
-// or 0 and adds the products in increasing k with f32 round-to-nearest-even
-// additions; an f16 D is rounded back (RN) at the end of the instruction.
-// s8/u8 sum exactly and wrap to s32.
+// The model is the one measured on an H100 (runtime/WgmmaNumerics.h,
+// docs/emulator.md "Hopper tensor-core numerics (measured)"): per element
+// of D, the products (with the operands' imm-scale signs) and D are added in
+// one step with terms cut 25 bits (fp8: 13) below the largest, the sum
+// truncated to f32 (fp8: a 14-bit significand) or rounded to f16; s8/u8
+// sum exactly and wrap to s32.
 #pragma once
 
 #include "runtime/MmaOperandGather.h"

@@ -10,27 +10,27 @@
 namespace cutec::rt {
 namespace {
 
-MmaElementFormat elementFormat(WgmmaType t) {
+MmaElementFormat elementFormat(WgmmaElement t) {
   switch (t) {
-  case WgmmaType::F16:
+  case WgmmaElement::F16:
     return {MmaElement::F16, 16, 8, "f16"};
-  case WgmmaType::BF16:
+  case WgmmaElement::BF16:
     return {MmaElement::BF16, 16, 8, "bf16"};
-  case WgmmaType::TF32:
+  case WgmmaElement::TF32:
     return {MmaElement::TF32, 32, 4, "tf32"};
-  case WgmmaType::E4M3:
+  case WgmmaElement::E4M3:
     return {MmaElement::E4M3, 8, 16, "e4m3"};
-  case WgmmaType::E5M2:
+  case WgmmaElement::E5M2:
     return {MmaElement::E5M2, 8, 16, "e5m2"};
-  case WgmmaType::S8:
+  case WgmmaElement::S8:
     return {MmaElement::S8, 8, 16, "s8"};
-  case WgmmaType::U8:
+  case WgmmaElement::U8:
     return {MmaElement::U8, 8, 16, "u8"};
   }
   return {MmaElement::F16, 16, 8, "f16"};
 }
 
-MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaType type,
+MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaElement type,
                   uint32_t rows, uint32_t k, bool transposed, const char *name,
                   GatheredOperand &out) {
   std::string bad = checkGmmaDescriptor(desc);
@@ -44,7 +44,7 @@ MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaTy
 /// Calls `visit(element, registerIndex, high)` for each of thread t's
 /// elements: f32/s32 elements fill a register, f16 ones half of one.
 template <typename Visit> void forEachElement(const WgmmaShape &shape, Visit &&visit) {
-  const bool f16 = shape.d == WgmmaAccumulator::F16;
+  const bool f16 = shape.d == WgmmaAccum::F16;
   for (uint32_t e = 0; e < shape.n / 2; ++e)
     visit(e, f16 ? e / 2 : e, f16 && e % 2);
 }
@@ -69,18 +69,18 @@ MmaProblem executeWgmma(const WgmmaShape &shape, uint64_t aDesc, uint64_t bDesc,
     for (uint32_t t = 0; t < kWarpgroupThreads; ++t)
       forEachElement(shape, [&](uint32_t e, uint32_t r, bool high) {
         WgmmaPosition p = wgmmaAccumulatorPosition(t, e);
-        matrix[p.row * N + p.column] = high ? d[t][r] >> 16 : (shape.d == WgmmaAccumulator::F16
+        matrix[p.row * N + p.column] = high ? d[t][r] >> 16 : (shape.d == WgmmaAccum::F16
                                                                    ? d[t][r] & 0xFFFF
                                                                    : d[t][r]);
       });
   wgmmaAccumulate(shape, a, b, matrix.data(), scaleD);
   for (uint32_t t = 0; t < kWarpgroupThreads; ++t) {
-    if (shape.d == WgmmaAccumulator::F16) // both halves are written below
+    if (shape.d == WgmmaAccum::F16) // both halves are written below
       std::fill_n(d[t], wgmmaAccumulatorRegisters(shape), 0u);
     forEachElement(shape, [&](uint32_t e, uint32_t r, bool high) {
       WgmmaPosition p = wgmmaAccumulatorPosition(t, e);
       uint32_t value = matrix[p.row * N + p.column];
-      if (shape.d != WgmmaAccumulator::F16)
+      if (shape.d != WgmmaAccum::F16)
         d[t][r] = value;
       else
         d[t][r] |= (value & 0xFFFF) << (high ? 16 : 0);

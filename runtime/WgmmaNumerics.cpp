@@ -203,7 +203,7 @@ uint32_t addStep(const WgmmaAdder &adder, const FloatFormat &out, const Value &a
   return roundToFormat(out, negative, mag, exp, rounding);
 }
 
-uint32_t integerDot(const WgmmaType &type, const uint32_t *aCodes, const uint32_t *bCodes,
+uint32_t integerDot(const WgmmaKind &type, const uint32_t *aCodes, const uint32_t *bCodes,
                     uint32_t d) {
   int64_t sum = int32_t(d);
   auto value = [](WgmmaElement e, uint32_t code) {
@@ -242,7 +242,7 @@ const char *wgmmaAccumName(WgmmaAccum accum) {
   return names[unsigned(accum)];
 }
 
-WgmmaAdder wgmmaAdder(const WgmmaType &type) {
+WgmmaAdder wgmmaAdder(const WgmmaKind &type) {
   WgmmaAdder adder;
   if (type.a == WgmmaElement::E4M3 || type.a == WgmmaElement::E5M2) {
     adder.fracBits = 13;
@@ -253,12 +253,12 @@ WgmmaAdder wgmmaAdder(const WgmmaType &type) {
   return adder;
 }
 
-uint32_t wgmmaDot(const WgmmaType &type, const uint32_t *aCodes, const uint32_t *bCodes,
+uint32_t wgmmaDot(const WgmmaKind &type, const uint32_t *aCodes, const uint32_t *bCodes,
                   uint32_t d) {
   return wgmmaDot(type, wgmmaAdder(type), aCodes, bCodes, d);
 }
 
-uint32_t wgmmaDot(const WgmmaType &type, const WgmmaAdder &adder, const uint32_t *aCodes,
+uint32_t wgmmaDot(const WgmmaKind &type, const WgmmaAdder &adder, const uint32_t *aCodes,
                   const uint32_t *bCodes, uint32_t d) {
   if (type.d == WgmmaAccum::S32)
     return integerDot(type, aCodes, bCodes, d);

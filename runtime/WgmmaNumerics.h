@@ -40,7 +40,7 @@ enum class WgmmaAccum : uint8_t { F32, F16, S32 };
 
 /// One wgmma type combination, as the instruction's type suffixes name it
 /// (e.g. `.f32.e4m3.e5m2` is {E4M3, E5M2, F32}).
-struct WgmmaType {
+struct WgmmaKind {
   WgmmaElement a = WgmmaElement::F16, b = WgmmaElement::F16;
   WgmmaAccum d = WgmmaAccum::F32;
   /// `.satfinite` (integer kinds): clamp to s32 instead of wrapping.
@@ -75,16 +75,16 @@ struct WgmmaAdder {
 };
 
 /// The adder an H100 uses for `type` (floating-point types).
-WgmmaAdder wgmmaAdder(const WgmmaType &type);
+WgmmaAdder wgmmaAdder(const WgmmaKind &type);
 
 /// One instruction's update of one element of D: `aCodes` and `bCodes` hold
 /// wgmmaK(type.a) element codes (an f32 bit pattern for tf32, the low bits
 /// for the narrower types), `d` the accumulator's bit pattern (f16 in the
 /// low 16 bits); returns the new bit pattern of d.
-uint32_t wgmmaDot(const WgmmaType &type, const uint32_t *aCodes, const uint32_t *bCodes,
+uint32_t wgmmaDot(const WgmmaKind &type, const uint32_t *aCodes, const uint32_t *bCodes,
                   uint32_t d);
 /// The same with an explicit adder (for probing other models).
-uint32_t wgmmaDot(const WgmmaType &type, const WgmmaAdder &adder, const uint32_t *aCodes,
+uint32_t wgmmaDot(const WgmmaKind &type, const WgmmaAdder &adder, const uint32_t *aCodes,
                   const uint32_t *bCodes, uint32_t d);
 
 } // namespace cutec::rt

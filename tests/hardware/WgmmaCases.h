@@ -15,13 +15,13 @@ namespace cutec::wgmmacheck {
 
 using rt::WgmmaAccum;
 using rt::WgmmaElement;
-using rt::WgmmaType;
+using rt::WgmmaKind;
 
 /// The forms, in the order of tests/hardware/WgmmaInstructions.inc.
-inline const std::vector<WgmmaType> &wgmmaForms() {
+inline const std::vector<WgmmaKind> &wgmmaForms() {
   using E = WgmmaElement;
   using D = WgmmaAccum;
-  static const std::vector<WgmmaType> forms = {
+  static const std::vector<WgmmaKind> forms = {
       {E::F16, E::F16, D::F32},   {E::F16, E::F16, D::F16},   {E::BF16, E::BF16, D::F32},
       {E::TF32, E::TF32, D::F32}, {E::E4M3, E::E4M3, D::F32}, {E::E4M3, E::E5M2, D::F32},
       {E::E5M2, E::E4M3, D::F32}, {E::E5M2, E::E5M2, D::F32}, {E::E4M3, E::E4M3, D::F16},
@@ -212,7 +212,7 @@ inline int exponentOf(WgmmaElement e, uint32_t code) {
 
 /// An accumulator code for pattern `p` near the size of a product of two
 /// operands of the pattern (so that neither hides the other), sometimes 0.
-inline uint32_t accumulatorCode(const WgmmaType &type, Pattern p, Rng &rng) {
+inline uint32_t accumulatorCode(const WgmmaKind &type, Pattern p, Rng &rng) {
   if (type.d == WgmmaAccum::S32) {
     if (p == Pattern::Exact)
       return uint32_t(rng.range(-100, 100));
@@ -254,7 +254,7 @@ inline uint32_t accumulatorCode(const WgmmaType &type, Pattern p, Rng &rng) {
 }
 
 /// The tile of (form, n, instructions, pattern, seed).
-inline Tile makeTile(const WgmmaType &type, unsigned n, unsigned instructions, Pattern p,
+inline Tile makeTile(const WgmmaKind &type, unsigned n, unsigned instructions, Pattern p,
                      uint64_t seed) {
   Tile t;
   t.n = n;
@@ -336,7 +336,7 @@ inline std::vector<Batch> checkPlan(unsigned scale = 1, uint64_t salt = 0) {
 }
 
 /// The model's D of a tile: each cell's instructions applied in order.
-inline std::vector<uint32_t> modelTile(const WgmmaType &type, const Tile &t) {
+inline std::vector<uint32_t> modelTile(const WgmmaKind &type, const Tile &t) {
   const unsigned K = rt::wgmmaK(type.a), bytes = rt::wgmmaElementBytes(type.a);
   std::vector<uint32_t> d(t.c);
   uint32_t a[32], b[32];

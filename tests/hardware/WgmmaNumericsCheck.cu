@@ -164,7 +164,7 @@ std::vector<uint32_t> runTiles(unsigned form, const std::vector<Tile> &tiles, un
 /// Runs `batch` on the GPU; returns the tiles' inputs and the GPU's D.
 std::vector<uint32_t> runBatch(const Batch &batch, std::vector<Tile> &tiles, unsigned lbo,
                                unsigned sbo) {
-  const WgmmaType &type = wgmmaForms()[batch.form];
+  const WgmmaKind &type = wgmmaForms()[batch.form];
   tiles.clear();
   for (unsigned i = 0; i < batch.tiles; ++i)
     tiles.push_back(makeTile(type, batch.n, batch.instructions, batch.pattern, batch.seed(i)));
@@ -176,7 +176,7 @@ std::string formName(unsigned form) { return kWgmmaForms[form]; }
 /// Mismatching cells of the GPU's D against the model.
 size_t mismatches(const Batch &batch, const std::vector<Tile> &tiles,
                   const std::vector<uint32_t> &gpu, int *firstCell = nullptr) {
-  const WgmmaType &type = wgmmaForms()[batch.form];
+  const WgmmaKind &type = wgmmaForms()[batch.form];
   size_t bad = 0, cells = size_t(64) * batch.n;
   for (unsigned i = 0; i < tiles.size(); ++i) {
     const std::vector<uint32_t> model = modelTile(type, tiles[i]);
@@ -196,7 +196,7 @@ size_t mismatches(const Batch &batch, const std::vector<Tile> &tiles,
 void record(const std::string &dir, const std::vector<Batch> &plan,
             const std::vector<std::vector<uint32_t>> &outputs, unsigned perPattern) {
   for (unsigned form = 0; form < wgmmaForms().size(); ++form) {
-    const WgmmaType &type = wgmmaForms()[form];
+    const WgmmaKind &type = wgmmaForms()[form];
     const unsigned bytes = rt::wgmmaElementBytes(type.a), K = rt::wgmmaK(type.a);
     std::string path = dir + "/" + formName(form) + ".txt";
     FILE *f = std::fopen(path.c_str(), "w");
@@ -291,7 +291,7 @@ size_t runProbes(unsigned lbo, unsigned sbo) {
   };
   std::printf("probes (exact sum -> GPU, model):\n");
   for (const Probe &probe : probes) {
-    const WgmmaType &type = wgmmaForms()[probe.form];
+    const WgmmaKind &type = wgmmaForms()[probe.form];
     const rt::FloatFormat &fa = elementFormat(type.a), &fb = elementFormat(type.b);
     const unsigned K = rt::wgmmaK(type.a), bytes = rt::wgmmaElementBytes(type.a);
     const unsigned shift = type.a == WgmmaElement::TF32 ? 13 : 0;

@@ -23,7 +23,7 @@ using D = WgmmaAccum;
 
 struct RecordedForm {
   const char *file;
-  WgmmaType type;
+  WgmmaKind type;
 };
 
 const RecordedForm kRecordedForms[] = {
@@ -140,7 +140,7 @@ TEST(WgmmaProbes, Fp8KeepsThirteenBits) {
   // e4m3: 2^8 is 0x78, 2^-5 0x10, 2^-6 0x08, 1 0x38.
   std::vector<uint32_t> a(32, 0x10), b(32, 0x38);
   a[0] = 0x78;
-  const WgmmaType e4m3{E::E4M3, E::E4M3, D::F32};
+  const WgmmaKind e4m3{E::E4M3, E::E4M3, D::F32};
   EXPECT_EQ(wgmmaDot(e4m3, a.data(), b.data(), 0), 0x43807C00u); // 256 + 31/32
   std::fill(a.begin() + 1, a.end(), 0x08);
   EXPECT_EQ(wgmmaDot(e4m3, a.data(), b.data(), 0), 0x43800000u); // 2^-6 dropped
@@ -151,7 +151,7 @@ TEST(WgmmaProbes, Fp8KeepsThirteenBits) {
 }
 
 TEST(WgmmaProbes, Bf16OverflowAndUnderflow) {
-  const WgmmaType bf16{E::BF16, E::BF16, D::F32};
+  const WgmmaKind bf16{E::BF16, E::BF16, D::F32};
   std::vector<uint32_t> a(16, 0), b(16, 0x3F80);
   a[0] = 0x7F00; // 2^127
   EXPECT_EQ(wgmmaDot(bf16, a.data(), b.data(), bitsOf(0x1p127f)), 0x7F800000u); // Inf, not max

@@ -59,23 +59,23 @@ TEST(WgmmaFragment, MatchesCutlassAndCoversD) {
 }
 
 TEST(WgmmaShapes, RegistersAndRules) {
-  WgmmaShape s{64, WgmmaType::F16, WgmmaType::F16, WgmmaAccumulator::F32};
+  WgmmaShape s{64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32};
   EXPECT_EQ(wgmmaAccumulatorRegisters(s), 32u);
-  s.d = WgmmaAccumulator::F16;
+  s.d = WgmmaAccum::F16;
   EXPECT_EQ(wgmmaAccumulatorRegisters(s), 16u);
   EXPECT_EQ(checkWgmmaShape(s), "");
-  s.a = s.b = WgmmaType::BF16;
+  s.a = s.b = WgmmaElement::BF16;
   EXPECT_NE(checkWgmmaShape(s).find("a .f16 accumulator is not valid with .bf16.bf16"),
             std::string::npos);
-  WgmmaShape i8{40, WgmmaType::S8, WgmmaType::U8, WgmmaAccumulator::S32};
+  WgmmaShape i8{40, WgmmaElement::S8, WgmmaElement::U8, WgmmaAccum::S32};
   EXPECT_NE(checkWgmmaShape(i8).find("N=40 is not a shape for s8/u8"), std::string::npos);
   i8.n = 48;
   EXPECT_EQ(checkWgmmaShape(i8), "");
   i8.transposeA = true;
   EXPECT_NE(checkWgmmaShape(i8).find("only valid for f16 and bf16"), std::string::npos);
-  WgmmaShape mixed{64, WgmmaType::F16, WgmmaType::E4M3, WgmmaAccumulator::F32};
+  WgmmaShape mixed{64, WgmmaElement::F16, WgmmaElement::E4M3, WgmmaAccum::F32};
   EXPECT_NE(checkWgmmaShape(mixed).find("do not combine"), std::string::npos);
-  WgmmaShape tf32{8, WgmmaType::TF32, WgmmaType::TF32, WgmmaAccumulator::F32};
+  WgmmaShape tf32{8, WgmmaElement::TF32, WgmmaElement::TF32, WgmmaAccum::F32};
   EXPECT_EQ(wgmmaK(tf32), 8u);
   tf32.scaleB = 2;
   EXPECT_NE(checkWgmmaShape(tf32).find("must be 1 or -1"), std::string::npos);
@@ -117,55 +117,55 @@ double minifloat(uint32_t code, unsigned e, unsigned m, int bias) {
   return sign * std::ldexp(1.0 + double(man) / double(1u << m), int(exp) - bias);
 }
 
-uint32_t typeBits(WgmmaType t) {
+uint32_t typeBits(WgmmaElement t) {
   switch (t) {
-  case WgmmaType::F16:
-  case WgmmaType::BF16:
+  case WgmmaElement::F16:
+  case WgmmaElement::BF16:
     return 16;
-  case WgmmaType::TF32:
+  case WgmmaElement::TF32:
     return 32;
   default:
     return 8;
   }
 }
 
-double value(WgmmaType t, uint32_t code) {
+double value(WgmmaElement t, uint32_t code) {
   switch (t) {
-  case WgmmaType::F16:
+  case WgmmaElement::F16:
     return minifloat(code, 5, 10, 15);
-  case WgmmaType::BF16:
+  case WgmmaElement::BF16:
     return minifloat(code, 8, 7, 127);
-  case WgmmaType::TF32: {
+  case WgmmaElement::TF32: {
     uint32_t bits = code & ~0x1FFFu;
     float v;
     std::memcpy(&v, &bits, 4);
     return v;
   }
-  case WgmmaType::E4M3:
+  case WgmmaElement::E4M3:
     return minifloat(code, 4, 3, 7);
-  case WgmmaType::E5M2:
+  case WgmmaElement::E5M2:
     return minifloat(code, 5, 2, 15);
-  case WgmmaType::S8:
+  case WgmmaElement::S8:
     return double(int8_t(code));
-  case WgmmaType::U8:
+  case WgmmaElement::U8:
     return double(code);
   }
   return 0;
 }
 
 /// A random finite code of moderate magnitude.
-uint32_t randomCode(WgmmaType t, std::mt19937 &rng) {
+uint32_t randomCode(WgmmaElement t, std::mt19937 &rng) {
   auto below = [&](uint32_t n) { return uint32_t(rng() % n); };
   switch (t) {
-  case WgmmaType::F16:
+  case WgmmaElement::F16:
     return below(2) << 15 | (9 + below(12)) << 10 | below(1024);
-  case WgmmaType::BF16:
+  case WgmmaElement::BF16:
     return below(2) << 15 | (121 + below(12)) << 7 | below(128);
-  case WgmmaType::TF32:
+  case WgmmaElement::TF32:
     return below(2) << 31 | (121 + below(12)) << 23 | uint32_t(rng() & 0x7FFFFF);
-  case WgmmaType::E4M3:
+  case WgmmaElement::E4M3:
     return below(2) << 7 | (3 + below(8)) << 3 | below(8);
-  case WgmmaType::E5M2:
+  case WgmmaElement::E5M2:
     return below(2) << 7 | (10 + below(10)) << 2 | below(4);
   default:
     return below(256);
@@ -211,7 +211,7 @@ void setBits(std::vector<uint8_t> &image, uint32_t byte, uint32_t bitOffset, uin
 /// Places `rows` x k codes in a canonical layout at the next 1 KiB boundary
 /// (plus `kOffset`, a K step inside a swizzle atom) and returns the
 /// descriptor.
-uint64_t place(std::vector<uint8_t> &image, std::mt19937 &rng, const Placement &p, WgmmaType t,
+uint64_t place(std::vector<uint8_t> &image, std::mt19937 &rng, const Placement &p, WgmmaElement t,
                uint32_t rows, uint32_t k, const std::vector<uint32_t> &codes, uint32_t kOffset) {
   const uint32_t bits = typeBits(t), perUnit = 128 / bits, atom = test::layoutAtomChunks(p.layout);
   uint32_t lbo, sbo, size;
@@ -260,19 +260,19 @@ struct Prepared {
   std::vector<uint32_t> expected; // D, 64 x N row-major, raw element bits
 };
 
-bool integerShape(const WgmmaShape &s) { return s.d == WgmmaAccumulator::S32; }
+bool integerShape(const WgmmaShape &s) { return s.d == WgmmaAccum::S32; }
 
 Prepared prepare(const WgmmaCase &c, uint32_t seed = 7) {
   Prepared p;
   std::mt19937 rng(seed);
   const WgmmaShape &s = c.shape;
   const uint32_t n = s.n, k = wgmmaK(s), regs = wgmmaAccumulatorRegisters(s);
-  const bool f16 = s.d == WgmmaAccumulator::F16;
+  const bool f16 = s.d == WgmmaAccum::F16;
   std::vector<uint32_t> d(64 * n, 0);
   if (c.initialD)
     for (uint32_t &x : d)
       x = integerShape(s) ? uint32_t(rng() % 2001) - 1000
-          : f16           ? randomCode(WgmmaType::F16, rng)
+          : f16           ? randomCode(WgmmaElement::F16, rng)
                           : [&] {
                               float v = float(int(rng() % 2001) - 1000) / 64;
                               uint32_t b;
@@ -414,9 +414,9 @@ std::vector<uint32_t> assemble(const std::vector<uint32_t> &out, const WgmmaShap
   for (uint32_t t = 0; t < 128; ++t)
     for (uint32_t e = 0; e < n / 2; ++e) {
       WgmmaPosition q = cutlassPosition(t, e);
-      uint32_t reg = out[(128 * warpgroup + t) * regs + (s.d == WgmmaAccumulator::F16 ? e / 2 : e)];
+      uint32_t reg = out[(128 * warpgroup + t) * regs + (s.d == WgmmaAccum::F16 ? e / 2 : e)];
       d[q.row * n + q.column] =
-          s.d == WgmmaAccumulator::F16 ? (reg >> (16 * (e % 2))) & 0xFFFF : reg;
+          s.d == WgmmaAccum::F16 ? (reg >> (16 * (e % 2))) & 0xFFFF : reg;
     }
   return d;
 }
@@ -441,14 +441,14 @@ constexpr Placement K_NONE{false, UmmaLayout::None}, K_32{false, UmmaLayout::B32
 constexpr Placement MN_NONE{true, UmmaLayout::None}, MN_32{true, UmmaLayout::B32},
     MN_64{true, UmmaLayout::B64}, MN_128{true, UmmaLayout::B128};
 
-WgmmaShape shape(uint32_t n, WgmmaType a, WgmmaType b, WgmmaAccumulator d, bool ta = false,
+WgmmaShape shape(uint32_t n, WgmmaElement a, WgmmaElement b, WgmmaAccum d, bool ta = false,
                  bool tb = false) {
   return {n, a, b, d, ta, tb};
 }
 
 TEST(Wgmma, F16AndBf16EverySwizzleBothMajors) {
-  auto F16 = WgmmaType::F16, BF16 = WgmmaType::BF16;
-  auto F32 = WgmmaAccumulator::F32;
+  auto F16 = WgmmaElement::F16, BF16 = WgmmaElement::BF16;
+  auto F32 = WgmmaAccum::F32;
   expectMatches({"f16 K 128B N=64 f32", shape(64, F16, F16, F32), K_128, K_128, 2});
   expectMatches({"f16 K none N=8 f32", shape(8, F16, F16, F32), K_NONE, K_NONE});
   expectMatches({"f16 K 32B x 64B N=256", shape(256, F16, F16, F32), K_32, K_64, 2});
@@ -458,32 +458,32 @@ TEST(Wgmma, F16AndBf16EverySwizzleBothMajors) {
 }
 
 TEST(Wgmma, F16AccumulatorAndScaleD) {
-  auto F16 = WgmmaType::F16;
-  expectMatches({"f16 -> f16 N=64, onto D", shape(64, F16, F16, WgmmaAccumulator::F16), K_128,
+  auto F16 = WgmmaElement::F16;
+  expectMatches({"f16 -> f16 N=64, onto D", shape(64, F16, F16, WgmmaAccum::F16), K_128,
                  K_128, 2, true});
-  expectMatches({"f16 -> f16 N=8", shape(8, F16, F16, WgmmaAccumulator::F16), K_64, K_NONE});
-  expectMatches({"f16 -> f32 N=32, onto D", shape(32, F16, F16, WgmmaAccumulator::F32), K_128,
+  expectMatches({"f16 -> f16 N=8", shape(8, F16, F16, WgmmaAccum::F16), K_64, K_NONE});
+  expectMatches({"f16 -> f32 N=32, onto D", shape(32, F16, F16, WgmmaAccum::F32), K_128,
                  K_32, 1, true});
 }
 
 TEST(Wgmma, Tf32Fp8AndIntegers) {
-  auto F32 = WgmmaAccumulator::F32;
-  expectMatches({"tf32 K 128B N=256", shape(256, WgmmaType::TF32, WgmmaType::TF32, F32), K_128,
+  auto F32 = WgmmaAccum::F32;
+  expectMatches({"tf32 K 128B N=256", shape(256, WgmmaElement::TF32, WgmmaElement::TF32, F32), K_128,
                  K_128, 2});
-  expectMatches({"e4m3 x e5m2 K 64B N=24 f16", shape(24, WgmmaType::E4M3, WgmmaType::E5M2,
-                                                      WgmmaAccumulator::F16),
+  expectMatches({"e4m3 x e5m2 K 64B N=24 f16", shape(24, WgmmaElement::E4M3, WgmmaElement::E5M2,
+                                                      WgmmaAccum::F16),
                  K_64, K_64, 2, true});
-  expectMatches({"e5m2 K none N=96 f32", shape(96, WgmmaType::E5M2, WgmmaType::E5M2, F32), K_NONE,
+  expectMatches({"e5m2 K none N=96 f32", shape(96, WgmmaElement::E5M2, WgmmaElement::E5M2, F32), K_NONE,
                  K_128});
-  expectMatches({"s8 x u8 K 128B N=48", shape(48, WgmmaType::S8, WgmmaType::U8,
-                                              WgmmaAccumulator::S32),
+  expectMatches({"s8 x u8 K 128B N=48", shape(48, WgmmaElement::S8, WgmmaElement::U8,
+                                              WgmmaAccum::S32),
                  K_128, K_128, 2, true});
-  expectMatches({"u8 K 32B N=24", shape(24, WgmmaType::U8, WgmmaType::U8, WgmmaAccumulator::S32),
+  expectMatches({"u8 K 32B N=24", shape(24, WgmmaElement::U8, WgmmaElement::U8, WgmmaAccum::S32),
                  K_32, K_NONE});
 }
 
 TEST(Wgmma, NegatedOperands) {
-  WgmmaShape s = shape(64, WgmmaType::BF16, WgmmaType::BF16, WgmmaAccumulator::F32);
+  WgmmaShape s = shape(64, WgmmaElement::BF16, WgmmaElement::BF16, WgmmaAccum::F32);
   s.scaleA = -1;
   expectMatches({"bf16 scale-a -1", s, K_128, K_128, 2, true});
   s.scaleA = 1;
@@ -492,8 +492,8 @@ TEST(Wgmma, NegatedOperands) {
 }
 
 TEST(Wgmma, TwoWarpgroupsMeetSeparately) {
-  Prepared p = prepare({"f16 N=64", shape(64, WgmmaType::F16, WgmmaType::F16,
-                                          WgmmaAccumulator::F32),
+  Prepared p = prepare({"f16 N=64", shape(64, WgmmaElement::F16, WgmmaElement::F16,
+                                          WgmmaAccum::F32),
                         K_128, K_128, 2});
   std::vector<uint32_t> out;
   Status s = run(p, out, 256);
@@ -503,8 +503,8 @@ TEST(Wgmma, TwoWarpgroupsMeetSeparately) {
 }
 
 TEST(Wgmma, AWrongDescriptorGivesWrongNumbers) {
-  Prepared p = prepare({"f16 K 128B N=64", shape(64, WgmmaType::F16, WgmmaType::F16,
-                                                 WgmmaAccumulator::F32),
+  Prepared p = prepare({"f16 K 128B N=64", shape(64, WgmmaElement::F16, WgmmaElement::F16,
+                                                 WgmmaAccum::F32),
                         K_128, K_128});
   p.params.aDesc[0] = (p.params.aDesc[0] & ~(uint64_t(3) << 62)) | uint64_t(2) << 62; // 64B
   std::vector<uint32_t> out;
@@ -522,7 +522,7 @@ void expectContains(const std::string &text, const std::string &part) {
 
 std::string errorOf(uint32_t mistake, uint32_t threads = 128, uint32_t instructions = 2,
                     void (*edit)(Params &) = nullptr) {
-  Prepared p = prepare({"f16", shape(64, WgmmaType::F16, WgmmaType::F16, WgmmaAccumulator::F32),
+  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
                         K_128, K_128, instructions});
   p.params.mistake = mistake;
   if (edit)
@@ -588,8 +588,8 @@ TEST(WgmmaDiagnostics, InvalidDescriptorsAndShapes) {
                          }),
                  "B (start 0x3ff00, LBO 0, SBO 1024, 128B swizzle) element (0, k=0) lies at "
                  "shared address 0x3ff60, outside the CTA's shared memory [0x400, 0x4800)");
-  expectContains(errorOf(0, 128, 1, [](Params &p) { p.shape.a = p.shape.b = WgmmaType::BF16;
-                                                    p.shape.d = WgmmaAccumulator::F16; }),
+  expectContains(errorOf(0, 128, 1, [](Params &p) { p.shape.a = p.shape.b = WgmmaElement::BF16;
+                                                    p.shape.d = WgmmaAccum::F16; }),
                  "wgmma.mma_async.m64n64k16.f16.bf16.bf16: a .f16 accumulator is not valid");
 }
 
