@@ -24,6 +24,13 @@ void MachineIRPrinter::aliasResults(const ir::Operation &loop,
     registers[loop.result(i)] = reg(values[i]);
 }
 
+bool MachineIRPrinter::alias(const ir::Value *value, const ir::Value *as) {
+  auto [it, inserted] = registers.try_emplace(value, "");
+  if (inserted)
+    it->second = reg(as);
+  return it->second == reg(as);
+}
+
 std::vector<const ir::Value *> MachineIRPrinter::branchResults(const ir::Operation &branch) {
   std::vector<const ir::Value *> results;
   for (const auto &r : branch.results()) {

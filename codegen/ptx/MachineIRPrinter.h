@@ -36,6 +36,9 @@ protected:
   static std::vector<const ir::Value *> arguments(const ir::Block &block);
   /// After a loop: its results are `registers` (its carried values).
   void aliasResults(const ir::Operation &loop, llvm::ArrayRef<const ir::Value *> registers);
+  /// Gives `value` the register of `as` unless it has one already; whether
+  /// it has that register now.
+  bool alias(const ir::Value *value, const ir::Value *as);
   /// An `if`'s results, given their registers before either branch assigns.
   std::vector<const ir::Value *> branchResults(const ir::Operation &branch);
 

@@ -28,7 +28,12 @@ class KernelPrinter : public MachineIRPrinter {
 public:
   explicit KernelPrinter(const Operation &kernel)
       : MachineIRPrinter([](RegisterClass rc) { return info(rc).prefix.str(); }),
-        kernel(kernel) {}
+        kernel(kernel) {
+    ir::walk(const_cast<Operation &>(kernel), [&](Operation &op) {
+      for (const Value *v : op.operands())
+        ++uses[v];
+    });
+  }
 
   llvm::Error print(llvm::raw_ostream &os) {
     const ir::Block &entry = *kernel.regions()[0]->blocks().front();
@@ -86,7 +91,8 @@ private:
   }
 
   void copy(unsigned indent, RegisterClass rc, const std::string &to, const std::string &from) {
-    line(indent, fmt::format("{} \t{}, {};", info(rc).movOpcode.str(), to, from));
+    if (to != from)
+      line(indent, fmt::format("{} \t{}, {};", info(rc).movOpcode.str(), to, from));
   }
   void copy(unsigned indent, const Value *to, const Value *from) {
     copy(indent, registerClass(to->type().element()), reg(to), reg(from));
@@ -186,6 +192,16 @@ private:
       return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
     if (op.results().size() != inst->numResults || op.operands().size() != inst->numOperands)
       return error("'" + *opcode + "' has the wrong number of operands");
+    // wgmma reads and writes one register list: an accumulator register
+    // that nothing else reads becomes its result's, and the others are
+    // copied first (ptxas would wait for an in-flight wgmma before copying
+    // a register it writes).
+    std::vector<bool> copied(op.results().size(), false);
+    if (inst->syntax == PtxSyntax::Wgmma)
+      for (size_t i = 0; i < op.results().size(); ++i) {
+        const Value *accumulator = op.operand(unsigned(3 + i));
+        copied[i] = uses[accumulator] != 1 || !alias(op.result(unsigned(i)), accumulator);
+      }
     std::vector<std::string> r, a;
     for (const auto &v : op.results())
       r.push_back(reg(v.get()));
@@ -300,13 +316,14 @@ private:
       text = fmt::format("{} \t{}", m, immediate(op, RegisterClass::B32));
       break;
     case PtxSyntax::Wgmma: {
-      // PTX reads and writes one register list: the results take the
-      // accumulator's values first (ptxas removes the moves).
+      // The accumulator registers that could not be the results' are
+      // copied into them first.
       const char *mov = registerClass(op.result()->type().element()) == RegisterClass::F32
                             ? "mov.f32"
                             : "mov.b32";
       for (size_t i = 0; i < r.size(); ++i)
-        line(indent, fmt::format("{} \t{}, {};", mov, r[i], a[3 + i]));
+        if (copied[i])
+          line(indent, fmt::format("{} \t{}, {};", mov, r[i], a[3 + i]));
       text = fmt::format("{} \t{{{}}}, {}, {}, {}, {}", m, llvm::join(r, ", "), a[0], a[1], a[2],
                          immediateList(op));
       break;
@@ -325,6 +342,8 @@ private:
   }
 
   const Operation &kernel;
+  /// How many operands each value is.
+  llvm::DenseMap<const Value *, unsigned> uses;
   unsigned labelCount = 0;
   /// The head and exit labels of the `while` loops being printed.
   std::vector<std::pair<std::string, std::string>> whileLabels;

@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
   struct Shape {
     uint32_t m, n, k;
   };
-  const Shape shapes[] = {{128, 128, 64}, {256, 384, 512}, {512, 256, 1024}, {384, 640, 2048}};
+  const Shape shapes[] = {{128, 256, 64}, {256, 512, 512}, {512, 256, 1024}, {384, 768, 2048}};
   for (bool integers : {true, false})
     for (const Shape &s : shapes) {
       Problem p = makeProblem(s.m, s.n, s.k, integers);

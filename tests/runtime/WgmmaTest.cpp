@@ -2,9 +2,10 @@
 // CUTLASS's CLayout_64xN written out here, the GMMA descriptor fields, whole
 // instructions issued by 128 fiber threads on shared-memory images placed in
 // the canonical layouts by the tests' own CuTe-form address function
-// (UmmaTestLayouts.h) and compared with a naive reference (exact products
-// rounded once to f32, summed in increasing k), and the reports of the
-// warpgroup collective and of its asynchrony.
+// (UmmaTestLayouts.h) and compared with a naive reference (each element of
+// D from its row of A and column of B through the measured numerics,
+// runtime/WgmmaNumerics.h, which WgmmaNumericsTest checks against an H100),
+// and the reports of the warpgroup collective and of its asynchrony.
 #include "LaunchTestSupport.h"
 #include "UmmaTestLayouts.h"
 
@@ -314,19 +315,20 @@ Prepared prepare(const WgmmaCase &c, uint32_t seed = 7) {
           cell = uint32_t(sum);
           continue;
         }
-        float acc = 0;
-        if (accumulate) {
-          if (f16)
-            acc = float(minifloat(cell & 0xFFFF, 5, 10, 15));
-          else
-            std::memcpy(&acc, &cell, 4);
+        // imm-scale -1 flips the operand's sign bit.
+        auto withScale = [](WgmmaElement t, uint32_t code, int scale) {
+          uint32_t sign = t == WgmmaElement::TF32                                ? 0x80000000u
+                          : t == WgmmaElement::F16 || t == WgmmaElement::BF16 ? 0x8000u
+                                                                              : 0x80u;
+          return scale < 0 ? code ^ sign : code;
+        };
+        std::vector<uint32_t> rowA(k), columnB(k);
+        for (uint32_t kk = 0; kk < k; ++kk) {
+          rowA[kk] = withScale(s.a, a[m * k + kk], s.scaleA);
+          columnB[kk] = withScale(s.b, b[j * k + kk], s.scaleB);
         }
-        for (uint32_t kk = 0; kk < k; ++kk)
-          acc += float(s.scaleA * value(s.a, a[m * k + kk]) * s.scaleB * value(s.b, b[j * k + kk]));
-        if (f16)
-          cell = ptx::cvtF16F32(acc);
-        else
-          std::memcpy(&cell, &acc, 4);
+        uint32_t start = accumulate ? (f16 ? cell & 0xFFFF : cell) : 0u;
+        cell = wgmmaDot(WgmmaKind{s.a, s.b, s.d}, rowA.data(), columnB.data(), start);
       }
   }
   p.expected = d;
