@@ -81,7 +81,7 @@ OpSignature signatureOf(llvm::StringRef op) {
     return {2, true, true};
   if (op == "MmaI8Op")
     return {1, true, false};
-  if (op == "MmaF8F6F4Op")
+  if (op == "MmaF8F6F4Op" || op == "MmaF8Op")
     return {3, false, true};
   return {0, false, false}; // MmaTF32Op
 }
@@ -97,7 +97,10 @@ std::string typeProblem(const TiledMma &mma) {
   using ir::DataType;
   bool ok;
   llvm::StringRef op = baseName(mma.op);
-  if (mma.warpgroup)
+  auto fp8 = [](DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; };
+  if (mma.warpgroup && op == "MmaF8Op")
+    ok = fp8(mma.a) && fp8(mma.b) && mma.acc == DataType::F32;
+  else if (mma.warpgroup)
     ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) && mma.acc == DataType::F32;
   else if (op == "MmaF16BF16Op")
     ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) &&
@@ -113,7 +116,7 @@ std::string typeProblem(const TiledMma &mma) {
     return "";
   return mma.op + " does not multiply " + ir::name(mma.a).str() + " x " + ir::name(mma.b).str() +
          " into " + ir::name(mma.acc).str() +
-         (mma.warpgroup ? " (so far: f16 or bf16 into f32)" : "");
+         (mma.warpgroup ? " (so far: f16 or bf16, or e4m3 and e5m2, into f32)" : "");
 }
 
 } // namespace
@@ -202,8 +205,10 @@ SemaValue IRGen::mmaOp(CallSite &site) {
 }
 
 // warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, (64, N, 16), a_source,
-// a_major, b_major) after its element types: the instruction shape, then
-// optionally OperandSource.SMEM and the two major modes.
+// a_major, b_major) and warpgroup.MmaF8Op(a_dtype, b_dtype, acc_dtype, (64,
+// N, 32), ...) after their element types: the instruction shape (K is 32
+// bytes of the inputs), then optionally OperandSource.SMEM and the two major
+// modes (K-major only for fp8).
 SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument) {
   const SemaValue &shape = site.args[shapeArgument];
   std::vector<int64_t> mnk;
@@ -211,14 +216,16 @@ SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgume
     for (const SemaValue &e : shape.elements())
       if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
         mnk.push_back(e.intValue().staticValue());
-  if (mnk.size() != 3 || mnk[0] != 64 || mnk[1] < 8 || mnk[1] > 256 || mnk[1] % 8 || mnk[2] != 16)
+  const int64_t kWant = 256 / ir::bitWidth(mma.a);
+  if (mnk.size() != 3 || mnk[0] != 64 || mnk[1] < 8 || mnk[1] > 256 || mnk[1] % 8 ||
+      mnk[2] != kWant)
     return error(site.argExpr(shapeArgument),
-                 "the instruction shape of " + mma.op +
-                     " is a static (64, N, 16), N a multiple of 8 up to 256, not " +
+                 "the instruction shape of " + mma.op + " is a static (64, N, " +
+                     llvm::Twine(kWant) + "), N a multiple of 8 up to 256, not " +
                      shape.describe());
   mma.m = 64;
   mma.n = mnk[1];
-  mma.k = 16;
+  mma.k = kWant;
   size_t next = shapeArgument + 1;
   if (next < site.args.size() && site.args[next].is(SemaValue::Kind::Builtin) &&
       site.args[next].name().starts_with("OperandSource.")) {
@@ -237,6 +244,8 @@ SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgume
     std::optional<bool> mn = mnMajorArgument(site.args[i], site.argExpr(i));
     if (!mn)
       return SemaValue::poison();
+    if (*mn && ir::bitWidth(mma.a) == 8)
+      return error(site.argExpr(i), "wgmma reads 8-bit operands K-major only");
     (i == next ? mma.aMnMajor : mma.bMnMajor) = *mn;
   }
   return SemaValue::tiledMma(std::move(mma));

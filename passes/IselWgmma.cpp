@@ -43,14 +43,19 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   ir::Value *bDesc = matrixDescriptor(b, loc, in[count + 1], *op.attrAs<int64_t>("b_desc"));
   std::vector<ir::Value *> operands{aDesc, bDesc, in[count + 2]};
   operands.insert(operands.end(), in.begin(), in.begin() + count);
-  std::string opcode = "wgmma.m64n" + std::to_string(*op.attrAs<int64_t>("n")) + "k16." +
+  std::string opcode = "wgmma.m64n" + std::to_string(*op.attrAs<int64_t>("n")) + "k" +
+                       std::to_string(*op.attrAs<int64_t>("k")) + "." +
                        *op.attrAs<std::string>("types");
   ir::Operation &mma =
       ptx::emitInst(b, loc, opcode, std::vector<DataType>(count, DataType::F32), operands);
-  // imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b.
-  mma.setAttr("imms", IntTuple::tuple({IntTuple(1), IntTuple(1),
-                                       IntTuple(*op.attrAs<int64_t>("trans_a")),
-                                       IntTuple(*op.attrAs<int64_t>("trans_b"))}));
+  // imm-scale-a, imm-scale-b, then for 16-bit types (K = 16) imm-trans-a
+  // and imm-trans-b; 8-bit ones are K-major and have no such operands.
+  std::vector<IntTuple> imms{IntTuple(1), IntTuple(1)};
+  if (*op.attrAs<int64_t>("k") == 16) {
+    imms.push_back(IntTuple(*op.attrAs<int64_t>("trans_a")));
+    imms.push_back(IntTuple(*op.attrAs<int64_t>("trans_b")));
+  }
+  mma.setAttr("imms", IntTuple::tuple(std::move(imms)));
   return mma.result(0);
 }
 

@@ -256,12 +256,20 @@ private:
     return true;
   }
 
-  /// The wgmma operand types of a warpgroup gemm: "f32.f16.f16" or
-  /// "f32.bf16.bf16".
-  std::optional<std::string> wgmmaTypes(DataType acc, DataType ab) {
-    if ((ab != DataType::F16 && ab != DataType::BF16) || acc != DataType::F32)
+  /// The wgmma operand types of a warpgroup gemm: "f32.f16.f16",
+  /// "f32.bf16.bf16", or f32 from e4m3 and e5m2 in any combination.
+  std::optional<std::string> wgmmaTypes(DataType acc, DataType a, DataType b) {
+    auto fp8 = [](DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; };
+    bool half = (a == DataType::F16 || a == DataType::BF16) && a == b;
+    if (acc != DataType::F32 || !(half || (fp8(a) && fp8(b))))
       return std::nullopt;
-    return (ir::name(acc) + "." + ir::name(ab) + "." + ir::name(ab)).str();
+    // PTX spells f8e4m3 as e4m3.
+    auto spelling = [](DataType t) {
+      llvm::StringRef name = ir::name(t);
+      name.consume_front("f8");
+      return name.str();
+    };
+    return "f32." + spelling(a) + "." + spelling(b);
   }
 
   /// A gemm into a register accumulator (sm_90a's warpgroup MMA): `acc` is
@@ -279,20 +287,23 @@ private:
         return fail(gemm, "internal error: the operands are not views; run 'partition' first");
     const int64_t *instN = gemm.attrAs<int64_t>("n");
     DataType ta = a->type().element(), tb = b->type().element();
-    std::optional<std::string> types = wgmmaTypes(acc->type().element(), ta);
-    if (!instN || ta != tb || !types)
+    std::optional<std::string> types = wgmmaTypes(acc->type().element(), ta, tb);
+    if (!instN || !types)
       return fail(gemm, "no wgmma multiplies " + ir::name(ta) + " by " + ir::name(tb) + " into " +
-                            ir::name(acc->type().element()) + " so far (f16 or bf16 into f32)");
+                            ir::name(acc->type().element()) +
+                            " so far (f16 or bf16, or e4m3 and e5m2, into f32)");
     const Layout &la = a->type().tensorLayout(), &lb = b->type().tensorLayout();
     std::optional<int64_t> m = size(makeLayout(la.shape[0])).getStatic(),
                            n = size(makeLayout(lb.shape[0])).getStatic(),
                            k = size(makeLayout(la.shape[1])).getStatic(),
                            regs = size(acc->type().tensorLayout()).getStatic();
-    const int64_t kBlock = 16, perTile = *instN / 2;
+    // One instruction reads 32 bytes of K: 16 f16 or bf16, 32 fp8.
+    const int64_t kBlock = 256 / ir::bitWidth(ta), perTile = *instN / 2;
     if (!m || !n || !k || !regs || *m % 64 || *n % *instN || *k % kBlock ||
         *regs != *m / 64 * (*n / *instN) * perTile)
       return fail(gemm, "a warpgroup gemm multiplies static (64 MMA_M, K) by (N MMA_N, K) tiles, "
-                        "K a multiple of 16, into the fragment of as many instruction tiles");
+                        "K a multiple of " + llvm::Twine(kBlock) +
+                        ", into the fragment of as many instruction tiles");
     umma::Major aMajor, bMajor;
     std::optional<umma::SmemDescriptor> da = operandSmemDescriptor(gemm, a, kBlock, aMajor),
                                         db = operandSmemDescriptor(gemm, b, kBlock, bMajor);
@@ -301,6 +312,8 @@ private:
     std::optional<uint64_t> aBits = da->wgmmaBits(), bBits = db->wgmmaBits();
     if (!aBits || !bBits)
       return fail(gemm, "wgmma has no 128-byte swizzle with 32-byte atoms");
+    if (ir::bitWidth(ta) == 8 && (aMajor == umma::Major::MN || bMajor == umma::Major::MN))
+      return fail(gemm, "wgmma reads 8-bit operands K-major only");
     ir::Builder builder;
     builder.setInsertionPoint(gemm);
     llvm::SMLoc loc = gemm.loc();
@@ -328,6 +341,7 @@ private:
                shiftView(builder, loc, b, ob->staticValue()), scaleD},
               {acc->type()});
           mma.setAttr("n", *instN);
+          mma.setAttr("k", kBlock);
           mma.setAttr("types", *types);
           mma.setAttr("first", (ni * tilesM + mi) * perTile);
           mma.setAttr("a_desc", int64_t(*aBits));

@@ -46,7 +46,8 @@ pids+=($!)
 check persistent_transform_check tests/hardware/PersistentTransformCheck.cpp \
   "$gen/persistent_transform_emu.cpp" &
 pids+=($!)
-check hopper_gemm_check tests/hardware/HopperGemmCheck.cpp "$gen/hopper_gemm_emu.cpp" &
+check hopper_gemm_check tests/hardware/HopperGemmCheck.cpp "$gen/hopper_gemm_emu.cpp" \
+  "$gen/hopper_gemm_fp8_emu.cpp" &
 pids+=($!)
 finish
 echo "built the hardware checks in $out"

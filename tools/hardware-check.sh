@@ -17,10 +17,10 @@
 #    persistent grid of one CTA per SM with a tile scheduler, a TMA warp and
 #    pipeline, TMA stores with bulk groups, a named barrier, setmaxnreg) for
 #    six shapes;
-#  - hopper_gemm_check: examples/hopper_gemm.cute (wgmma, the accumulator in
-#    registers) on four shapes with exact and with rounding sums, and its
-#    TFLOP/s; tests/hardware/cublas_gemm.py prints cuBLAS's on the same shapes
-#    where PyTorch is installed;
+#  - hopper_gemm_check: examples/hopper_gemm.cute and hopper_gemm_fp8.cute
+#    (wgmma, the accumulator in registers) on four shapes each with exact and
+#    with rounding sums, and their TFLOP/s; tests/hardware/cublas_gemm.py
+#    prints cuBLAS's on the same shapes where PyTorch is installed;
 #  - tools/wgmma-numerics-check.sh: every wgmma form against the emulator's
 #    numerics model on random tiles.
 #   tools/hardware-check.sh [BUILD_DIR]
@@ -36,6 +36,7 @@ cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_mode
 "$build/bin/tma_model_check"
 "$build/bin/warp_roles_check" "$build/tests/hardware/warp_specialized.sm_90a.ptx"
 "$build/bin/persistent_transform_check" "$build/tests/hardware/persistent_transform.sm_90a.ptx"
-"$build/bin/hopper_gemm_check" "$build/tests/hardware/hopper_gemm.sm_90a.ptx"
+"$build/bin/hopper_gemm_check" "$build/tests/hardware/hopper_gemm.sm_90a.ptx" \
+  "$build/tests/hardware/hopper_gemm_fp8.sm_90a.ptx"
 if python3 -c 'import torch' 2>/dev/null; then python3 tests/hardware/cublas_gemm.py; fi
 tools/wgmma-numerics-check.sh
