@@ -1,7 +1,8 @@
 // The hardware check of Hopper's warpgroup MMA: examples/hopper_gemm.cute
 // (f16) and examples/hopper_gemm_fp8.cute (e4m3), both f32-accumulating
-// with f16 output (a producer warpgroup feeding a TMA pipeline, two consumer
-// warpgroups multiplying with wgmma, the accumulator in registers). Each
+// with f16 output (persistent; a producer warpgroup feeding a TMA pipeline,
+// two consumer warpgroups multiplying with wgmma, the accumulator in
+// registers). Each
 // sm_90a PTX runs on the GPU through cutec's host launcher and its
 // emulation on the CPU on the same inputs; the outputs must be
 // byte-identical. Two kinds of inputs: small integers (every sum exact, so
@@ -146,6 +147,10 @@ cutec::rt::Status emulate(const GemmKernel &kernel, const Problem &p, std::vecto
   return kernel.emulate(a.data(), b.data(), c.data(), p, map);
 }
 
+/// The SMs the emulation's persistent grid is sized for: few, so that each
+/// CTA walks several tiles (the GPU's launcher asks the device).
+constexpr uint32_t kEmulatedSms = 4;
+
 /// launch and emulate for the kernel of generated files `Name`_*.
 #define CUTEC_GEMM_KERNEL(Name, format)                                                           \
   GemmKernel {                                                                                     \
@@ -162,7 +167,7 @@ cutec::rt::Status emulate(const GemmKernel &kernel, const Problem &p, std::vecto
           params.K = p.k;                                                                          \
           params.N = p.n;                                                                          \
           cutec::rt::LaunchConfig config;                                                          \
-          config.grid = Name##_grid(p.m, p.k, p.n);                                                \
+          config.grid = Name##_grid(p.m, p.k, p.n, kEmulatedSms);                                                \
           config.block = Name##_block();                                                           \
           config.dynamicSharedBytes = Name##_shared_bytes;                                         \
           return cutec::rt::launch(cutec_kernel_##Name, config, &params, map);                     \
