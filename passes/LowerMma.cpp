@@ -119,6 +119,16 @@ private:
     return *d;
   }
 
+  /// The element offset of `coord` in `layout` when it is static.
+  static std::optional<int64_t> staticOffset(const IntTuple &coord, const Layout &layout) {
+    llvm::Expected<IntExpr> offset = crd2idx(coord, layout);
+    if (!offset) {
+      llvm::consumeError(offset.takeError());
+      return std::nullopt;
+    }
+    return offset->getStatic();
+  }
+
   bool lower(Operation &gemm) {
     if (gemm.operand(0)->type().memorySpace() == ir::MemorySpace::Register)
       return lowerWarpgroup(gemm);
@@ -211,14 +221,10 @@ private:
     for (int64_t kb = 0; kb < kTotal / kBlock; ++kb) {
       IntTuple coord = IntTuple::tuple({IntTuple(0), IntTuple(kb * kBlock)});
       IntTuple cells = IntTuple::tuple({IntTuple(0), IntTuple(kb * 8)});
-      llvm::Expected<IntExpr> da = crd2idx(aInTmem ? cells : coord, la), db = crd2idx(coord, lb);
-      if (!da || !db || !da->isStatic() || !db->isStatic()) {
-        if (!da)
-          llvm::consumeError(da.takeError());
-        if (!db)
-          llvm::consumeError(db.takeError());
+      std::optional<int64_t> da = staticOffset(aInTmem ? cells : coord, la),
+                             db = staticOffset(coord, lb);
+      if (!da || !db)
         return fail(gemm, "internal error: the K blocks have no static offset");
-      }
       Value *enable = gemm.operand(3);
       if (kb > 0) {
         if (!always) {
@@ -228,8 +234,8 @@ private:
         }
         enable = always;
       }
-      std::vector<Value *> operands{acc, shiftView(builder, loc, a, da->staticValue()),
-                                    shiftView(builder, loc, b, db->staticValue()), enable};
+      std::vector<Value *> operands{acc, shiftView(builder, loc, a, *da),
+                                    shiftView(builder, loc, b, *db), enable};
       if (plan) {
         const BlockScaledMma::Step &step = plan->steps[size_t(kb)];
         spec.aSfId = step.sfaId;
@@ -325,20 +331,14 @@ private:
     for (int64_t ni = 0; ni < *n / *instN; ++ni)
       for (int64_t mi = 0; mi < tilesM; ++mi)
         for (int64_t kb = 0; kb < *k / kBlock; ++kb) {
-          llvm::Expected<IntExpr> oa = crd2idx(tup(mi * 64, kb * kBlock), la),
-                                  ob = crd2idx(tup(ni * *instN, kb * kBlock), lb);
-          if (!oa || !ob || !oa->isStatic() || !ob->isStatic()) {
-            if (!oa)
-              llvm::consumeError(oa.takeError());
-            if (!ob)
-              llvm::consumeError(ob.takeError());
+          std::optional<int64_t> oa = staticOffset(tup(mi * 64, kb * kBlock), la),
+                                 ob = staticOffset(tup(ni * *instN, kb * kBlock), lb);
+          if (!oa || !ob)
             return fail(gemm, "internal error: the instruction tiles have no static offset");
-          }
           Value *scaleD = kb == 0 ? gemm.operand(3) : always;
           Operation &mma = builder.create(
               OpKind::Wgmma, loc,
-              {current, shiftView(builder, loc, a, oa->staticValue()),
-               shiftView(builder, loc, b, ob->staticValue()), scaleD},
+              {current, shiftView(builder, loc, a, *oa), shiftView(builder, loc, b, *ob), scaleD},
               {acc->type()});
           mma.setAttr("n", *instN);
           mma.setAttr("k", kBlock);

@@ -21,11 +21,7 @@ constexpr UmmaLayout kLayouts[4] = {UmmaLayout::None, UmmaLayout::B128, UmmaLayo
 } // namespace
 
 SmemMatrixDescriptor decodeGmmaDescriptor(uint64_t bits) {
-  SmemMatrixDescriptor d;
-  d.startAddress = uint32_t(field(bits, 0, 14) << 4);
-  d.leadingByteOffset = uint32_t(field(bits, 16, 14) << 4);
-  d.strideByteOffset = uint32_t(field(bits, 32, 14) << 4);
-  d.baseOffset = uint32_t(field(bits, 49, 3));
+  SmemMatrixDescriptor d = decodeSharedDescriptorFields(bits);
   d.layoutCode = uint32_t(kLayouts[field(bits, 62, 2)]);
   d.reservedBits = bits & kUnusedBits;
   return d;

@@ -30,13 +30,18 @@ const char *layoutName(uint32_t code) {
 
 } // namespace
 
-SmemMatrixDescriptor decodeSmemDescriptor(uint64_t bits) {
+SmemMatrixDescriptor decodeSharedDescriptorFields(uint64_t bits) {
   SmemMatrixDescriptor d;
   d.startAddress = uint32_t(field(bits, 0, 14) << 4);
   d.leadingByteOffset = uint32_t(field(bits, 16, 14) << 4);
   d.strideByteOffset = uint32_t(field(bits, 32, 14) << 4);
-  d.version = uint32_t(field(bits, 46, 2));
   d.baseOffset = uint32_t(field(bits, 49, 3));
+  return d;
+}
+
+SmemMatrixDescriptor decodeSmemDescriptor(uint64_t bits) {
+  SmemMatrixDescriptor d = decodeSharedDescriptorFields(bits);
+  d.version = uint32_t(field(bits, 46, 2));
   d.lboAbsolute = field(bits, 52, 1) != 0;
   d.layoutCode = uint32_t(field(bits, 61, 3));
   constexpr uint64_t reserved =

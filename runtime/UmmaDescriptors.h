@@ -38,6 +38,10 @@ struct SmemMatrixDescriptor {
 };
 
 SmemMatrixDescriptor decodeSmemDescriptor(uint64_t bits);
+/// The fields tcgen05's and wgmma's (runtime/GmmaDescriptor.h) descriptors
+/// keep in the same bits: start address, LBO, SBO and base offset; the
+/// others are left 0.
+SmemMatrixDescriptor decodeSharedDescriptorFields(uint64_t bits);
 /// The inverse, for tests and tools: fields are truncated to their widths.
 uint64_t encodeSmemDescriptor(const SmemMatrixDescriptor &d);
 /// "" or why the hardware would not accept the descriptor as the emulator
