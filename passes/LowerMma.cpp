@@ -318,8 +318,6 @@ private:
     std::optional<uint64_t> aBits = da->wgmmaBits(), bBits = db->wgmmaBits();
     if (!aBits || !bBits)
       return fail(gemm, "wgmma has no 128-byte swizzle with 32-byte atoms");
-    if (ir::bitWidth(ta) == 8 && (aMajor == umma::Major::MN || bMajor == umma::Major::MN))
-      return fail(gemm, "wgmma reads 8-bit operands K-major only");
     ir::Builder builder;
     builder.setInsertionPoint(gemm);
     llvm::SMLoc loc = gemm.loc();

@@ -10,24 +10,34 @@
 namespace cutec::rt {
 namespace {
 
+/// The gatherer's element format of a wgmma element type.
 MmaElementFormat elementFormat(WgmmaElement t) {
+  MmaElement element = MmaElement::F16;
   switch (t) {
   case WgmmaElement::F16:
-    return {MmaElement::F16, 16, 8, "f16"};
+    element = MmaElement::F16;
+    break;
   case WgmmaElement::BF16:
-    return {MmaElement::BF16, 16, 8, "bf16"};
+    element = MmaElement::BF16;
+    break;
   case WgmmaElement::TF32:
-    return {MmaElement::TF32, 32, 4, "tf32"};
+    element = MmaElement::TF32;
+    break;
   case WgmmaElement::E4M3:
-    return {MmaElement::E4M3, 8, 16, "e4m3"};
+    element = MmaElement::E4M3;
+    break;
   case WgmmaElement::E5M2:
-    return {MmaElement::E5M2, 8, 16, "e5m2"};
+    element = MmaElement::E5M2;
+    break;
   case WgmmaElement::S8:
-    return {MmaElement::S8, 8, 16, "s8"};
+    element = MmaElement::S8;
+    break;
   case WgmmaElement::U8:
-    return {MmaElement::U8, 8, 16, "u8"};
+    element = MmaElement::U8;
+    break;
   }
-  return {MmaElement::F16, 16, 8, "f16"};
+  const uint32_t bits = 8 * wgmmaElementBytes(t);
+  return {element, bits, 128 / bits, wgmmaElementName(t)};
 }
 
 MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaElement type,

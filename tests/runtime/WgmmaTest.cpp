@@ -13,7 +13,6 @@
 #include "runtime/PtxCvt.h"
 #include "runtime/Wgmma.h"
 
-#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -110,48 +109,9 @@ TEST(GmmaDescriptor, FieldsAndChecks) {
 // ---------------------------------------------------------------------------
 // Whole instructions: a case, its image and its reference.
 
-double minifloat(uint32_t code, unsigned e, unsigned m, int bias) {
-  uint32_t man = code & ((1u << m) - 1), exp = (code >> m) & ((1u << e) - 1);
-  double sign = (code >> (e + m) & 1) ? -1.0 : 1.0;
-  if (exp == 0)
-    return sign * std::ldexp(double(man), 1 - bias - int(m));
-  return sign * std::ldexp(1.0 + double(man) / double(1u << m), int(exp) - bias);
-}
-
-uint32_t typeBits(WgmmaElement t) {
-  switch (t) {
-  case WgmmaElement::F16:
-  case WgmmaElement::BF16:
-    return 16;
-  case WgmmaElement::TF32:
-    return 32;
-  default:
-    return 8;
-  }
-}
-
-double value(WgmmaElement t, uint32_t code) {
-  switch (t) {
-  case WgmmaElement::F16:
-    return minifloat(code, 5, 10, 15);
-  case WgmmaElement::BF16:
-    return minifloat(code, 8, 7, 127);
-  case WgmmaElement::TF32: {
-    uint32_t bits = code & ~0x1FFFu;
-    float v;
-    std::memcpy(&v, &bits, 4);
-    return v;
-  }
-  case WgmmaElement::E4M3:
-    return minifloat(code, 4, 3, 7);
-  case WgmmaElement::E5M2:
-    return minifloat(code, 5, 2, 15);
-  case WgmmaElement::S8:
-    return double(int8_t(code));
-  case WgmmaElement::U8:
-    return double(code);
-  }
-  return 0;
+/// An s8 or u8 code's integer.
+int64_t integerValue(WgmmaElement t, uint32_t code) {
+  return t == WgmmaElement::S8 ? int64_t(int8_t(code)) : int64_t(code & 0xFF);
 }
 
 /// A random finite code of moderate magnitude.
@@ -214,7 +174,7 @@ void setBits(std::vector<uint8_t> &image, uint32_t byte, uint32_t bitOffset, uin
 /// descriptor.
 uint64_t place(std::vector<uint8_t> &image, std::mt19937 &rng, const Placement &p, WgmmaElement t,
                uint32_t rows, uint32_t k, const std::vector<uint32_t> &codes, uint32_t kOffset) {
-  const uint32_t bits = typeBits(t), perUnit = 128 / bits, atom = test::layoutAtomChunks(p.layout);
+  const uint32_t bits = 8 * wgmmaElementBytes(t), perUnit = 128 / bits, atom = test::layoutAtomChunks(p.layout);
   uint32_t lbo, sbo, size;
   if (!p.mnMajor) {
     if (p.layout == UmmaLayout::None) {
@@ -311,7 +271,7 @@ Prepared prepare(const WgmmaCase &c, uint32_t seed = 7) {
         if (integerShape(s)) {
           int64_t sum = accumulate ? int64_t(int32_t(cell)) : 0;
           for (uint32_t kk = 0; kk < k; ++kk)
-            sum += int64_t(value(s.a, a[m * k + kk])) * int64_t(value(s.b, b[j * k + kk]));
+            sum += integerValue(s.a, a[m * k + kk]) * integerValue(s.b, b[j * k + kk]);
           cell = uint32_t(sum);
           continue;
         }
