@@ -417,6 +417,11 @@ private:
   /// (true, null) when there is none, null after an error: multicast needs
   /// a cluster kernel, and a static mask names CTAs of the cluster.
   ir::Value *multicastArgument(CallSite &site, llvm::StringRef name, bool &absent);
+  /// The run-time i32 rank of `name`'s cta= keyword, as multicastArgument:
+  /// a static rank must be one of the cluster's.
+  ir::Value *remoteCtaArgument(CallSite &site, llvm::StringRef name, bool &absent);
+  ir::Value *clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
+                             bool &absent);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);
