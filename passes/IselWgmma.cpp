@@ -42,13 +42,13 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   const size_t count = op.results().size();
   const bool aInRegisters = op.attrAs<int64_t>("a_desc") == nullptr;
   const size_t aOperands = aInRegisters ? 4 : 1;
-  ir::Value *bDesc = matrixDescriptor(b, loc, in[count + aOperands], *op.attrAs<int64_t>("b_desc"));
   std::vector<ir::Value *> operands;
   if (aInRegisters)
     operands.assign(in.begin() + count, in.begin() + count + aOperands);
   else
     operands.push_back(matrixDescriptor(b, loc, in[count], *op.attrAs<int64_t>("a_desc")));
-  operands.insert(operands.end(), {bDesc, in[count + aOperands + 1]});
+  operands.push_back(matrixDescriptor(b, loc, in[count + aOperands], *op.attrAs<int64_t>("b_desc")));
+  operands.push_back(in[count + aOperands + 1]);
   operands.insert(operands.end(), in.begin(), in.begin() + count);
   const std::string &types = *op.attrAs<std::string>("types");
   const int64_t k = *op.attrAs<int64_t>("k");
