@@ -345,10 +345,12 @@ private:
   SemaValue callTiledMmaBuiltin(CallSite &site);
   SemaValue mmaOp(CallSite &site);
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
+  // --- Warpgroup MMA (IRGenWarpgroupMma.cpp) ---------------------------------
   SemaValue warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument);
-  /// A warpgroup slice's partition_C of an (M, N') tile in memory: the
-  /// thread's accumulator elements, laid out as its register fragment.
-  SemaValue warpgroupPartitionC(const TiledMma &slice, CallSite &site);
+  /// A warpgroup slice's partition_C (partition_A, A from registers) of an
+  /// (M, X') tile in memory: the thread's elements, laid out as its register
+  /// fragment.
+  SemaValue warpgroupPartition(const TiledMma &slice, MmaOperand operand, CallSite &site);
   /// gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: the new
   /// accumulator, after the checks and regrouping tiledMmaGemm did.
   SemaValue warpgroupGemm(const TiledMma &mma, CallSite &site);

@@ -104,22 +104,16 @@ inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
 inline float cvtF32F16(uint16_t h) { return decode(kF16, h); }
 inline float cvtF32Bf16(uint16_t h) { return decode(kBF16, h); }
 
-/// The bits of f32 registers, in order (wgmma's accumulator).
-template <typename... F> inline std::array<uint32_t, sizeof...(F)> f32Words(F... f) {
-  return {std::bit_cast<uint32_t>(f)...};
+/// The bits of 32-bit registers (f32 or b32), in order (wgmma's operands).
+template <typename... R> inline std::array<uint32_t, sizeof...(R)> registerWords(R... r) {
+  return {std::bit_cast<uint32_t>(r)...};
 }
 
-/// Spreads words over f32 registers as their bits, in order.
-template <typename... F> inline void scatterF32Words(const uint32_t *words, F &...f) {
-  size_t i = 0;
-  ((f = std::bit_cast<float>(words[i++])), ...);
-}
-
-/// Spreads the words of a vector instruction (tcgen05.ld) over its result
-/// registers, in order.
+/// Spreads words over 32-bit registers (f32 or b32) as their bits, in order
+/// (a vector instruction's results: tcgen05.ld, wgmma).
 template <typename... Registers> inline void scatterWords(const uint32_t *words, Registers &...r) {
   size_t i = 0;
-  ((r = words[i++]), ...);
+  ((r = std::bit_cast<Registers>(words[i++])), ...);
 }
 
 } // namespace cutec::rt::ptx

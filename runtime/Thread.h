@@ -264,6 +264,10 @@ public:
   /// wgmmaAccumulatorRegisters(shape) registers as raw bits.
   void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, uint64_t aDesc, uint64_t bDesc,
                      bool scaleD, const char *what);
+  /// The same with A from registers (shape.aInRegisters): `a` is this
+  /// thread's kWgmmaARegisters registers of A's fragment as raw bits.
+  void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, const uint32_t *a, uint64_t bDesc,
+                     bool scaleD, const char *what);
 
   // Clusters (runtime/Cluster.h): distributed shared memory, the cluster
   // barrier and the cta_group::2 forms of TMA and tcgen05. A .shared::cluster
