@@ -298,6 +298,9 @@ private:
   /// (the tile without its broadcast modes). False after reporting.
   bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
                         const ast::Expr &smemExpr);
+  // --- The math library (IRGenMath.cpp) ------------------------------------
+  /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh.
+  SemaValue mathFunctionCall(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
