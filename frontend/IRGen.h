@@ -303,6 +303,8 @@ private:
   SemaValue mathFunctionCall(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
+  /// warp_reduction_sum/max/min: butterfly shuffles and the combining op.
+  SemaValue warpReduction(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.

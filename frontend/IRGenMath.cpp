@@ -92,9 +92,9 @@ SemaValue IRGen::mathFunctionCall(CallSite &site) {
                               return v.is(SemaValue::Kind::RunTime);
                             }) -
                             args.begin());
-    std::string hint = ir::isFloat(*type) && ir::bitWidth(*type) < 32
-                           ? "; convert it with .to(f32) first"
-                           : "";
+    bool convertible = (ir::isFloat(*type) && ir::bitWidth(*type) < 32) ||
+                       (ir::isInteger(*type) && !f.takesInt32);
+    std::string hint = convertible ? "; convert it with .to(f32) first" : "";
     return error(site.argExpr(culprit), "'" + f.name + "' takes " + acceptedTypes(f) + ", not " +
                                             ir::name(*type) + hint);
   }
