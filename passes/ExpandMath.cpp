@@ -24,7 +24,7 @@
 //                    f^2 Q2(f)). Zero, negatives, infinity and NaN are
 //                    selected at the end.
 //   tanh(x)          x + x^3 P(x^2) (degree 4) below |x| = 0.55, otherwise
-//                    1 - 2 / (exp(2|x|) + 1) with x's sign.
+//                    1 - 2 / (exp(2|x|) + 1); then x's sign.
 //   rsqrt(x)         1 / sqrt(x), both rounded to nearest.
 //
 // The polynomials are weighted least-squares fits driven to minimax
@@ -199,7 +199,9 @@ private:
     Value *nearZero = fma(mul(x, x2), horner(x2, kTanhP), x);
     Value *e = exp(add(magnitude, magnitude));
     Value *away = sub(f32(1), div(f32(2), add(e, f32(1))));
-    return select(compare("lt", magnitude, f32(0.55)), nearZero, math("copysign", {away, x}));
+    // The sign at the end: x + x^3 P(x^2) would make tanh(-0) +0.
+    Value *result = select(compare("lt", magnitude, f32(0.55)), nearZero, away);
+    return math("copysign", {result, x});
   }
 };
 
