@@ -303,6 +303,9 @@ private:
   SemaValue mathFunctionCall(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
+  /// The first argument `v` of a shuffle or warp reduction as a 32-bit
+  /// run-time scalar; null after reporting ("shuffle_sync_bfly moves ...").
+  ir::Value *shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb);
   /// warp_reduction_sum/max/min: butterfly shuffles and the combining op.
   SemaValue warpReduction(CallSite &site);
   SemaValue matrixCopy(CallSite &site);

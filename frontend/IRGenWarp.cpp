@@ -30,6 +30,21 @@
 
 namespace cutec {
 
+ir::Value *IRGen::shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb) {
+  if (!requireBuilder(site.loc(), site.callee + "()"))
+    return nullptr;
+  ir::Value *value = toRunTime(v, site.argExpr(0));
+  if (!value)
+    return nullptr;
+  ir::DataType type = value->type().element();
+  if (value->type().isScalar() &&
+      (type == ir::DataType::F32 || type == ir::DataType::I32 || type == ir::DataType::U32))
+    return value;
+  error(site.argExpr(0), site.callee + " " + verb + " 32-bit scalars (f32, i32, u32), not " +
+                             value->type().str());
+  return nullptr;
+}
+
 SemaValue IRGen::callShuffleBfly(CallSite &site) {
   if (!checkArity(site, "shuffle_sync_bfly", 2, 2))
     return SemaValue::poison();
@@ -40,18 +55,10 @@ SemaValue IRGen::callShuffleBfly(CallSite &site) {
                  "the lane offset of shuffle_sync_bfly must be a compile-time integer from 1 to "
                  "31, not " +
                      offset.describe());
-  ir::Builder *b = requireBuilder(site.loc(), "shuffle_sync_bfly()");
-  if (!b)
-    return SemaValue::poison();
-  ir::Value *value = toRunTime(site.args[0], site.argExpr(0));
+  ir::Value *value = shuffledScalar(site, site.args[0], "moves");
   if (!value)
     return SemaValue::poison();
-  ir::DataType type = value->type().element();
-  if (!value->type().isScalar() ||
-      (type != ir::DataType::F32 && type != ir::DataType::I32 && type != ir::DataType::U32))
-    return error(site.argExpr(0), "shuffle_sync_bfly moves 32-bit scalars (f32, i32, u32), not " +
-                                      value->type().str());
-  ir::Operation &op = b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
+  ir::Operation &op = builder->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
   op.setAttr("offset", offset.intValue().staticValue());
   return SemaValue::runTime(op.result());
 }
@@ -63,17 +70,10 @@ SemaValue IRGen::warpReduction(CallSite &site) {
     return error(site.loc(), site.callee + "'s threads_in_group must be a power of two from 1 "
                                            "to 32, not " + llvm::Twine(group),
                  {site.range()});
-  ir::Builder *b = requireBuilder(site.loc(), site.callee + "()");
-  if (!b)
-    return SemaValue::poison();
-  ir::Value *value = toRunTime(site.bound[0], site.argExpr(0));
+  ir::Value *value = shuffledScalar(site, site.bound[0], "reduces");
   if (!value)
     return SemaValue::poison();
-  ir::DataType type = value->type().element();
-  if (!value->type().isScalar() ||
-      (type != ir::DataType::F32 && type != ir::DataType::I32 && type != ir::DataType::U32))
-    return error(site.argExpr(0), site.callee + " reduces 32-bit scalars (f32, i32, u32), not " +
-                                      value->type().str());
+  ir::Builder *b = builder;
   for (int64_t offset = group / 2; offset >= 1; offset /= 2) {
     ir::Operation &shuffle =
         b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
