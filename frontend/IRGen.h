@@ -298,8 +298,16 @@ private:
   /// (the tile without its broadcast modes). False after reporting.
   bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
                         const ast::Expr &smemExpr);
+  // --- The math library (IRGenMath.cpp) ------------------------------------
+  /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh.
+  SemaValue mathFunctionCall(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
+  /// The first argument `v` of a shuffle or warp reduction as a 32-bit
+  /// run-time scalar; null after reporting ("shuffle_sync_bfly moves ...").
+  ir::Value *shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb);
+  /// warp_reduction_sum/max/min: butterfly shuffles and the combining op.
+  SemaValue warpReduction(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.

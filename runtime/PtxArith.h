@@ -78,6 +78,30 @@ inline float mulRnF32(float a, float b) { return a * b; }
 inline float fmaRnF32(float a, float b, float c) { return std::fma(a, b, c); }
 inline float divRnF32(float a, float b) { return a / b; }
 
+// max.f32 and min.f32 (IEEE 754-2019 maximumNumber/minimumNumber): a NaN
+// operand gives the other one, two NaNs the canonical NaN, and +0 is
+// larger than -0.
+inline float canonicalNaN() { return std::bit_cast<float>(0x7FFFFFFFu); }
+inline float maxF32(float a, float b) {
+  if (std::isnan(a))
+    return std::isnan(b) ? canonicalNaN() : b;
+  if (std::isnan(b) || a > b)
+    return a;
+  return a == b && std::signbit(b) ? a : b;
+}
+inline float minF32(float a, float b) {
+  if (std::isnan(a))
+    return std::isnan(b) ? canonicalNaN() : b;
+  if (std::isnan(b) || a < b)
+    return a;
+  return a == b && std::signbit(a) ? a : b;
+}
+// copysign.f32 d, a, b: the bits of b with the sign bit of a.
+inline float copysignF32(float sign, float magnitude) {
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(sign) & 0x80000000u) |
+                              (std::bit_cast<uint32_t>(magnitude) & 0x7FFFFFFFu));
+}
+
 // cvt.rzi.s32.f32: truncate; NaN gives 0 and out-of-range saturates.
 inline uint32_t cvtRziS32F32(float a) {
   if (std::isnan(a))
