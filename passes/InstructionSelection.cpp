@@ -390,18 +390,21 @@ private:
       return nullptr;
     llvm::SMLoc loc = op.loc();
     int64_t k = llvm::Log2_64(uint64_t(*divisor));
+    // The result keeps the op's i32 type (a loop may carry it beside other
+    // i32 values); the steps before it are untyped 32-bit arithmetic.
+    auto result = [&](const char *opcode, Value *lhs, Value *rhs) {
+      return emitValue(b, loc, opcode, machineType(type), {lhs, rhs});
+    };
     if (nonNegativeDividends.contains(&op))
-      return op.kind() == OpKind::Div
-                 ? binary32(b, loc, "shr.u32", x, immediate32(b, loc, k))
-                 : binary32(b, loc, "and.b32", x, immediate32(b, loc, *divisor - 1));
+      return op.kind() == OpKind::Div ? result("shr.u32", x, immediate32(b, loc, k))
+                                      : result("and.b32", x, immediate32(b, loc, *divisor - 1));
     Value *sign = binary32(b, loc, "shr.s32", x, immediate32(b, loc, 31));
     Value *bias = binary32(b, loc, "shr.u32", sign, immediate32(b, loc, 32 - k));
-    Value *quotient =
-        binary32(b, loc, "shr.s32", binary32(b, loc, "add.s32", x, bias), immediate32(b, loc, k));
+    Value *biased = binary32(b, loc, "add.s32", x, bias);
     if (op.kind() == OpKind::Div)
-      return quotient;
-    return binary32(b, loc, "sub.s32", x,
-                    binary32(b, loc, "shl.b32", quotient, immediate32(b, loc, k)));
+      return result("shr.s32", biased, immediate32(b, loc, k));
+    Value *quotient = binary32(b, loc, "shr.s32", biased, immediate32(b, loc, k));
+    return result("sub.s32", x, binary32(b, loc, "shl.b32", quotient, immediate32(b, loc, k)));
   }
 
   /// `c ? t : f` on predicates, which selp does not take: `c and t` when f
