@@ -231,6 +231,12 @@ void CtaRunner::checkAsyncDestination(Thread &t, const AsyncCopy &copy, const ch
                " reads and may still be reading: wait on the mbarrier phase its "
                "tcgen05.commit arrives on before reusing the buffer";
       });
+    uint32_t warpgroup;
+    if (const WgmmaRead *r = pendingWgmmaReads ? wgmmaReaderOf(offset, 16, warpgroup) : nullptr)
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) + ", which " +
+               wgmmaReaderText(warpgroup, *r);
+      });
     if (const BulkStore *store = bulkStoreReading(offset))
       fail(t, what, [&] {
         return "the " + std::string(part) + " writes shared byte " + hex(target) +
@@ -269,6 +275,13 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
                  " reads and may still be reading: wait on the mbarrier phase its "
                  "tcgen05.commit arrives on before reusing the buffer";
         });
+  uint32_t warpgroup;
+  if (const WgmmaRead *r =
+          store && pendingWgmmaReads ? wgmmaReaderOf(offset, width, warpgroup) : nullptr)
+    fail(t, what, [&] {
+      return std::to_string(width) + "-byte shared store at " + hex(address) +
+             " overwrites shared memory that " + wgmmaReaderText(warpgroup, *r);
+    });
   if (store && unreadBulkStores)
     for (uint32_t b = 0; b < width; ++b)
       if (const BulkStore *s = bulkStoreReading(offset + b))

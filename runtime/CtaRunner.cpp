@@ -78,6 +78,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
   clcFailureObserved = false;
   tmem.reset();
   forgetTcgen05Reads(0);
+  dropWgmmaReads();
   dropAsyncCopies(); // those of a CTA that failed
   dropBulkStores();
   for (Slot &s : slots)

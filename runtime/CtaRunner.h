@@ -145,6 +145,9 @@ public:
   // meets (a warp-collective), then the warpgroup: the last warp to arrive
   // performs the instruction for all four.
   void wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what);
+  // What a wgmma.mma_async uses until it retires (CtaWgmmaHazards.cpp).
+  void wgmmaRegistersInUse(Thread &t, uint32_t web, const char *what);
+  void wgmmaRegisterAccess(Thread &t, uint32_t web, bool write, const char *what);
 
   // Clusters (ClusterMemory.cpp, ClusterTcgen05.cpp); see Thread's methods.
   /// The shared bytes of the cluster address `address` (runtime/Cluster.h)
@@ -283,6 +286,13 @@ private:
     uint32_t issuer;
   };
 
+  /// The shared units a wgmma.mma_async read, kept until it retires.
+  struct WgmmaRead {
+    uint64_t serial; // its warpgroup's count of wgmma.mma_async, this one included
+    std::vector<uint32_t> units; // 16-byte units (shared offset / 16), sorted, each once
+    const char *what;
+  };
+
   /// A warp's collective in progress.
   struct Warp {
     uint32_t lanes = 0; // lanes that exist (the last warp may be partial)
@@ -315,6 +325,13 @@ private:
       const char *first = nullptr;
     };
     std::vector<Group> committed;
+    /// wgmma.mma_async issued and retired so far: serials 1..issued, of
+    /// which 1..retired are retired (groups retire oldest first).
+    uint64_t issued = 0, retired = 0;
+    /// Per register web: the serial and instruction of the latest
+    /// wgmma.mma_async that used it (0 and null: none yet).
+    std::vector<std::pair<uint64_t, const char *>> webs;
+    std::vector<WgmmaRead> reads; // of the pending wgmma.mma_async, in issue order
   };
 
   /// Body of a wgmma warp meeting, run by the warp's last lane: checks that
@@ -322,6 +339,21 @@ private:
   /// then arrives; the last warp performs the instruction.
   void wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *what);
   void wgmmaPerform(Thread &t, Warpgroup &g, const char *what);
+  /// Notes the shared units wgmma.mma_async number g.issued of warpgroup
+  /// `g` read; they count as read until it retires.
+  void noteWgmmaReads(Warpgroup &g, std::vector<uint32_t> units, const char *what);
+  /// After a wait_group: forgets the reads of the wgmma.mma_async retired.
+  void retireWgmmaReads(Warpgroup &g);
+  /// Forgets the reads of a CTA that failed.
+  void dropWgmmaReads();
+  /// A pending wgmma.mma_async that reads one of shared offsets [offset,
+  /// offset + width), and its warpgroup; null if none does.
+  const WgmmaRead *wgmmaReaderOf(uint32_t offset, uint32_t width, uint32_t &warpgroup) const;
+  /// "'wgmma...' (issued by warpgroup 1; ...) reads as an operand and may
+  /// still be reading: ..."
+  std::string wgmmaReaderText(uint32_t warpgroup, const WgmmaRead &r) const;
+  /// "'wgmma...' (issued by warpgroup 1; not committed yet)"
+  std::string wgmmaText(uint32_t warpgroup, uint64_t serial, const char *what) const;
   /// At a thread's exit: fails `t` if its warpgroup has a wgmma pending.
   void checkWgmmaAtExit(Thread &t);
   /// Where warpgroup `g` stands, for deadlock reports.
@@ -415,7 +447,8 @@ private:
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
   void updatePendingAsync() {
-    pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores;
+    pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores +
+                   pendingWgmmaReads;
   }
   /// Records the shared units an issued tcgen05 operation read.
   void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
@@ -469,6 +502,10 @@ private:
   std::vector<uint32_t> tcgen05Reader;
   uint32_t firstReadMark = 1;
   std::vector<std::byte> gatherScratch;
+  /// Per shared unit (offset / 16): how many pending wgmma.mma_async read
+  /// it. Allocated at the CTA's first wgmma.mma_async.
+  std::vector<uint16_t> wgmmaReaders;
+  uint32_t pendingWgmmaReads = 0; // WgmmaRead records of all warpgroups
   std::vector<BulkStore> bulkStores; // issue order
   /// Per shared unit (offset / 16): how many stores in flight still read it.
   /// Allocated at the CTA's first TMA store.
