@@ -236,8 +236,8 @@ private:
 
   void printInitialValues(const Operation &loop, llvm::ArrayRef<Value *> values, unsigned indent,
                           llvm::ArrayRef<const Value *> targets) override {
-    for (size_t i = 0; i < targets.size(); ++i)
-      checkCopy(values[i], targets[i], where(loop, "mov"), indent);
+    checkCopies(std::vector<const Value *>(values.begin(), values.end()), targets,
+                where(loop, "mov"), indent);
     printYield(values, indent, targets);
   }
 
@@ -245,10 +245,9 @@ private:
     LoopParts loop = loopParts(op);
     std::string iv = reg(loop.inductionVariable);
     line(indent, fmt::format("{} = {};", iv, reg(op.operand(0))));
-    for (size_t i = 0; i < loop.carried.size(); ++i) {
-      checkCopy(op.operand(3 + i), loop.carried[i], where(op, "mov"), indent);
+    checkCopies(op.operands().drop_front(3), loop.carried, where(op, "mov"), indent);
+    for (size_t i = 0; i < loop.carried.size(); ++i)
       line(indent, fmt::format("{} = {};", reg(loop.carried[i]), reg(op.operand(3 + i))));
-    }
     line(indent, fmt::format("for (; int32_t({}) < int32_t({}); {} += {}) {{", iv,
                              reg(op.operand(1)), iv, reg(op.operand(2))));
     if (llvm::Error e =
@@ -388,10 +387,17 @@ private:
       line(indent, fmt::format("t.wgmmaRegisterAccess({}u, {}, {});", web, write, what));
   }
 
-  /// A copy from `from` to `to` touches registers unless both are one web's.
-  void checkCopy(const Value *from, const Value *to, const std::string &what, unsigned indent) {
-    if (std::optional<unsigned> web = webs.web(to); !web || web != webs.web(from))
-      checkWgmmaRegisters({from}, {to}, cxxStringLiteral(what), indent);
+  /// Loop initial values: copies from[i] to to[i], each touching registers
+  /// unless both are one web's.
+  void checkCopies(llvm::ArrayRef<const Value *> from, llvm::ArrayRef<const Value *> to,
+                   const std::string &what, unsigned indent) {
+    std::vector<const Value *> reads, writes;
+    for (size_t i = 0; i < to.size(); ++i)
+      if (std::optional<unsigned> web = webs.web(to[i]); !web || web != webs.web(from[i])) {
+        reads.push_back(from[i]);
+        writes.push_back(to[i]);
+      }
+    checkWgmmaRegisters(reads, writes, cxxStringLiteral(what), indent);
   }
 
   /// `what` and where in the source `op` is, for diagnostics.

@@ -309,8 +309,8 @@ struct alignas(16) Chunk16 {
 // 6 warp 2 executes a commit where the others execute the mma, 7 reads the
 // accumulators before the wait, 8 gives each mma accumulators of their own
 // (register webs 0 and 1) and a group of its own, waits with N = 1 and
-// reads both, 9 stores into A's first bytes before the commit, 10 after the
-// wait. As the emitted code does, each mma names the register web it uses
+// reads both, 9 stores into the first A's first bytes (after the image's
+// free KiB) before the commit, 10 after the wait. As the emitted code does, each mma names the register web it uses
 // and the final stores ask whether the accumulators may be read.
 void wgmmaBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const Params *>(raw);
@@ -350,7 +350,7 @@ void wgmmaBody(Thread &t, const void *raw) {
   if (p.mistake == 7)
     t.wgmmaRegisterAccess(0, false, "cvt.rn.f16x2.f32 at wgmma.cute:9");
   if (p.mistake == 9)
-    t.storeShared<uint32_t>(base, 0, "st.shared.b32 at wgmma.cute:9");
+    t.storeShared<uint32_t>(base + 1024, 0, "st.shared.b32 at wgmma.cute:9");
   if (p.mistake == 8) {
     t.wgmmaWaitGroup(1, "wgmma.wait_group at wgmma.cute:10");
     t.wgmmaRegisterAccess(0, false, "mov.b32 at wgmma.cute:11");
@@ -359,7 +359,7 @@ void wgmmaBody(Thread &t, const void *raw) {
   t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:13");
   t.wgmmaWaitGroup(0, "wgmma.wait_group at wgmma.cute:14");
   if (p.mistake == 10)
-    t.storeShared<uint32_t>(base, t.loadShared<uint32_t>(base, "ld.shared.b32"),
+    t.storeShared<uint32_t>(base + 1024, t.loadShared<uint32_t>(base + 1024, "ld.shared.b32"),
                             "st.shared.b32 at wgmma.cute:15");
   t.wgmmaRegisterAccess(0, false, "st.global at wgmma.cute:16");
   for (uint32_t r = 0; r < regs; ++r)
@@ -578,7 +578,7 @@ TEST(WgmmaDiagnostics, AccumulatorsOfTheGroupAWaitLeftPending) {
 
 TEST(WgmmaDiagnostics, OperandOverwrittenBeforeTheWait) {
   expectContains(errorOf(9), "st.shared.b32 at wgmma.cute:9: 4-byte shared "
-                             "store at 0x400 overwrites shared memory that 'wgmma.mma_async at "
+                             "store at 0x800 overwrites shared memory that 'wgmma.mma_async at "
                              "wgmma.cute:7' (issued by warpgroup 0; no wgmma.commit_group has "
                              "followed it) reads as an operand and may still be reading: retire "
                              "it (wgmma.wait_group) before the buffer is released or reused");
