@@ -202,6 +202,7 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
     s.state = State::AtBarrier;
   else if (barriers.lanePending(id, t.warpid, t.laneid))
     s.state = State::AtBarrierArrival;
+  wgmmaOrderBarrier(t, id, completed);
   release(completed ? 1u << id : 0);
   releaseArrivals(t.warpid);
   if (s.state != State::Runnable)

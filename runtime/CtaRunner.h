@@ -33,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace cutec::rt {
@@ -293,6 +294,13 @@ private:
     const char *what;
   };
 
+  /// The latest wgmma.mma_async of a warpgroup that read a shared unit,
+  /// retired or not (serial 0: none).
+  struct WgmmaLastReader {
+    uint64_t serial = 0;
+    const char *what = nullptr;
+  };
+
   /// A warp's collective in progress.
   struct Warp {
     uint32_t lanes = 0; // lanes that exist (the last warp may be partial)
@@ -354,6 +362,28 @@ private:
   std::string wgmmaReaderText(uint32_t warpgroup, const WgmmaRead &r) const;
   /// "'wgmma...' (issued by warpgroup 1; not committed yet)"
   std::string wgmmaText(uint32_t warpgroup, uint64_t serial, const char *what) const;
+  // Which wgmma retirements each thread is ordered after (CtaWgmmaOrder.cpp).
+  /// The number of warpgroup `g`'s wgmma.mma_async whose retirement `t`
+  /// is ordered after.
+  uint64_t wgmmaRetiredKnownBy(const Thread &t, uint32_t g) const;
+  /// Adds what `t` knows to `into` (per warpgroup, the maximum).
+  void carryWgmmaKnowledge(const Thread &t, std::vector<uint64_t> &into) const;
+  void learnWgmmaKnowledge(const Thread &t, const std::vector<uint64_t> &from);
+  /// `t` arrives on this CTA's mbarrier `bar` / saw its phase complete.
+  void wgmmaOrderArrive(const Thread &t, uint32_t bar);
+  void wgmmaOrderWaited(const Thread &t, uint32_t bar);
+  /// `t` arrived at named barrier `id`, which that `completed`.
+  void wgmmaOrderBarrier(const Thread &t, uint32_t id, bool completed);
+  /// Read `r` of warpgroup `g` is the latest of the units it read.
+  void noteWgmmaLastReaders(uint32_t g, const WgmmaRead &r);
+  void resetWgmmaOrder();
+  /// A retired wgmma.mma_async, and its warpgroup, that read one of shared
+  /// offsets [offset, offset + width) and whose retirement `t` is not
+  /// ordered after; null if none.
+  const WgmmaLastReader *unorderedWgmmaReader(const Thread &t, uint32_t offset, uint32_t width,
+                                              uint32_t &warpgroup) const;
+  /// "'wgmma...' (issued by warpgroup 1) read as an operand: ..."
+  std::string unorderedWgmmaText(uint32_t warpgroup, const WgmmaLastReader &r) const;
   /// At a thread's exit: fails `t` if its warpgroup has a wgmma pending.
   void checkWgmmaAtExit(Thread &t);
   /// Where warpgroup `g` stands, for deadlock reports.
@@ -447,8 +477,10 @@ private:
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
   void updatePendingAsync() {
+    // Once a wgmma.mma_async has run, shared stores are checked against the
+    // readers of the bytes, retired or not (CtaWgmmaOrder.cpp).
     pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores +
-                   pendingWgmmaReads;
+                   pendingWgmmaReads + !wgmmaKnown.empty();
   }
   /// Records the shared units an issued tcgen05 operation read.
   void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
@@ -506,6 +538,15 @@ private:
   /// it. Allocated at the CTA's first wgmma.mma_async.
   std::vector<uint16_t> wgmmaReaders;
   uint32_t pendingWgmmaReads = 0; // WgmmaRead records of all warpgroups
+  /// Per thread and warpgroup (t * warpgroups + g): wgmmaRetiredKnownBy of
+  /// the other warpgroups. Empty until the CTA's first wgmma.mma_async.
+  std::vector<uint64_t> wgmmaKnown;
+  /// Per shared unit and warpgroup (unit * warpgroups + g).
+  std::vector<WgmmaLastReader> wgmmaLastReader;
+  /// What the arrivals on each mbarrier (by address) carried, and on each
+  /// named barrier in its current phase.
+  std::unordered_map<uint32_t, std::vector<uint64_t>> wgmmaReleased;
+  std::array<std::vector<uint64_t>, NamedBarriers::kCount> wgmmaBarrierKnown;
   std::vector<BulkStore> bulkStores; // issue order
   /// Per shared unit (offset / 16): how many stores in flight still read it.
   /// Allocated at the CTA's first TMA store.

@@ -84,6 +84,7 @@ void CtaRunner::noteWgmmaReads(Warpgroup &g, std::vector<uint32_t> units, const 
   for (uint32_t unit : units)
     ++wgmmaReaders[unit];
   g.reads.push_back({g.issued, std::move(units), what});
+  noteWgmmaLastReaders(uint32_t(&g - warpgroups.data()), g.reads.back());
   ++pendingWgmmaReads;
   updatePendingAsync();
 }
@@ -103,6 +104,7 @@ void CtaRunner::retireWgmmaReads(Warpgroup &g) {
 void CtaRunner::dropWgmmaReads() {
   std::fill(wgmmaReaders.begin(), wgmmaReaders.end(), 0);
   pendingWgmmaReads = 0;
+  resetWgmmaOrder();
   updatePendingAsync();
 }
 
