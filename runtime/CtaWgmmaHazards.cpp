@@ -1,6 +1,6 @@
 // What a wgmma.mma_async uses until the wgmma.wait_group that retires it,
-// and the accesses the PTX ISA forbids before then (docs/emulator.md "The
-// warpgroup MMA's asynchrony"):
+// and the accesses the PTX ISA forbids before then (docs/emulator.md,
+// "Warpgroup MMA", "Asynchrony"):
 //
 // - Registers. The compiler numbers the register sets wgmma.mma_async use
 //   ("webs": its accumulators, its A registers; codegen/emu/WgmmaRegisterWebs.h).

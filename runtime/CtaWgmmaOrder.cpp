@@ -1,7 +1,7 @@
 // Which wgmma retirements each thread of the CTA is ordered after, so that a
 // shared buffer released before the wait_group that retires its readers is
-// reported whatever the emulator's schedule (docs/emulator.md "The warpgroup
-// MMA's asynchrony").
+// reported whatever the emulator's schedule (docs/emulator.md, "Warpgroup
+// MMA", "Asynchrony").
 //
 // A wgmma.mma_async may read its shared operands until the wgmma.wait_group
 // that retires it. A write to those bytes by another thread is safe only if
