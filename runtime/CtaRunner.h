@@ -352,7 +352,7 @@ private:
   void noteWgmmaReads(Warpgroup &g, std::vector<uint32_t> units, const char *what);
   /// After a wait_group: forgets the reads of the wgmma.mma_async retired.
   void retireWgmmaReads(Warpgroup &g);
-  /// Forgets the reads of a CTA that failed.
+  /// At a CTA's start: forgets the previous CTA's wgmma reads and ordering.
   void dropWgmmaReads();
   /// A pending wgmma.mma_async that reads one of shared offsets [offset,
   /// offset + width), and its warpgroup; null if none does.

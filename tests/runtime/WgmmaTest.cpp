@@ -310,7 +310,9 @@ struct alignas(16) Chunk16 {
 // accumulators before the wait, 8 gives each mma accumulators of their own
 // (register webs 0 and 1) and a group of its own, waits with N = 1 and
 // reads both, 9 stores into the first A's first bytes (after the image's
-// free KiB) before the commit, 10 after the wait. As the emitted code does, each mma names the register web it uses
+// free KiB) before the commit, 10 after the wait; with 11 and 12 warpgroup 0
+// hands A to warpgroup 1 through an mbarrier (in the free KiB), which then
+// rewrites it: 11 arrives before the wait, 12 after. As the emitted code does, each mma names the register web it uses
 // and the final stores ask whether the accumulators may be read.
 void wgmmaBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const Params *>(raw);
@@ -318,9 +320,19 @@ void wgmmaBody(Thread &t, const void *raw) {
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * p.warpgroups * 16)
     t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
                            "st.shared.v4");
+  const bool handOver = p.mistake == 11 || p.mistake == 12;
+  if (handOver && tid == 0)
+    t.mbarrierInit(base, 128, "mbarrier.init at wgmma.cute:1");
   t.barrierSync(0, 0, "bar.sync at wgmma.cute:2");
   if (p.mistake == 4 && t.warpid == 3)
     return;
+  if (handOver && tid >= 128) {
+    t.mbarrierWaitParity(base, 0, "mbarrier.wait at wgmma.cute:3");
+    for (int round = 0; round < 8; ++round) // after warpgroup 0's wait, here
+      t.yieldThread("nanosleep at wgmma.cute:4");
+    t.storeShared<uint32_t>(base + 1024, 0, "st.shared.b32 at wgmma.cute:4");
+    return;
+  }
   const uint32_t regs = wgmmaAccumulatorRegisters(p.shape), thread = tid % 128;
   uint32_t d[128];
   for (uint32_t r = 0; r < regs; ++r)
@@ -356,8 +368,12 @@ void wgmmaBody(Thread &t, const void *raw) {
     t.wgmmaRegisterAccess(0, false, "mov.b32 at wgmma.cute:11");
     t.wgmmaRegisterAccess(1, true, "mov.b32 at wgmma.cute:12");
   }
+  if (p.mistake == 11)
+    t.mbarrierArrive(base, "mbarrier.arrive at wgmma.cute:12");
   t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:13");
   t.wgmmaWaitGroup(0, "wgmma.wait_group at wgmma.cute:14");
+  if (p.mistake == 12)
+    t.mbarrierArrive(base, "mbarrier.arrive at wgmma.cute:14");
   if (p.mistake == 10)
     t.storeShared<uint32_t>(base + 1024, t.loadShared<uint32_t>(base + 1024, "ld.shared.b32"),
                             "st.shared.b32 at wgmma.cute:15");
@@ -590,6 +606,27 @@ TEST(WgmmaDiagnostics, OperandRewrittenAfterTheWaitIsFine) {
   p.params.mistake = 10;
   std::vector<uint32_t> out;
   Status s = run(p, out);
+  ASSERT_TRUE(bool(s)) << s.error();
+  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
+}
+
+TEST(WgmmaDiagnostics, OperandReleasedBeforeTheWait) {
+  // Warpgroup 1 stores a few rounds after the release, when warpgroup 0's
+  // wait has retired the wgmma here; nothing orders the wait before it.
+  expectContains(errorOf(11, 256), "(warp 4, lane 0): st.shared.b32 at wgmma.cute:4: 4-byte "
+                                   "shared store at 0x800 overwrites shared memory that "
+                                   "'wgmma.mma_async at wgmma.cute:7' (issued by warpgroup 0) "
+                                   "read as an operand: a wgmma.wait_group of that warpgroup "
+                                   "has retired it since, but no mbarrier arrival or bar.sync "
+                                   "after that wait orders it before this write");
+}
+
+TEST(WgmmaDiagnostics, OperandReleasedAfterTheWaitIsFine) {
+  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
+                        K_128, K_128, 2});
+  p.params.mistake = 12;
+  std::vector<uint32_t> out;
+  Status s = run(p, out, 256);
   ASSERT_TRUE(bool(s)) << s.error();
   EXPECT_EQ(assemble(out, p.params.shape), p.expected);
 }
