@@ -298,8 +298,16 @@ private:
   /// (the tile without its broadcast modes). False after reporting.
   bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
                         const ast::Expr &smemExpr);
+  // --- The math library (IRGenMath.cpp) ------------------------------------
+  /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh.
+  SemaValue mathFunctionCall(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
   SemaValue callShuffleBfly(CallSite &site);
+  /// The first argument `v` of a shuffle or warp reduction as a 32-bit
+  /// run-time scalar; null after reporting ("shuffle_sync_bfly moves ...").
+  ir::Value *shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb);
+  /// warp_reduction_sum/max/min: butterfly shuffles and the combining op.
+  SemaValue warpReduction(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.
@@ -345,10 +353,12 @@ private:
   SemaValue callTiledMmaBuiltin(CallSite &site);
   SemaValue mmaOp(CallSite &site);
   SemaValue smemLayoutForMma(MmaOperand operand, CallSite &site);
+  // --- Warpgroup MMA (IRGenWarpgroupMma.cpp) ---------------------------------
   SemaValue warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument);
-  /// A warpgroup slice's partition_C of an (M, N') tile in memory: the
-  /// thread's accumulator elements, laid out as its register fragment.
-  SemaValue warpgroupPartitionC(const TiledMma &slice, CallSite &site);
+  /// A warpgroup slice's partition_C (partition_A, A from registers) of an
+  /// (M, X') tile in memory: the thread's elements, laid out as its register
+  /// fragment.
+  SemaValue warpgroupPartition(const TiledMma &slice, MmaOperand operand, CallSite &site);
   /// gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: the new
   /// accumulator, after the checks and regrouping tiledMmaGemm did.
   SemaValue warpgroupGemm(const TiledMma &mma, CallSite &site);
@@ -417,6 +427,11 @@ private:
   /// (true, null) when there is none, null after an error: multicast needs
   /// a cluster kernel, and a static mask names CTAs of the cluster.
   ir::Value *multicastArgument(CallSite &site, llvm::StringRef name, bool &absent);
+  /// The run-time i32 rank of `name`'s cta= keyword, as multicastArgument:
+  /// a static rank must be one of the cluster's.
+  ir::Value *remoteCtaArgument(CallSite &site, llvm::StringRef name, bool &absent);
+  ir::Value *clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
+                             bool &absent);
 
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);

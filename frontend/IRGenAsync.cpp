@@ -168,9 +168,18 @@ SemaValue IRGen::mbarrierOp(CallSite &site) {
   if (!form)
     return error(site.loc(), "unknown mbarrier operation '" + name + "'", {site.range()});
   size_t arity = form->operand ? 2 : 1;
-  if (!checkArity(site, name, arity, arity))
+  bool arrive = form->kind == ir::OpKind::MbarrierArrive;
+  if (!checkArity(site, name, arity, arity,
+                  arrive ? llvm::ArrayRef<llvm::StringRef>{"cta"}
+                         : llvm::ArrayRef<llvm::StringRef>{}))
     return SemaValue::poison();
-  llvm::SmallVector<ir::Value *, 2> operands;
+  // mbarrier_arrive(bar, cta=rank): the arrival counts on the mbarrier at
+  // `bar`'s offset in CTA `rank` of the cluster.
+  bool local = true;
+  ir::Value *rank = arrive ? remoteCtaArgument(site, name, local) : nullptr;
+  if (!local && !rank)
+    return SemaValue::poison();
+  llvm::SmallVector<ir::Value *, 3> operands;
   if (ir::Value *bar = mbarrierOperand(site, 0, name))
     operands.push_back(bar);
   if (form->operand)
@@ -178,6 +187,8 @@ SemaValue IRGen::mbarrierOp(CallSite &site) {
       operands.push_back(v);
   if (operands.size() != arity)
     return SemaValue::poison();
+  if (rank)
+    operands.push_back(rank);
   if (form->kind == ir::OpKind::MbarrierInit && site.args[1].is(SemaValue::Kind::Int) &&
       site.args[1].intValue().isStatic()) {
     int64_t count = site.args[1].intValue().staticValue();

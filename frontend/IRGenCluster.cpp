@@ -63,28 +63,47 @@ std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef n
 }
 
 ir::Value *IRGen::multicastArgument(CallSite &site, llvm::StringRef name, bool &absent) {
-  const CallSite::Keyword *kw = site.keyword("multicast");
+  return clusterArgument(site, name, "multicast", absent);
+}
+
+ir::Value *IRGen::remoteCtaArgument(CallSite &site, llvm::StringRef name, bool &absent) {
+  return clusterArgument(site, name, "cta", absent);
+}
+
+// multicast=mask and cta=rank name CTAs of the executing CTA's cluster.
+ir::Value *IRGen::clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
+                                  bool &absent) {
+  const CallSite::Keyword *kw = site.keyword(key);
   absent = !kw;
   if (!kw)
     return nullptr;
+  bool multicast = key == "multicast";
   if (clusterCtas < 2) {
     error(kw->nameRange.Start,
-          name + " with multicast= copies into several CTAs of a cluster: the kernel must run "
-                 "in clusters of 2 or more CTAs, e.g. @kernel(..., cluster=(2, 1, 1))",
+          name + " with " + key +
+              (multicast ? "= copies into several CTAs of a cluster"
+                         : "= reaches another CTA of the cluster") +
+              ": the kernel must run in clusters of 2 or more CTAs, e.g. @kernel(..., "
+              "cluster=(2, 1, 1))",
           {kw->nameRange});
     return nullptr;
   }
   const SemaValue &v = kw->value;
   if (v.is(SemaValue::Kind::Int) && v.intValue().isStatic()) {
-    int64_t mask = v.intValue().staticValue();
-    if (mask <= 0 || mask >> clusterCtas) {
-      error(*kw->expr, "the multicast mask " + llvm::Twine(mask) +
+    int64_t value = v.intValue().staticValue();
+    if (multicast && (value <= 0 || value >> clusterCtas)) {
+      error(*kw->expr, "the multicast mask " + llvm::Twine(value) +
                            " must name CTAs of the cluster: bits 0-" +
                            llvm::Twine(clusterCtas - 1) + ", at least one set");
       return nullptr;
     }
+    if (!multicast && (value < 0 || value >= clusterCtas)) {
+      error(*kw->expr, "the CTA rank " + llvm::Twine(value) + " is not in the cluster of " +
+                           llvm::Twine(clusterCtas) + " CTAs");
+      return nullptr;
+    }
   }
-  return toIndex(v, *kw->expr, "the multicast mask");
+  return toIndex(v, *kw->expr, multicast ? "the multicast mask" : "the CTA rank");
 }
 
 // issue_clc_query(mbar, response, multicast=True): the PTX operands are

@@ -77,11 +77,11 @@ struct OpSignature {
 };
 
 OpSignature signatureOf(llvm::StringRef op) {
-  if (op == "MmaF16BF16Op")
+  if (op == "MmaF16BF16Op" || op == "warpgroup.MmaF16BF16Op")
     return {2, true, true};
   if (op == "MmaI8Op")
     return {1, true, false};
-  if (op == "MmaF8F6F4Op" || op == "MmaF8Op")
+  if (op == "MmaF8F6F4Op" || op == "warpgroup.MmaF8Op" || op == "warpgroup.MmaI8Op")
     return {3, false, true};
   return {0, false, false}; // MmaTF32Op
 }
@@ -96,13 +96,8 @@ llvm::StringRef baseName(llvm::StringRef op) {
 std::string typeProblem(const TiledMma &mma) {
   using ir::DataType;
   bool ok;
-  llvm::StringRef op = baseName(mma.op);
-  auto fp8 = [](DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; };
-  if (mma.warpgroup && op == "MmaF8Op")
-    ok = fp8(mma.a) && fp8(mma.b) && mma.acc == DataType::F32;
-  else if (mma.warpgroup)
-    ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) && mma.acc == DataType::F32;
-  else if (op == "MmaF16BF16Op")
+  llvm::StringRef op = mma.op;
+  if (op == "MmaF16BF16Op")
     ok = (mma.a == DataType::F16 || mma.a == DataType::BF16) &&
          (mma.acc == DataType::F16 || mma.acc == DataType::F32);
   else if (op == "MmaI8Op")
@@ -115,8 +110,7 @@ std::string typeProblem(const TiledMma &mma) {
   if (ok)
     return "";
   return mma.op + " does not multiply " + ir::name(mma.a).str() + " x " + ir::name(mma.b).str() +
-         " into " + ir::name(mma.acc).str() +
-         (mma.warpgroup ? " (so far: f16 or bf16, or e4m3 and e5m2, into f32)" : "");
+         " into " + ir::name(mma.acc).str();
 }
 
 } // namespace
@@ -128,8 +122,10 @@ std::string typeProblem(const TiledMma &mma) {
 // K-major), in this order.
 SemaValue IRGen::mmaOp(CallSite &site) {
   llvm::StringRef op = site.callee;
-  OpSignature sig = signatureOf(baseName(op));
-  if (!checkArity(site, op, sig.types + 1, sig.types + 5))
+  OpSignature sig = signatureOf(op);
+  if (!checkArity(site, op, sig.types + 1, sig.types + 5,
+                  op == "warpgroup.MmaI8Op" ? llvm::ArrayRef<llvm::StringRef>{"satfinite"}
+                                            : llvm::ArrayRef<llvm::StringRef>{}))
     return SemaValue::poison();
   for (size_t i = 0; i < sig.types; ++i)
     if (!site.args[i].is(SemaValue::Kind::DType))
@@ -138,7 +134,7 @@ SemaValue IRGen::mmaOp(CallSite &site) {
   TiledMma mma;
   mma.op = op.str();
   mma.warpgroup = op != baseName(op);
-  if (op == "MmaTF32Op") {
+  if (baseName(op) == "MmaTF32Op") {
     mma.a = mma.b = ir::DataType::TF32;
   } else if (op == "MmaI8Op") {
     mma.a = mma.b = site.args[0].dataType();
@@ -151,10 +147,10 @@ SemaValue IRGen::mmaOp(CallSite &site) {
     mma.b = site.args[1].dataType();
     mma.acc = site.args[2].dataType();
   }
-  if (std::string problem = typeProblem(mma); !problem.empty())
-    return error(site.loc(), problem, {site.range()});
   if (mma.warpgroup)
     return warpgroupMmaOp(site, std::move(mma), sig.types);
+  if (std::string problem = typeProblem(mma); !problem.empty())
+    return error(site.loc(), problem, {site.range()});
   const SemaValue &shape = site.args[sig.types];
   std::vector<int64_t> mnk;
   if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 3)
@@ -200,53 +196,6 @@ SemaValue IRGen::mmaOp(CallSite &site) {
                    "4- and 6-bit operands must be K-major; " + ir::name(t) + " cannot be MN-major");
     if (*mn && i == next && mma.aInTmem)
       return error(site.argExpr(i), "A in tensor memory is K-major");
-  }
-  return SemaValue::tiledMma(std::move(mma));
-}
-
-// warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, (64, N, 16), a_source,
-// a_major, b_major) and warpgroup.MmaF8Op(a_dtype, b_dtype, acc_dtype, (64,
-// N, 32), ...) after their element types: the instruction shape (K is 32
-// bytes of the inputs), then optionally OperandSource.SMEM and the two major
-// modes (K-major only for fp8).
-SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument) {
-  const SemaValue &shape = site.args[shapeArgument];
-  std::vector<int64_t> mnk;
-  if (shape.is(SemaValue::Kind::Tuple) && shape.elements().size() == 3)
-    for (const SemaValue &e : shape.elements())
-      if (e.is(SemaValue::Kind::Int) && e.intValue().isStatic())
-        mnk.push_back(e.intValue().staticValue());
-  const int64_t kWant = 256 / ir::bitWidth(mma.a);
-  if (mnk.size() != 3 || mnk[0] != 64 || mnk[1] < 8 || mnk[1] > 256 || mnk[1] % 8 ||
-      mnk[2] != kWant)
-    return error(site.argExpr(shapeArgument),
-                 "the instruction shape of " + mma.op + " is a static (64, N, " +
-                     llvm::Twine(kWant) + "), N a multiple of 8 up to 256, not " +
-                     shape.describe());
-  mma.m = 64;
-  mma.n = mnk[1];
-  mma.k = kWant;
-  size_t next = shapeArgument + 1;
-  if (next < site.args.size() && site.args[next].is(SemaValue::Kind::Builtin) &&
-      site.args[next].name().starts_with("OperandSource.")) {
-    if (site.args[next].name() != kSourceSmem)
-      return error(site.argExpr(next), "A of a warpgroup MMA comes from shared memory so far "
-                                       "(OperandSource.SMEM), not " +
-                                           site.args[next].describe());
-    ++next;
-  }
-  if (site.args.size() - next > 2)
-    return error(site.argExpr(next), mma.op +
-                                         " takes (64, N, 16), then optionally an OperandSource "
-                                         "and the two major modes, in this order; not " +
-                                         site.args[next].describe() + " here");
-  for (size_t i = next; i < site.args.size(); ++i) {
-    std::optional<bool> mn = mnMajorArgument(site.args[i], site.argExpr(i));
-    if (!mn)
-      return SemaValue::poison();
-    if (*mn && ir::bitWidth(mma.a) == 8)
-      return error(site.argExpr(i), "wgmma reads 8-bit operands K-major only");
-    (i == next ? mma.aMnMajor : mma.bMnMajor) = *mn;
   }
   return SemaValue::tiledMma(std::move(mma));
 }
@@ -399,22 +348,32 @@ SemaValue IRGen::callTiledMmaMethod(const SemaValue &method, CallSite &site) {
                               : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
-  if (mma.warpgroup && (name == "partition_shape_C" || name == "make_fragment_C")) {
-    // One thread's accumulator: its shape, or a register fragment of zeros.
+  // A warpgroup thread's register fragments: the accumulator, and A when it
+  // comes from registers.
+  const bool registers = mma.warpgroup && (operand == MmaOperand::C ||
+                                           (operand == MmaOperand::A && mma.aInRmem));
+  if (registers && name == "make_fragment_A")
+    return error(site.loc(),
+                 "A of " + mma.str() +
+                     " is each thread's register fragment: load it with "
+                     "thr_mma.partition_A(sA).load()",
+                 {site.range()});
+  if (registers && (name.starts_with("partition_shape") || name == "make_fragment_C")) {
+    // One thread's values: their shape, or a register fragment of zeros.
     std::optional<IntTuple> shape = staticShape(arg);
     if (!shape)
       return error(site.argExpr(0), "'" + name + "' takes a static shape, not " + arg.describe());
-    llvm::Expected<IntTuple> values = warpgroupAccumulatorShape(mma, *shape);
+    llvm::Expected<IntTuple> values = warpgroupFragmentShape(mma, operand, *shape);
     if (!values)
       return error(site.argExpr(0), llvm::toString(values.takeError()));
-    if (name == "partition_shape_C")
+    if (name.starts_with("partition_shape"))
       return SemaValue::fromIntTuple(*values);
     if (!requireBuilder(site.loc(), name + "()"))
       return SemaValue::poison();
     return zeroFragment(*values, mma.acc, site.loc());
   }
-  if (mma.warpgroup && name == "partition_C")
-    return warpgroupPartitionC(mma, site);
+  if (registers)
+    return warpgroupPartition(mma, operand, site);
   if (name.starts_with("partition_shape") || name == "make_fragment_C") {
     std::optional<IntTuple> shape = staticShape(arg);
     if (!shape)
@@ -513,6 +472,8 @@ SemaValue IRGen::tiledMmaGemm(CallSite &site) {
                                         given);
   }
   for (size_t i : {size_t(2), size_t(3)}) {
+    if (i == 2 && mma.aInRmem)
+      continue; // a register fragment, which warpgroupGemm checks
     const SemaValue &v = site.args[i];
     bool tmemA = i == 2 && mma.aInTmem;
     ir::DataType want = tmemA ? ir::DataType::U32 : i == 2 ? mma.a : mma.b;
@@ -575,100 +536,6 @@ SemaValue IRGen::makeRmemTensor(CallSite &site) {
   if (!requireBuilder(site.loc(), "make_rmem_tensor()"))
     return SemaValue::poison();
   return zeroFragment(*shape, site.args[1].dataType(), site.loc());
-}
-
-// thr_mma.partition_C(gC) of a warpgroup MMA: thread t = 32w + l of the
-// warpgroup holds, of each 64 x N instruction tile, rows 16w + l/4 (+ 8) and
-// columns 8j + 2(l%4) (+ 1) (the PTX ISA's wgmma D fragment), as
-// ((2, 2, N/8), M/64, N'/N) : ((c, 8r, 8c), 64r, Nc) from its first element,
-// r and c the tile's row and column strides.
-SemaValue IRGen::warpgroupPartitionC(const TiledMma &slice, CallSite &site) {
-  const SemaValue &tile = site.args[0];
-  if (!tile.is(SemaValue::Kind::RunTime) || !tile.type().isTensor() ||
-      tile.type().memorySpace() == ir::MemorySpace::Register ||
-      tile.type().tensorLayout().rank() != 2)
-    return error(site.argExpr(0), "partition_C of a warpgroup MMA takes an (M, N) tile in memory, "
-                                  "not " +
-                                      tile.describe());
-  const Layout &layout = tile.type().tensorLayout();
-  if (layout.shape[0].isTuple() || layout.shape[1].isTuple())
-    return error(site.argExpr(0), "partition_C of a warpgroup MMA takes an (M, N) tile with "
-                                  "unnested modes, not " +
-                                      tile.describe());
-  llvm::Expected<IntTuple> values = warpgroupAccumulatorShape(slice, layout.shape);
-  if (!values)
-    return error(site.argExpr(0), llvm::toString(values.takeError()));
-  if (!requireBuilder(site.loc(), "partition_C()"))
-    return SemaValue::poison();
-  const IntExpr &r = layout.stride[0].leaf(), &c = layout.stride[1].leaf();
-  IntTuple strides = tup(tup(c, r * IntExpr(8), c * IntExpr(8)), r * IntExpr(64),
-                         c * IntExpr(slice.n));
-  llvm::SMLoc loc = site.loc();
-  auto binary = [&](ir::OpKind kind, ir::Value *x, int64_t y) {
-    return builder->createValue(kind, loc, ir::Type::scalar(ir::DataType::I32),
-                                {x, builder->constantInt(loc, ir::DataType::I32, y)});
-  };
-  ir::Value *warp = binary(ir::OpKind::Rem, binary(ir::OpKind::Div, slice.thread, 32), 4);
-  ir::Value *lane = binary(ir::OpKind::Rem, slice.thread, 32);
-  ir::Value *row = builder->createValue(ir::OpKind::Add, loc, ir::Type::scalar(ir::DataType::I32),
-                                        {binary(ir::OpKind::Mul, warp, 16),
-                                         binary(ir::OpKind::Div, lane, 4)});
-  ir::Value *column = binary(ir::OpKind::Mul, binary(ir::OpKind::Rem, lane, 4), 2);
-  // The thread's first element: the tile sliced at (row, column).
-  llvm::Expected<LayoutValue> point = callLayoutFunction("slice", {layout, tup(0, 0)});
-  if (!point)
-    return error(site.loc(), llvm::toString(point.takeError()), {site.range()});
-  const ir::Type &type = tile.type();
-  ir::Operation &first = builder->create(
-      ir::OpKind::Slice, loc, {tile.irValue(), row, column},
-      {ir::Type::tensor(type.element(), type.memorySpace(), *point->get<Layout>(),
-                        type.tensorSwizzle())});
-  first.setAttr("coord", tup(IntExpr::symbol("$0"), IntExpr::symbol("$1")));
-  llvm::Expected<Layout> partition = makeLayout(*values, strides);
-  if (!partition)
-    return error(site.loc(), llvm::toString(partition.takeError()), {site.range()});
-  return relayout(SemaValue::runTime(first.result()), *partition, loc);
-}
-
-// gemm(tiled_mma, acc, a, b, flag) of a warpgroup MMA: cute.gemm returns
-// the new accumulator (the caller assigns it: acc = gemm(...)).
-SemaValue IRGen::warpgroupGemm(const TiledMma &mma, CallSite &site) {
-  const SemaValue &acc = site.args[1];
-  const SemaValue &a = site.args[2], &b = site.args[3];
-  for (size_t i : {size_t(2), size_t(3)})
-    if (!site.args[i].is(SemaValue::Kind::RunTime) || !site.args[i].type().isTensor() ||
-        site.args[i].type().memorySpace() != ir::MemorySpace::Shared ||
-        site.args[i].type().tensorLayout().rank() != 2)
-      return error(site.argExpr(i), llvm::Twine(i == 2 ? "A" : "B") + " of " + mma.str() +
-                                        " is an (MN, K) tile of a shared tensor or its "
-                                        "make_fragment, not " +
-                                        site.args[i].describe());
-  auto extent = [](const SemaValue &v, size_t mode) {
-    return size(makeLayout(v.type().tensorLayout().shape[mode]));
-  };
-  std::optional<int64_t> values = size(acc.type().tensorLayout()).getStatic();
-  std::optional<int64_t> m = extent(a, 0).getStatic(), n = extent(b, 0).getStatic();
-  if (!m || !n || *m % 64 || *n % mma.n || extent(a, 1) != extent(b, 1) || !values ||
-      *values != *m / 64 * (*n / mma.n) * (mma.n / 2))
-    return error(site.loc(),
-                 "gemm of " + mma.str() + " multiplies (64 MMA_M, K) by (" + llvm::Twine(mma.n) +
-                     " MMA_N, K) into the thread's ((2, 2, " + llvm::Twine(mma.n / 8) +
-                     "), MMA_M, MMA_N) accumulator: the shapes " +
-                     a.type().tensorLayout().shape.str() + ", " +
-                     b.type().tensorLayout().shape.str() + " and " +
-                     acc.type().tensorLayout().shape.str() + " do not agree",
-                 {site.range()});
-  const SemaValue &flag = site.args[4];
-  ir::Value *accumulate = toRunTime(flag, site.argExpr(4), ir::DataType::Bool);
-  if (!accumulate || accumulate->type() != ir::Type::scalar(ir::DataType::Bool))
-    return accumulate ? error(site.argExpr(4),
-                              "the accumulate flag of gemm is a bool, not " + flag.describe())
-                      : SemaValue::poison();
-  ir::Operation &op =
-      builder->create(ir::OpKind::Gemm, site.loc(),
-                      {acc.irValue(), a.irValue(), b.irValue(), accumulate}, {acc.type()});
-  op.setAttr("n", mma.n);
-  return SemaValue::runTime(op.result());
 }
 
 } // namespace cutec

@@ -3,6 +3,12 @@
 // `shuffle_sync_bfly(value, offset)` (CuTe DSL's cute.arch.shuffle_sync_bfly):
 // every lane of the warp gets the value of lane (lane ^ offset). All 32 lanes
 // must take part, from the same statement; the result has value's type.
+// `warp_reduction_sum/max/min(value, threads_in_group=32)` (CuTe DSL's
+// cute.arch.warp_reduction_sum/max) combine the values of each group of
+// lanes by butterfly shuffles with offsets group/2, ..., 2, 1: after the
+// step of offset o every lane holds its own and lane (lane ^ o)'s
+// combination, the same in both (f32 addition commutes), so every lane of
+// a group ends with the same, bit-identical result.
 //
 // Warp specialisation (docs/language.md "Warp specialisation"): warp_idx(),
 // lane_idx(), elect_one() and setmaxnreg are table intrinsics; here is
@@ -24,6 +30,21 @@
 
 namespace cutec {
 
+ir::Value *IRGen::shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb) {
+  if (!requireBuilder(site.loc(), site.callee + "()"))
+    return nullptr;
+  ir::Value *value = toRunTime(v, site.argExpr(0));
+  if (!value)
+    return nullptr;
+  ir::DataType type = value->type().element();
+  if (value->type().isScalar() &&
+      (type == ir::DataType::F32 || type == ir::DataType::I32 || type == ir::DataType::U32))
+    return value;
+  error(site.argExpr(0), site.callee + " " + verb + " 32-bit scalars (f32, i32, u32), not " +
+                             value->type().str());
+  return nullptr;
+}
+
 SemaValue IRGen::callShuffleBfly(CallSite &site) {
   if (!checkArity(site, "shuffle_sync_bfly", 2, 2))
     return SemaValue::poison();
@@ -34,20 +55,39 @@ SemaValue IRGen::callShuffleBfly(CallSite &site) {
                  "the lane offset of shuffle_sync_bfly must be a compile-time integer from 1 to "
                  "31, not " +
                      offset.describe());
-  ir::Builder *b = requireBuilder(site.loc(), "shuffle_sync_bfly()");
-  if (!b)
-    return SemaValue::poison();
-  ir::Value *value = toRunTime(site.args[0], site.argExpr(0));
+  ir::Value *value = shuffledScalar(site, site.args[0], "moves");
   if (!value)
     return SemaValue::poison();
-  ir::DataType type = value->type().element();
-  if (!value->type().isScalar() ||
-      (type != ir::DataType::F32 && type != ir::DataType::I32 && type != ir::DataType::U32))
-    return error(site.argExpr(0), "shuffle_sync_bfly moves 32-bit scalars (f32, i32, u32), not " +
-                                      value->type().str());
-  ir::Operation &op = b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
+  ir::Operation &op = builder->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
   op.setAttr("offset", offset.intValue().staticValue());
   return SemaValue::runTime(op.result());
+}
+
+SemaValue IRGen::warpReduction(CallSite &site) {
+  llvm::StringRef op = site.callee.drop_front(llvm::StringRef("warp_reduction_").size());
+  int64_t group = site.bound[1].intValue().staticValue();
+  if (!llvm::isPowerOf2_64(uint64_t(group)))
+    return error(site.loc(), site.callee + "'s threads_in_group must be a power of two from 1 "
+                                           "to 32, not " + llvm::Twine(group),
+                 {site.range()});
+  ir::Value *value = shuffledScalar(site, site.bound[0], "reduces");
+  if (!value)
+    return SemaValue::poison();
+  ir::Builder *b = builder;
+  for (int64_t offset = group / 2; offset >= 1; offset /= 2) {
+    ir::Operation &shuffle =
+        b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
+    shuffle.setAttr("offset", offset);
+    if (op == "sum") {
+      value = b->createValue(ir::OpKind::Add, site.loc(), value->type(), {value, shuffle.result()});
+      continue;
+    }
+    ir::Operation &combine =
+        b->create(ir::OpKind::MathCall, site.loc(), {value, shuffle.result()}, {value->type()});
+    combine.setAttr("fn", op.str());
+    value = combine.result();
+  }
+  return SemaValue::runTime(value);
 }
 
 std::optional<std::pair<int64_t, int64_t>> IRGen::matrixTile(CallSite &site, bool trans) {

@@ -11,14 +11,15 @@ std::string TiledMma::str() const {
   return (op + "(" + ir::name(a) + ", " + ir::name(b) + " -> " + ir::name(acc) + ", " +
           llvm::Twine(m) + "x" + llvm::Twine(n) + "x" + llvm::Twine(k) + ", A " +
           majorName(aMnMajor) + ", B " + majorName(bMnMajor) + (ctaGroup == 2 ? ", CTA pair" : "") +
-          (aInTmem ? ", A in TMEM" : "") + (warpgroup ? ", warpgroup" : "") + ")")
+          (aInTmem ? ", A in TMEM" : "") + (aInRmem ? ", A in registers" : "") +
+          (satfinite ? ", satfinite" : "") + (warpgroup ? ", warpgroup" : "") + ")")
       .str();
 }
 
 bool TiledMma::operator==(const TiledMma &o) const {
   return op == o.op && a == o.a && b == o.b && acc == o.acc && m == o.m && n == o.n && k == o.k &&
          aMnMajor == o.aMnMajor && bMnMajor == o.bMnMajor && ctaGroup == o.ctaGroup &&
-         aInTmem == o.aInTmem && isSlice == o.isSlice && warpgroup == o.warpgroup &&
+         aInTmem == o.aInTmem && aInRmem == o.aInRmem && satfinite == o.satfinite && isSlice == o.isSlice && warpgroup == o.warpgroup &&
          thread == o.thread;
 }
 
@@ -65,11 +66,18 @@ IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape) {
   return IntTuple::tuple(std::move(modes));
 }
 
-llvm::Expected<IntTuple> warpgroupAccumulatorShape(const TiledMma &mma, const IntTuple &shape) {
-  llvm::Expected<Layout> tiles = partitionLayout(mma, MmaOperand::C, makeLayout(shape));
+int64_t warpgroupElementsPerRegister(const TiledMma &mma, MmaOperand operand) {
+  return operand == MmaOperand::C ? 2 : 32 / ir::bitWidth(mma.a);
+}
+
+llvm::Expected<IntTuple> warpgroupFragmentShape(const TiledMma &mma, MmaOperand operand,
+                                                const IntTuple &shape) {
+  llvm::Expected<Layout> tiles = partitionLayout(mma, operand, makeLayout(shape));
   if (!tiles)
     return tiles.takeError();
-  std::vector<IntTuple> modes{tup(2, 2, mma.n / 8)};
+  const int64_t e = warpgroupElementsPerRegister(mma, operand);
+  const int64_t width = operand == MmaOperand::C ? mma.n : mma.k;
+  std::vector<IntTuple> modes{tup(e, 2, width / (4 * e))};
   for (size_t i = 1; i < tiles->shape.rank(); ++i)
     modes.push_back(tiles->shape[i]);
   return IntTuple::tuple(std::move(modes));

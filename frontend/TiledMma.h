@@ -39,6 +39,12 @@ struct TiledMma {
   /// OperandSource.TMEM: A is read from tensor memory (K-major, packed
   /// into 32-bit cells).
   bool aInTmem = false;
+  /// OperandSource.RMEM (warpgroup MMA): A is a register fragment of each
+  /// thread (partition_A(...).load()).
+  bool aInRmem = false;
+  /// `.satfinite` (warpgroup integer MMA): clamp to the s32 range instead
+  /// of wrapping.
+  bool satfinite = false;
   /// Shared by the copies of the value, as set() mutates the Python object.
   std::shared_ptr<AccumulateField> accumulate = std::make_shared<AccumulateField>();
   /// A get_slice(...) of the tiled MMA (a ThrMma); 1-CTA atoms have slice 0.
@@ -73,9 +79,16 @@ llvm::Expected<Layout> partitionLayout(const TiledMma &mma, MmaOperand operand,
 /// itself, or for a CTA pair the first half of X (M of A and C, N of B).
 IntTuple ctaShare(const TiledMma &mma, const IntTuple &shape);
 
-/// A warpgroup MMA's partition_shape_C of an (M, N') tile: one thread's
-/// accumulator values, ((2, 2, N/8), M/64, N'/N) with N the instruction's.
-llvm::Expected<IntTuple> warpgroupAccumulatorShape(const TiledMma &mma, const IntTuple &shape);
+/// Elements of `operand` a thread of a warpgroup MMA holds per 32-bit
+/// register: 2 for the accumulator (its f16 pairs share one, f32 and s32
+/// take one each but are numbered alike), 32 / bits for A in registers.
+int64_t warpgroupElementsPerRegister(const TiledMma &mma, MmaOperand operand);
+
+/// A warpgroup MMA's partition_shape_A/C of an (M, X') tile: one thread's
+/// values of A in registers or of the accumulator, ((E, 2, X/(4E)), M/64,
+/// X'/X) with X the instruction's K or N and E the elements per register.
+llvm::Expected<IntTuple> warpgroupFragmentShape(const TiledMma &mma, MmaOperand operand,
+                                                const IntTuple &shape);
 
 /// make_fragment_C: the layout in tensor memory of the accumulator of one
 /// CTA, ((instM, instN), 1, MMA_N, rest...) with row r in lane r and the

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
 #include "passes/IselCluster.h"
+#include "passes/IselMath.h"
 #include "passes/IselNarrow.h"
 #include "passes/IselTarget.h"
 #include "passes/IselTcgen05.h"
@@ -281,6 +282,8 @@ private:
       return in[0];
     case OpKind::ShuffleBfly:
       return shuffleBfly(b, op, in[0], type);
+    case OpKind::MathCall:
+      return selectMath(b, op, in, context);
     case OpKind::StmatrixWords:
     case OpKind::LdmatrixWords:
       return matrixCopy(b, op, in);

@@ -53,6 +53,13 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, "mbarrier.init.shared::cta.b64", {}, in);
     return nullptr;
   case OpKind::MbarrierArrive:
+    if (in.size() == 2) {
+      // cta=rank: a signal that a buffer is free, which publishes nothing,
+      // so release at CTA scope (no cluster-wide memory barrier).
+      emitInst(b, loc, "mbarrier.arrive.shared::cluster.b64", {},
+               {emitValue(b, loc, "mapa.shared::cluster.u32", DataType::U32, in)});
+      return nullptr;
+    }
     if (op.attrAs<int64_t>("cta_group")) {
       // cta_group=2: the arrival counts on the pair leader's mbarrier.
       emitInst(b, loc, "mbarrier.arrive.release.cluster.shared::cluster.b64", {},

@@ -780,33 +780,64 @@ private:
     return true;
   }
 
-  /// nvgpu.wgmma on registers: the N/2 accumulator registers of its
-  /// instruction tile (from `first`) in, as many new ones out, and the
-  /// shared start addresses of A and B; the fragment it returns is the
+  /// `count` registers of `regs` from `first` as wgmma operands: 16-bit
+  /// elements two to a u32 word (the lower-numbered in the low half).
+  Registers wgmmaWords(ir::Builder &b, llvm::SMLoc loc, const Registers &regs, int64_t first,
+                       int64_t count, bool pairs) {
+    Registers words;
+    for (int64_t i = first; i < first + count; i += pairs ? 2 : 1)
+      words.push_back(pairs ? packHalves(b, loc, regs[size_t(i)], regs[size_t(i + 1)])
+                            : regs[size_t(i)]);
+    return words;
+  }
+
+  /// nvgpu.wgmma on registers: the N/2 accumulator elements of its
+  /// instruction tile (from `first`) in, as many new ones out (f16 ones
+  /// packed in pairs, so N/4 words), then A's shared start address or, A in
+  /// registers, the four words of its block (from `a_first`), B's shared
+  /// start address and the flag; the fragment it returns is the
   /// accumulator's with those registers replaced.
   bool lowerWgmma(Operation &op) {
     const Registers *acc = fragment(op, op.operand(0));
-    if (!acc)
+    const bool aInRegisters = op.attrAs<int64_t>("a_first") != nullptr;
+    const Registers *aRegs = aInRegisters ? fragment(op, op.operand(1)) : nullptr;
+    if (!acc || (aInRegisters && !aRegs))
       return false;
     const int64_t first = *op.attrAs<int64_t>("first"), count = *op.attrAs<int64_t>("n") / 2;
-    if (first + count > int64_t(acc->size()))
-      return fail(op, "internal error: the wgmma's registers lie outside its accumulator");
+    const int64_t aFirst = aInRegisters ? *op.attrAs<int64_t>("a_first") : 0, aCount = 8;
+    if (first + count > int64_t(acc->size()) ||
+        (aInRegisters && aFirst + aCount > int64_t(aRegs->size())))
+      return fail(op, "internal error: the wgmma's registers lie outside its fragments");
     ir::Builder b;
     b.setInsertionPoint(op);
-    Value *a = startAddress(b, op, op.operand(1), /*swizzled=*/false);
-    Value *bAddress = a ? startAddress(b, op, op.operand(2), /*swizzled=*/false) : nullptr;
+    const DataType element = op.result()->type().element();
+    const bool halves = element == DataType::F16;
+    Registers operands = wgmmaWords(b, op.loc(), *acc, first, count, halves);
+    const size_t words = operands.size();
+    if (aInRegisters) {
+      Registers a = wgmmaWords(b, op.loc(), *aRegs, aFirst, aCount, /*pairs=*/true);
+      operands.append(a.begin(), a.end());
+    } else if (Value *a = startAddress(b, op, op.operand(1), /*swizzled=*/false)) {
+      operands.push_back(a);
+    } else {
+      return false;
+    }
+    Value *bAddress = startAddress(b, op, op.operand(2), /*swizzled=*/false);
     if (!bAddress)
       return false;
-    std::vector<Value *> operands(acc->begin() + first, acc->begin() + first + count);
-    operands.insert(operands.end(), {a, bAddress, op.operand(3)});
-    const Type element = Type::scalar(op.result()->type().element());
+    operands.append({bAddress, op.operand(3)});
     Operation &mma = b.create(OpKind::Wgmma, op.loc(), operands,
-                              std::vector<Type>(size_t(count), element));
+                              std::vector<Type>(words, Type::scalar(halves ? DataType::U32 : element)));
     for (const auto &[key, value] : op.attributes())
       mma.setAttr(key, value);
+    Registers results;
+    for (size_t i = 0; i < words; ++i)
+      if (halves)
+        unpackHalves(b, op.loc(), mma.result(unsigned(i)), element, results);
+      else
+        results.push_back(mma.result(unsigned(i)));
     Registers result = *acc;
-    for (int64_t i = 0; i < count; ++i)
-      result[size_t(first + i)] = mma.result(unsigned(i));
+    std::copy(results.begin(), results.end(), result.begin() + first);
     fragments[op.result()] = std::move(result);
     dead.push_back(&op);
     return true;

@@ -262,60 +262,76 @@ private:
     return true;
   }
 
-  /// The wgmma operand types of a warpgroup gemm: "f32.f16.f16",
-  /// "f32.bf16.bf16", or f32 from e4m3 and e5m2 in any combination.
-  std::optional<std::string> wgmmaTypes(DataType acc, DataType a, DataType b) {
+  /// The type suffixes of the wgmma of a warpgroup gemm ("f32.f16.f16",
+  /// "s32.s8.u8.satfinite"): f16 into f16 or f32, bf16 and tf32 into f32,
+  /// e4m3 and e5m2 in any combination into f16 or f32, s8 and u8 in any
+  /// combination into s32.
+  std::optional<std::string> wgmmaTypes(DataType acc, DataType a, DataType b, bool satfinite) {
     auto fp8 = [](DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; };
-    bool half = (a == DataType::F16 || a == DataType::BF16) && a == b;
-    if (acc != DataType::F32 || !(half || (fp8(a) && fp8(b))))
+    auto int8 = [](DataType t) { return t == DataType::I8 || t == DataType::U8; };
+    const bool f16Acc = acc == DataType::F16 || acc == DataType::F32;
+    const bool ok = (a == DataType::F16 && b == a && f16Acc) ||
+                    ((a == DataType::BF16 || a == DataType::TF32) && b == a && acc == DataType::F32) ||
+                    (fp8(a) && fp8(b) && f16Acc) || (int8(a) && int8(b) && acc == DataType::I32);
+    if (!ok || (satfinite && acc != DataType::I32))
       return std::nullopt;
-    // PTX spells f8e4m3 as e4m3.
+    // PTX spells f8e4m3 as e4m3, i8 as s8 and i32 as s32.
     auto spelling = [](DataType t) {
       llvm::StringRef name = ir::name(t);
       name.consume_front("f8");
-      return name.str();
+      return name.starts_with("i") ? "s" + name.drop_front().str() : name.str();
     };
-    return "f32." + spelling(a) + "." + spelling(b);
+    return spelling(acc) + "." + spelling(a) + "." + spelling(b) + (satfinite ? ".satfinite" : "");
   }
 
   /// A gemm into a register accumulator (sm_90a's warpgroup MMA): `acc` is
   /// the warpgroup's fragment ((2, 2, N/8), MMA_M, MMA_N) of an (M, N') tile
   /// with M = 64 MMA_M and N' = N MMA_N, N the instruction's (attribute
-  /// `n`); A and B are shared (M, K) and (N', K) tiles. One nvgpu.wgmma per
-  /// instruction tile (m, n) and K block of 16, in that order, each
-  /// returning the fragment with the N/2 registers of its tile (from
-  /// `first`) new; the first K block of a tile accumulates if the flag
-  /// says so.
+  /// `n`); B is a shared (N', K) tile and A a shared (M, K) tile or the
+  /// thread's register fragment ((E, 2, 2), MMA_M, MMA_K) (E elements per
+  /// register). One nvgpu.wgmma per instruction tile (m, n) and K block of
+  /// 32 bytes, in that order, each returning the fragment with the N/2
+  /// registers of its tile (from `first`) new; the first K block of a tile
+  /// accumulates if the flag says so. A from registers is the fragment
+  /// itself, its block's registers from `a_first`.
   bool lowerWarpgroup(Operation &gemm) {
     Value *acc = gemm.operand(0), *a = gemm.operand(1), *b = gemm.operand(2);
+    const bool aInRegisters = a->type().memorySpace() == ir::MemorySpace::Register;
     for (Value *v : {a, b})
-      if (!v->definingOp() || v->definingOp()->kind() != OpKind::View)
+      if ((v != a || !aInRegisters) && (!v->definingOp() || v->definingOp()->kind() != OpKind::View))
         return fail(gemm, "internal error: the operands are not views; run 'partition' first");
     const int64_t *instN = gemm.attrAs<int64_t>("n");
     DataType ta = a->type().element(), tb = b->type().element();
-    std::optional<std::string> types = wgmmaTypes(acc->type().element(), ta, tb);
+    std::optional<std::string> types =
+        wgmmaTypes(acc->type().element(), ta, tb, gemm.attrAs<int64_t>("satfinite") != nullptr);
     if (!instN || !types)
       return fail(gemm, "no wgmma multiplies " + ir::name(ta) + " by " + ir::name(tb) + " into " +
-                            ir::name(acc->type().element()) +
-                            " so far (f16 or bf16, or e4m3 and e5m2, into f32)");
-    const Layout &la = a->type().tensorLayout(), &lb = b->type().tensorLayout();
-    std::optional<int64_t> m = size(makeLayout(la.shape[0])).getStatic(),
-                           n = size(makeLayout(lb.shape[0])).getStatic(),
-                           k = size(makeLayout(la.shape[1])).getStatic(),
-                           regs = size(acc->type().tensorLayout()).getStatic();
-    // One instruction reads 32 bytes of K: 16 f16 or bf16, 32 fp8.
+                            ir::name(acc->type().element()));
+    // One instruction reads 32 bytes of K: 16 f16 or bf16, 8 tf32, 32 8-bit.
     const int64_t kBlock = 256 / ir::bitWidth(ta), perTile = *instN / 2;
+    // A in registers: a thread holds 64 x kBlock / 128 elements of a block.
+    const int64_t aPerBlock = kBlock / 2;
+    const Layout &la = a->type().tensorLayout(), &lb = b->type().tensorLayout();
+    auto extent = [](const Layout &l, size_t mode) { return size(makeLayout(l.shape[mode])).getStatic(); };
+    std::optional<int64_t> m = aInRegisters ? extent(la, 1) : extent(la, 0),
+                           k = aInRegisters ? extent(la, 2) : extent(la, 1), n = extent(lb, 0),
+                           regs = size(acc->type().tensorLayout()).getStatic();
+    if (m && aInRegisters)
+      *m *= 64;
+    if (k && aInRegisters)
+      *k *= kBlock;
     if (!m || !n || !k || !regs || *m % 64 || *n % *instN || *k % kBlock ||
         *regs != *m / 64 * (*n / *instN) * perTile)
       return fail(gemm, "a warpgroup gemm multiplies static (64 MMA_M, K) by (N MMA_N, K) tiles, "
                         "K a multiple of " + llvm::Twine(kBlock) +
                         ", into the fragment of as many instruction tiles");
-    umma::Major aMajor, bMajor;
-    std::optional<umma::SmemDescriptor> da = operandSmemDescriptor(gemm, a, kBlock, aMajor),
-                                        db = operandSmemDescriptor(gemm, b, kBlock, bMajor);
-    if (!da || !db)
+    umma::Major aMajor = umma::Major::K, bMajor;
+    std::optional<umma::SmemDescriptor> db = operandSmemDescriptor(gemm, b, kBlock, bMajor);
+    std::optional<umma::SmemDescriptor> da =
+        aInRegisters ? std::nullopt : operandSmemDescriptor(gemm, a, kBlock, aMajor);
+    if (!db || (!aInRegisters && !da))
       return false;
-    std::optional<uint64_t> aBits = da->wgmmaBits(), bBits = db->wgmmaBits();
+    std::optional<uint64_t> aBits = da ? da->wgmmaBits() : std::optional<uint64_t>(0), bBits = db->wgmmaBits();
     if (!aBits || !bBits)
       return fail(gemm, "wgmma has no 128-byte swizzle with 32-byte atoms");
     ir::Builder builder;
@@ -329,22 +345,26 @@ private:
     for (int64_t ni = 0; ni < *n / *instN; ++ni)
       for (int64_t mi = 0; mi < tilesM; ++mi)
         for (int64_t kb = 0; kb < *k / kBlock; ++kb) {
-          std::optional<int64_t> oa = staticOffset(tup(mi * 64, kb * kBlock), la),
+          std::optional<int64_t> oa = aInRegisters ? std::optional<int64_t>(0) : staticOffset(tup(mi * 64, kb * kBlock), la),
                                  ob = staticOffset(tup(ni * *instN, kb * kBlock), lb);
           if (!oa || !ob)
             return fail(gemm, "internal error: the instruction tiles have no static offset");
           Value *scaleD = kb == 0 ? gemm.operand(3) : always;
+          Value *aBlock = aInRegisters ? a : shiftView(builder, loc, a, *oa);
           Operation &mma = builder.create(
-              OpKind::Wgmma, loc,
-              {current, shiftView(builder, loc, a, *oa), shiftView(builder, loc, b, *ob), scaleD},
+              OpKind::Wgmma, loc, {current, aBlock, shiftView(builder, loc, b, *ob), scaleD},
               {acc->type()});
           mma.setAttr("n", *instN);
           mma.setAttr("k", kBlock);
           mma.setAttr("types", *types);
           mma.setAttr("first", (ni * tilesM + mi) * perTile);
-          mma.setAttr("a_desc", int64_t(*aBits));
+          if (aInRegisters) {
+            mma.setAttr("a_first", (kb * tilesM + mi) * aPerBlock);
+          } else {
+            mma.setAttr("a_desc", int64_t(*aBits));
+            mma.setAttr("trans_a", int64_t(aMajor == umma::Major::MN));
+          }
           mma.setAttr("b_desc", int64_t(*bBits));
-          mma.setAttr("trans_a", int64_t(aMajor == umma::Major::MN));
           mma.setAttr("trans_b", int64_t(bMajor == umma::Major::MN));
           current = mma.result();
         }

@@ -47,6 +47,9 @@ std::unique_ptr<Pass> createNarrowPairsPass(llvm::StringRef arch = "sm_100a");
 /// "fmad": f32 additions of products become fma (nvcc's default
 /// contraction; cutec --fmad=false leaves it out) (Fmad.cpp).
 std::unique_ptr<Pass> createFmadPass();
+/// "expand-math": rsqrt, exp, exp2, log, log2 and tanh as sequences of
+/// exactly rounded operations (ExpandMath.cpp).
+std::unique_ptr<Pass> createExpandMathPass();
 /// "licm": pure operations of a run-time loop that do not depend on it
 /// move in front of it (Licm.cpp).
 std::unique_ptr<Pass> createLicmPass();

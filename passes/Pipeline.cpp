@@ -22,6 +22,9 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createExactArithPass());
   pm.add(createNarrowPairsPass(arch));
   pm.add(createFmadPass());
+  // After fmad, which would otherwise fuse the expansions' own products;
+  // before licm, which hoists their constants out of loops.
+  pm.add(createExpandMathPass());
   pm.add(createLicmPass());
   pm.add(createInstructionSelectionPass(arch));
 }

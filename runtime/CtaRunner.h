@@ -59,6 +59,7 @@ struct WgmmaLane {
   bool scaleD = false;
   uint32_t pending = 0; // wait_group's N
   uint32_t *d = nullptr; // the thread's accumulator registers (mma_async)
+  const uint32_t *a = nullptr; // the thread's registers of A (mma_async, A in registers)
 };
 
 class CtaRunner {
@@ -321,6 +322,7 @@ private:
     const char *what = nullptr;
     uint32_t firstWarp = 0;
     std::array<uint32_t *, 128> d{}; // each thread's accumulator registers
+    std::array<const uint32_t *, 128> a{}; // each thread's registers of A (A in registers)
     uint64_t generation = 0;        // meetings completed
     bool fenced = false;            // a wgmma.fence since the last wait_group
     const char *lastWait = nullptr; // the last wait_group, for messages

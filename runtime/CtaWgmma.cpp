@@ -71,6 +71,17 @@ std::string warpsText(uint32_t g, uint32_t bits) {
   return (bits & (bits - 1) ? "warps " : "warp ") + list;
 }
 
+/// A wgmma.mma_async's operands but A's.
+WgmmaLane mmaLane(const WgmmaShape &shape, uint32_t *d, uint64_t bDesc, bool scaleD) {
+  WgmmaLane lane;
+  lane.op = WgmmaLane::Op::Mma;
+  lane.shape = shape;
+  lane.d = d;
+  lane.bDesc = bDesc;
+  lane.scaleD = scaleD;
+  return lane;
+}
+
 } // namespace
 
 void CtaRunner::wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what) {
@@ -86,6 +97,11 @@ void CtaRunner::wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what) {
     });
   if (lane.op == WgmmaLane::Op::Mma && !lane.d)
     fail(t, what, [] { return "wgmma.mma_async without accumulator registers (d is null)"; });
+  if (lane.op == WgmmaLane::Op::Mma && lane.shape.aInRegisters != (lane.a != nullptr))
+    fail(t, what, [&] {
+      return lane.a ? "wgmma.mma_async with registers of A but a form that reads A's descriptor"
+                    : "wgmma.mma_async with A from registers but no registers of A (a is null)";
+    });
   // The warpgroup's generation cannot move before this warp arrives.
   const uint64_t seen = warpgroups[g].generation;
   t.warpSync(kFullWarp, &lane, what,
@@ -124,14 +140,18 @@ void CtaRunner::wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *
              quoted(what) + " (" + formText(*first) + ")";
     });
   }
-  for (uint32_t l = 0; l < 32; ++l)
-    g.d[32 * (w.warpid % kWarpsPerWarpgroup) + l] = static_cast<WgmmaLane *>(w.laneData[l])->d;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const auto *lane = static_cast<WgmmaLane *>(w.laneData[l]);
+    g.d[32 * (w.warpid % kWarpsPerWarpgroup) + l] = lane->d;
+    g.a[32 * (w.warpid % kWarpsPerWarpgroup) + l] = lane->a;
+  }
   g.arrived |= bit;
   if (g.arrived != (1u << kWarpsPerWarpgroup) - 1)
     return;
   wgmmaPerform(t, g, what);
   g.arrived = 0;
   g.d = {};
+  g.a = {};
   ++g.generation;
   for (uint32_t i = 0; i < kWarpsPerWarpgroup * 32; ++i) {
     Slot &s = slots[index * 128 + i];
@@ -178,8 +198,8 @@ void CtaRunner::wgmmaPerform(Thread &t, Warpgroup &g, const char *what) {
   {
     SharedView view = sharedView();
     view.unitsRead = &units;
-    MmaProblem problem =
-        executeWgmma(g.form.shape, g.form.aDesc, g.form.bDesc, g.form.scaleD, view, g.d.data());
+    MmaProblem problem = executeWgmma(g.form.shape, g.form.aDesc, g.form.bDesc, g.form.scaleD,
+                                      view, g.d.data(), g.a.data());
     if (problem) {
       std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
       failTcgen05(t, what, problem);
@@ -254,13 +274,15 @@ void Thread::wgmmaWaitGroup(uint32_t pending, const char *what) {
 
 void Thread::wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, uint64_t aDesc, uint64_t bDesc,
                            bool scaleD, const char *what) {
-  WgmmaLane lane;
-  lane.op = WgmmaLane::Op::Mma;
-  lane.shape = shape;
-  lane.d = d;
+  WgmmaLane lane = mmaLane(shape, d, bDesc, scaleD);
   lane.aDesc = aDesc;
-  lane.bDesc = bDesc;
-  lane.scaleD = scaleD;
+  cta->wgmmaCollective(*this, lane, what);
+}
+
+void Thread::wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, const uint32_t *a, uint64_t bDesc,
+                           bool scaleD, const char *what) {
+  WgmmaLane lane = mmaLane(shape, d, bDesc, scaleD);
+  lane.a = a;
   cta->wgmmaCollective(*this, lane, what);
 }
 

@@ -78,6 +78,30 @@ inline float mulRnF32(float a, float b) { return a * b; }
 inline float fmaRnF32(float a, float b, float c) { return std::fma(a, b, c); }
 inline float divRnF32(float a, float b) { return a / b; }
 
+// max.f32 and min.f32 (IEEE 754-2019 maximumNumber/minimumNumber): a NaN
+// operand gives the other one, two NaNs the canonical NaN, and +0 is
+// larger than -0.
+inline float canonicalNaN() { return std::bit_cast<float>(0x7FFFFFFFu); }
+inline float maxF32(float a, float b) {
+  if (std::isnan(a))
+    return std::isnan(b) ? canonicalNaN() : b;
+  if (std::isnan(b) || a > b)
+    return a;
+  return a == b && std::signbit(b) ? a : b;
+}
+inline float minF32(float a, float b) {
+  if (std::isnan(a))
+    return std::isnan(b) ? canonicalNaN() : b;
+  if (std::isnan(b) || a < b)
+    return a;
+  return a == b && std::signbit(a) ? a : b;
+}
+// copysign.f32 d, a, b: the bits of b with the sign bit of a.
+inline float copysignF32(float sign, float magnitude) {
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(sign) & 0x80000000u) |
+                              (std::bit_cast<uint32_t>(magnitude) & 0x7FFFFFFFu));
+}
+
 // cvt.rzi.s32.f32: truncate; NaN gives 0 and out-of-range saturates.
 inline uint32_t cvtRziS32F32(float a) {
   if (std::isnan(a))
@@ -104,22 +128,16 @@ inline float f32FromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
 inline float cvtF32F16(uint16_t h) { return decode(kF16, h); }
 inline float cvtF32Bf16(uint16_t h) { return decode(kBF16, h); }
 
-/// The bits of f32 registers, in order (wgmma's accumulator).
-template <typename... F> inline std::array<uint32_t, sizeof...(F)> f32Words(F... f) {
-  return {std::bit_cast<uint32_t>(f)...};
+/// The bits of 32-bit registers (f32 or b32), in order (wgmma's operands).
+template <typename... R> inline std::array<uint32_t, sizeof...(R)> registerWords(R... r) {
+  return {std::bit_cast<uint32_t>(r)...};
 }
 
-/// Spreads words over f32 registers as their bits, in order.
-template <typename... F> inline void scatterF32Words(const uint32_t *words, F &...f) {
-  size_t i = 0;
-  ((f = std::bit_cast<float>(words[i++])), ...);
-}
-
-/// Spreads the words of a vector instruction (tcgen05.ld) over its result
-/// registers, in order.
+/// Spreads words over 32-bit registers (f32 or b32) as their bits, in order
+/// (a vector instruction's results: tcgen05.ld, wgmma).
 template <typename... Registers> inline void scatterWords(const uint32_t *words, Registers &...r) {
   size_t i = 0;
-  ((r = words[i++]), ...);
+  ((r = std::bit_cast<Registers>(words[i++])), ...);
 }
 
 } // namespace cutec::rt::ptx

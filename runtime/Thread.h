@@ -264,6 +264,10 @@ public:
   /// wgmmaAccumulatorRegisters(shape) registers as raw bits.
   void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, uint64_t aDesc, uint64_t bDesc,
                      bool scaleD, const char *what);
+  /// The same with A from registers (shape.aInRegisters): `a` is this
+  /// thread's kWgmmaARegisters registers of A's fragment as raw bits.
+  void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, const uint32_t *a, uint64_t bDesc,
+                     bool scaleD, const char *what);
   /// After a wgmma.mma_async: it uses the registers of web `web` (a number
   /// the compiler gives each set of registers that wgmma.mma_async use,
   /// codegen/emu/WgmmaRegisterWebs.h) until it retires.

@@ -12,7 +12,8 @@ bool isHalf(WgmmaElement t) { return t == WgmmaElement::F16 || t == WgmmaElement
 
 bool operator==(const WgmmaShape &x, const WgmmaShape &y) {
   return x.n == y.n && x.a == y.a && x.b == y.b && x.d == y.d && x.transposeA == y.transposeA &&
-         x.transposeB == y.transposeB && x.scaleA == y.scaleA && x.scaleB == y.scaleB;
+         x.transposeB == y.transposeB && x.scaleA == y.scaleA && x.scaleB == y.scaleB && x.satfinite == y.satfinite &&
+         x.aInRegisters == y.aInRegisters;
 }
 
 uint32_t wgmmaAccumulatorRegisters(const WgmmaShape &shape) {
@@ -57,12 +58,20 @@ std::string checkWgmmaShape(const WgmmaShape &s) {
            std::to_string(s.scaleB) + ")";
   if (isInteger(s.a) && (s.scaleA != 1 || s.scaleB != 1))
     return "the integer forms have no imm-scale-a/b (negation)";
+  if (s.satfinite && !isInteger(s.a))
+    return ".satfinite is only valid for s8/u8, not " + types;
+  if (s.aInRegisters && s.transposeA)
+    return "A from registers has no imm-trans-a (it is K-major)";
   return "";
 }
 
 std::string wgmmaShapeText(const WgmmaShape &s) {
   std::string text = "m64n" + std::to_string(s.n) + "k" + std::to_string(wgmmaK(s)) + "." +
                      wgmmaAccumName(s.d) + "." + wgmmaElementName(s.a) + "." + wgmmaElementName(s.b);
+  if (s.satfinite)
+    text += ".satfinite";
+  if (s.aInRegisters)
+    text += " A in registers";
   if (s.transposeA)
     text += " trans-a";
   if (s.transposeB)
@@ -78,6 +87,13 @@ WgmmaPosition wgmmaAccumulatorPosition(uint32_t thread, uint32_t element) {
   const uint32_t warp = thread / 32, lane = thread % 32;
   return {16 * warp + lane / 4 + 8 * ((element / 2) % 2),
           8 * (element / 4) + 2 * (lane % 4) + element % 2};
+}
+
+WgmmaPosition wgmmaRegisterAPosition(uint32_t thread, uint32_t reg, uint32_t element,
+                                     uint32_t perRegister) {
+  const uint32_t warp = thread / 32, lane = thread % 32;
+  return {16 * warp + lane / 4 + 8 * (reg % 2),
+          perRegister * (lane % 4) + 4 * perRegister * (reg / 2) + element};
 }
 
 } // namespace cutec::rt

@@ -23,9 +23,14 @@ struct WgmmaShape {
   WgmmaAccum d;          // f16/fp8: F16 or F32; bf16, tf32: F32; s8/u8: S32
   bool transposeA = false, transposeB = false; // imm-trans-a/b: MN-major (16-bit types only)
   int scaleA = 1, scaleB = 1;  // imm-scale-a/b: +1 or -1 (floating-point types only)
+  bool satfinite = false;      // .satfinite: clamp to s32 (integer types only)
+  bool aInRegisters = false;   // A from each thread's 4 registers, not a descriptor (K-major)
 };
 
 bool operator==(const WgmmaShape &x, const WgmmaShape &y);
+
+/// Registers of A a thread holds when A comes from registers.
+inline constexpr uint32_t kWgmmaARegisters = 4;
 
 /// Accumulator registers per thread: N/2 (f32, s32) or N/4 (f16, two per
 /// register, the lower-numbered element in the low half).
@@ -51,5 +56,13 @@ struct WgmmaPosition {
 /// elements 2j and 2j+1): thread t = 32w + l holds D(16w + l/4 + 8*((i/2)%2),
 /// 8*(i/4) + 2*(l%4) + i%2) in element i.
 WgmmaPosition wgmmaAccumulatorPosition(uint32_t thread, uint32_t element);
+
+/// Where element `element` (0..31) of register `reg` (0..3) of thread
+/// `thread` of A from registers lies in A (64 x K), `perRegister` elements
+/// (32 / bits) to a register, the lowest-numbered in the low bits (PTX ISA
+/// "Register Fragments", wgmma A): thread t = 32w + l holds row 16w + l/4 +
+/// 8*(reg%2), columns E*(l%4) + 4E*(reg/2) + element, E = perRegister.
+WgmmaPosition wgmmaRegisterAPosition(uint32_t thread, uint32_t reg, uint32_t element,
+                                     uint32_t perRegister);
 
 } // namespace cutec::rt

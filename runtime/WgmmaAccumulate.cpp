@@ -70,7 +70,7 @@ void wgmmaAccumulate(const WgmmaShape &shape, GatheredOperand &a, GatheredOperan
   const uint32_t N = shape.n, K = wgmmaK(shape);
   const std::vector<uint32_t> aCodes = codesOf(a, shape.a, kM, K, shape.scaleA),
                               bCodes = codesOf(b, shape.b, N, K, shape.scaleB);
-  const WgmmaKind kind{shape.a, shape.b, shape.d};
+  const WgmmaKind kind{shape.a, shape.b, shape.d, shape.satfinite};
   for (uint32_t m = 0; m < kM; ++m)
     for (uint32_t n = 0; n < N; ++n) {
       uint32_t &cell = d[size_t(m) * N + n];

@@ -51,6 +51,26 @@ MmaProblem gather(const SharedView &shared, uint64_t desc, bool mnMajor, WgmmaEl
                              rows, k, transposed, name, out);
 }
 
+/// A (64 x K) from the warpgroup's registers: `a[t]` holds thread t's.
+void gatherRegisterA(const WgmmaShape &shape, const uint32_t *const *a, GatheredOperand &out) {
+  const MmaElementFormat f = elementFormat(shape.a);
+  const float *table = mmaValueTable(f.element);
+  const uint32_t K = wgmmaK(shape), perRegister = 32 / f.bits;
+  const uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+  out.values.assign(size_t(64) * K, 0.0f);
+  out.rowStride = K;
+  out.kStride = 1;
+  out.hasNaN = false;
+  for (uint32_t t = 0; t < kWarpgroupThreads; ++t)
+    for (uint32_t r = 0; r < kWgmmaARegisters; ++r)
+      for (uint32_t e = 0; e < perRegister; ++e) {
+        const WgmmaPosition p = wgmmaRegisterAPosition(t, r, e, perRegister);
+        const float v = mmaElementValue(f.element, table, a[t][r] >> (e * f.bits) & mask);
+        out.hasNaN |= v != v;
+        out.values[size_t(p.row) * K + p.column] = v;
+      }
+}
+
 /// Calls `visit(element, registerIndex, high)` for each of thread t's
 /// elements: f32/s32 elements fill a register, f16 ones half of one.
 template <typename Visit> void forEachElement(const WgmmaShape &shape, Visit &&visit) {
@@ -62,15 +82,18 @@ template <typename Visit> void forEachElement(const WgmmaShape &shape, Visit &&v
 } // namespace
 
 MmaProblem executeWgmma(const WgmmaShape &shape, uint64_t aDesc, uint64_t bDesc, bool scaleD,
-                        const SharedView &shared, uint32_t *const *d) {
+                        const SharedView &shared, uint32_t *const *d,
+                        const uint32_t *const *a) {
   std::string bad = checkWgmmaShape(shape);
   if (!bad.empty())
     return {"wgmma.mma_async." + wgmmaShapeText(shape) + ": " + bad};
   const uint32_t N = shape.n, K = wgmmaK(shape), M = 64;
-  thread_local GatheredOperand a, b;
-  if (MmaProblem p = gather(shared, aDesc, shape.transposeA, shape.a, M, K, false, "A", a))
+  thread_local GatheredOperand ga, gb;
+  if (shape.aInRegisters)
+    gatherRegisterA(shape, a, ga);
+  else if (MmaProblem p = gather(shared, aDesc, shape.transposeA, shape.a, M, K, false, "A", ga))
     return p;
-  if (MmaProblem p = gather(shared, bDesc, shape.transposeB, shape.b, N, K, true, "B", b))
+  if (MmaProblem p = gather(shared, bDesc, shape.transposeB, shape.b, N, K, true, "B", gb))
     return p;
   // D, row-major, from the fragments of the 128 threads.
   thread_local std::vector<uint32_t> matrix;
@@ -83,7 +106,7 @@ MmaProblem executeWgmma(const WgmmaShape &shape, uint64_t aDesc, uint64_t bDesc,
                                                                    ? d[t][r] & 0xFFFF
                                                                    : d[t][r]);
       });
-  wgmmaAccumulate(shape, a, b, matrix.data(), scaleD);
+  wgmmaAccumulate(shape, ga, gb, matrix.data(), scaleD);
   for (uint32_t t = 0; t < kWarpgroupThreads; ++t) {
     if (shape.d == WgmmaAccum::F16) // both halves are written below
       std::fill_n(d[t], wgmmaAccumulatorRegisters(shape), 0u);

@@ -318,10 +318,13 @@ private:
     for (const Value *v : op.operands())
       operands.push_back(reg(v));
     substitute("$results", llvm::join(results, ", "));
-    // $tail3 (before $tail): the operands after the first three.
-    if (operands.size() >= 3)
-      substitute("$tail3", llvm::join(llvm::ArrayRef(operands).drop_front(3), ", "));
-    if (!operands.empty()) // $tail: the operands after the first
+    // $tail3, $tail6 (before $tail): the operands after the first three or
+    // six; $tail: after the first.
+    for (size_t skip : {6, 3})
+      if (operands.size() >= skip)
+        substitute("$tail" + std::to_string(skip),
+                   llvm::join(llvm::ArrayRef(operands).drop_front(skip), ", "));
+    if (!operands.empty())
       substitute("$tail", llvm::join(llvm::ArrayRef(operands).drop_front(), ", "));
     // Longest keys first: $r10 before $r1.
     for (size_t i = results.size(); i-- > 0;)
@@ -348,7 +351,7 @@ private:
     substitute("$off", std::to_string(off ? *off : 0));
     std::string what = cxxStringLiteral(where(op, *opcode));
     substitute("$where", what);
-    if (inst->syntax == ptx::PtxSyntax::Wgmma) {
+    if (ptx::isWgmmaSyntax(inst->syntax)) {
       line(indent, text);
       for (unsigned web : webs.websOf(op))
         line(indent, fmt::format("t.wgmmaRegistersInUse({}u, {});", web, what));
@@ -357,7 +360,8 @@ private:
     std::vector<const Value *> written;
     for (const auto &r : op.results())
       written.push_back(r.get());
-    checkWgmmaRegisters(op.operands(), written, what, indent);
+    if (!webs.isRename(op))
+      checkWgmmaRegisters(op.operands(), written, what, indent);
     line(indent, text);
     return llvm::Error::success();
   }

@@ -7,12 +7,23 @@
 namespace cutec::emu {
 namespace {
 
-bool isWgmma(const ir::Operation &op) {
+/// The syntax of machine instruction `op`, if it is one cutec knows.
+std::optional<ptx::PtxSyntax> syntaxOf(const ir::Operation &op) {
   if (op.kind() != ir::OpKind::PtxInst)
-    return false;
+    return std::nullopt;
   const std::string *opcode = op.attrAs<std::string>("opcode");
   const ptx::PtxInstruction *inst = opcode ? ptx::lookupPtxInstruction(*opcode) : nullptr;
-  return inst && inst->syntax == ptx::PtxSyntax::Wgmma;
+  return inst ? std::optional(inst->syntax) : std::nullopt;
+}
+
+bool isWgmma(const ir::Operation &op) {
+  std::optional<ptx::PtxSyntax> s = syntaxOf(op);
+  return s && ptx::isWgmmaSyntax(*s);
+}
+
+bool isPackOrUnpack(const ir::Operation &op) {
+  std::optional<ptx::PtxSyntax> s = syntaxOf(op);
+  return s && (*s == ptx::PtxSyntax::Pack2 || *s == ptx::PtxSyntax::Unpack2);
 }
 
 /// A wgmma's registers in use until it retires: the accumulators (its
@@ -63,6 +74,12 @@ void WgmmaRegisterWebs::visit(const ir::Block &block) {
       }
       continue;
     }
+    if (isPackOrUnpack(*op)) {
+      for (const ir::Value *v : op->operands())
+        join(op->result(0), v);
+      for (const auto &r : op->results())
+        join(op->result(0), r.get());
+    }
     joinYields(*op);
     for (const auto &region : op->regions())
       for (const auto &inner : region->blocks())
@@ -109,6 +126,8 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
     return;
   }
 }
+
+bool WgmmaRegisterWebs::isRename(const ir::Operation &op) const { return isPackOrUnpack(op); }
 
 std::optional<unsigned> WgmmaRegisterWebs::web(const ir::Value *v) const {
   if (numbers.empty() || classes.findValue(v) == classes.end())

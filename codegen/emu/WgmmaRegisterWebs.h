@@ -10,8 +10,10 @@
 // The emulation names one register per SSA value, but on the GPU a wgmma's
 // results are its accumulator operands' registers (the PTX printer ties
 // them), and a loop's or branch's yield carries a value into its target's
-// register. A *web* is a set of values joined that way around a wgmma's
-// accumulators (or around its A registers): one register set on the GPU.
+// register; the halves an f16x2 word is packed from or unpacked to are
+// the word's register, too. A *web* is a set of values joined that way
+// around a wgmma's accumulators (or around its A registers): one register
+// set on the GPU.
 // Each web has a small number, the key of the run-time state. A kernel
 // without wgmma has no webs, and its emulation gets no checks.
 //
@@ -35,6 +37,9 @@ public:
 
   /// The web of `v`'s register, if a wgmma uses it asynchronously.
   std::optional<unsigned> web(const ir::Value *v) const;
+  /// Whether `op` only renames registers (packs halves into a word or
+  /// unpacks one): no access, whatever web it touches.
+  bool isRename(const ir::Operation &op) const;
   /// The webs wgmma.mma_async `op` uses: its accumulators', then its A
   /// registers' when it has any.
   llvm::SmallVector<unsigned, 2> websOf(const ir::Operation &op) const;

@@ -44,9 +44,10 @@ enum class PtxSyntax {
   AddressPair,    // op [a0], [a1];
   SinkAddress,    // op _, [a0];     (a result PTX requires to be the sink)
   GuardedVector4, // @a0 op {r0, r1, r2, _}, a1;   (the fourth element unused)
-  Wgmma,          // mov r_i, a_{i+3}; ...  op {r0, ...}, a0, a1, a2, i0, i1, i2, i3;
+  Wgmma,          // mov r_i, a_{i+3}; ...  op {r0, ...}, a0, a1, a2, i0, ...;
                   // (the accumulator is read and written: its new registers
                   // get the old values first)
+  WgmmaRegisterA, // mov r_i, a_{i+6}; ...  op {r0, ...}, {a0, a1, a2, a3}, a4, a5, i0, ...;
 };
 
 struct PtxInstruction {
@@ -57,6 +58,12 @@ struct PtxInstruction {
   unsigned numOperands;
   llvm::StringRef emulation;
 };
+
+/// Whether the syntax is a wgmma.mma_async's (A in shared memory or in
+/// registers): its last operands are the accumulator, tied to its results.
+inline bool isWgmmaSyntax(PtxSyntax s) {
+  return s == PtxSyntax::Wgmma || s == PtxSyntax::WgmmaRegisterA;
+}
 
 /// Whether the instruction may suspend its thread (a barrier, a warp
 /// collective, an mbarrier wait): kernels with one run their threads as

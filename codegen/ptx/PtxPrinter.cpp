@@ -192,14 +192,16 @@ private:
       return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
     if (op.results().size() != inst->numResults || op.operands().size() != inst->numOperands)
       return error("'" + *opcode + "' has the wrong number of operands");
-    // wgmma reads and writes one register list: an accumulator register
-    // that nothing else reads becomes its result's, and the others are
-    // copied first (ptxas would wait for an in-flight wgmma before copying
-    // a register it writes).
+    // wgmma reads and writes one register list, its last operands: an
+    // accumulator register that nothing else reads becomes its result's,
+    // and the others are copied first (ptxas would wait for an in-flight
+    // wgmma before copying a register it writes).
+    const bool wgmma = isWgmmaSyntax(inst->syntax);
+    const size_t firstAccumulator = op.operands().size() - op.results().size();
     std::vector<bool> copied(op.results().size(), false);
-    if (inst->syntax == PtxSyntax::Wgmma)
+    if (wgmma)
       for (size_t i = 0; i < op.results().size(); ++i) {
-        const Value *accumulator = op.operand(unsigned(3 + i));
+        const Value *accumulator = op.operand(unsigned(firstAccumulator + i));
         copied[i] = uses[accumulator] != 1 || !alias(op.result(unsigned(i)), accumulator);
       }
     std::vector<std::string> r, a;
@@ -315,7 +317,8 @@ private:
     case PtxSyntax::BareImmediate:
       text = fmt::format("{} \t{}", m, immediate(op, RegisterClass::B32));
       break;
-    case PtxSyntax::Wgmma: {
+    case PtxSyntax::Wgmma:
+    case PtxSyntax::WgmmaRegisterA: {
       // The accumulator registers that could not be the results' are
       // copied into them first.
       const char *mov = registerClass(op.result()->type().element()) == RegisterClass::F32
@@ -323,9 +326,16 @@ private:
                             : "mov.b32";
       for (size_t i = 0; i < r.size(); ++i)
         if (copied[i])
-          line(indent, fmt::format("{} \t{}, {};", mov, r[i], a[3 + i]));
-      text = fmt::format("{} \t{{{}}}, {}, {}, {}, {}", m, llvm::join(r, ", "), a[0], a[1], a[2],
-                         immediateList(op));
+          line(indent, fmt::format("{} \t{}, {};", mov, r[i], a[firstAccumulator + i]));
+      // A's descriptor, or its registers in braces; B's descriptor, scale-d.
+      llvm::ArrayRef<std::string> aOperands = llvm::ArrayRef(a).take_front(firstAccumulator - 2);
+      std::string aText = inst->syntax == PtxSyntax::Wgmma
+                              ? aOperands.front()
+                              : "{" + llvm::join(aOperands, ", ") + "}";
+      std::string imms = immediateList(op);
+      text = fmt::format("{} \t{{{}}}, {}, {}, {}{}", m, llvm::join(r, ", "), aText,
+                         a[firstAccumulator - 2], a[firstAccumulator - 1],
+                         imms.empty() ? "" : ", " + imms);
       break;
     }
     }
@@ -336,8 +346,9 @@ private:
   /// "1, 128": the "imms" attribute of an Immediates instruction.
   static std::string immediateList(const Operation &op) {
     std::string text;
-    for (const IntTuple &v : op.attrAs<IntTuple>("imms")->elements())
-      text += (text.empty() ? "" : ", ") + v.str();
+    if (const IntTuple *imms = op.attrAs<IntTuple>("imms"))
+      for (const IntTuple &v : imms->elements())
+        text += (text.empty() ? "" : ", ") + v.str();
     return text;
   }
 

@@ -219,6 +219,14 @@ private:
       if (expectOperands(op, 3))
         expectScalarResultMatchingOperands(op);
       break;
+    case OpKind::MathCall:
+      if (!op.attrAs<std::string>("fn"))
+        fail(op, "needs a function name 'fn'");
+      else if (op.operands().empty() || op.operands().size() > 2)
+        fail(op, "takes one or two operands");
+      else
+        expectScalarResultMatchingOperands(op);
+      break;
     case OpKind::Constant:
       if (expectOperands(op, 0) && expectResults(op, 1) &&
           !op.attrAs<int64_t>("value") && !op.attrAs<double>("value") &&
