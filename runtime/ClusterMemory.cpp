@@ -58,6 +58,8 @@ uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *w
   clusterSharedPointer(t, bar, 8, /*store=*/true, what);
   uint64_t token = 0;
   failIf(t, what, owner.mbarriers.arrive(local, 0, token));
+  if (&owner == this)
+    wgmmaOrderArrive(t, local);
   ++t.effects;
   return token;
 }

@@ -46,6 +46,7 @@ uint64_t CtaRunner::mbarrierArrive(Thread &t, uint32_t bar, uint32_t txBytes, co
   uint64_t token = 0;
   if (recordIf(*this, t, what, mbarriers.arrive(bar, txBytes, token)))
     abandonRunning();
+  wgmmaOrderArrive(t, bar);
   ++t.effects;
   return token;
 }
@@ -81,6 +82,8 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   }
   if (done && cluster.size() > 1)
     forgetPeerReadsCompletedBy(bar, s->phase);
+  if (done)
+    wgmmaOrderWaited(t, bar);
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;
@@ -231,6 +234,17 @@ void CtaRunner::checkAsyncDestination(Thread &t, const AsyncCopy &copy, const ch
                " reads and may still be reading: wait on the mbarrier phase its "
                "tcgen05.commit arrives on before reusing the buffer";
       });
+    uint32_t warpgroup;
+    if (const WgmmaRead *r = pendingWgmmaReads ? wgmmaReaderOf(offset, 16, warpgroup) : nullptr)
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) + ", which " +
+               wgmmaReaderText(warpgroup, *r);
+      });
+    if (const WgmmaLastReader *r = unorderedWgmmaReader(t, offset, 16, warpgroup))
+      fail(t, what, [&] {
+        return "the " + std::string(part) + " writes shared byte " + hex(target) + ", which " +
+               unorderedWgmmaText(warpgroup, *r);
+      });
     if (const BulkStore *store = bulkStoreReading(offset))
       fail(t, what, [&] {
         return "the " + std::string(part) + " writes shared byte " + hex(target) +
@@ -269,6 +283,18 @@ void CtaRunner::checkPendingAsync(Thread &t, uint32_t address, uint32_t width, b
                  " reads and may still be reading: wait on the mbarrier phase its "
                  "tcgen05.commit arrives on before reusing the buffer";
         });
+  uint32_t warpgroup;
+  if (const WgmmaRead *r =
+          store && pendingWgmmaReads ? wgmmaReaderOf(offset, width, warpgroup) : nullptr)
+    fail(t, what, [&] {
+      return std::to_string(width) + "-byte shared store at " + hex(address) +
+             " overwrites shared memory that " + wgmmaReaderText(warpgroup, *r);
+    });
+  if (const WgmmaLastReader *r = store ? unorderedWgmmaReader(t, offset, width, warpgroup) : nullptr)
+    fail(t, what, [&] {
+      return std::to_string(width) + "-byte shared store at " + hex(address) +
+             " overwrites shared memory that " + unorderedWgmmaText(warpgroup, *r);
+    });
   if (store && unreadBulkStores)
     for (uint32_t b = 0; b < width; ++b)
       if (const BulkStore *s = bulkStoreReading(offset + b))

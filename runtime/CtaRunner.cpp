@@ -78,6 +78,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
   clcFailureObserved = false;
   tmem.reset();
   forgetTcgen05Reads(0);
+  dropWgmmaReads();
   dropAsyncCopies(); // those of a CTA that failed
   dropBulkStores();
   for (Slot &s : slots)
@@ -201,6 +202,7 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
     s.state = State::AtBarrier;
   else if (barriers.lanePending(id, t.warpid, t.laneid))
     s.state = State::AtBarrierArrival;
+  wgmmaOrderBarrier(t, id, completed);
   release(completed ? 1u << id : 0);
   releaseArrivals(t.warpid);
   if (s.state != State::Runnable)

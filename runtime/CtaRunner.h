@@ -33,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace cutec::rt {
@@ -146,6 +147,9 @@ public:
   // meets (a warp-collective), then the warpgroup: the last warp to arrive
   // performs the instruction for all four.
   void wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what);
+  // What a wgmma.mma_async uses until it retires (CtaWgmmaHazards.cpp).
+  void wgmmaRegistersInUse(Thread &t, uint32_t web, const char *what);
+  void wgmmaRegisterAccess(Thread &t, uint32_t web, bool write, const char *what);
 
   // Clusters (ClusterMemory.cpp, ClusterTcgen05.cpp); see Thread's methods.
   /// The shared bytes of the cluster address `address` (runtime/Cluster.h)
@@ -284,6 +288,20 @@ private:
     uint32_t issuer;
   };
 
+  /// The shared units a wgmma.mma_async read, kept until it retires.
+  struct WgmmaRead {
+    uint64_t serial; // its warpgroup's count of wgmma.mma_async, this one included
+    std::vector<uint32_t> units; // 16-byte units (shared offset / 16), sorted, each once
+    const char *what;
+  };
+
+  /// The latest wgmma.mma_async of a warpgroup that read a shared unit,
+  /// retired or not (serial 0: none).
+  struct WgmmaLastReader {
+    uint64_t serial = 0;
+    const char *what = nullptr;
+  };
+
   /// A warp's collective in progress.
   struct Warp {
     uint32_t lanes = 0; // lanes that exist (the last warp may be partial)
@@ -317,6 +335,13 @@ private:
       const char *first = nullptr;
     };
     std::vector<Group> committed;
+    /// wgmma.mma_async issued and retired so far: serials 1..issued, of
+    /// which 1..retired are retired (groups retire oldest first).
+    uint64_t issued = 0, retired = 0;
+    /// Per register web: the serial and instruction of the latest
+    /// wgmma.mma_async that used it (0 and null: none yet).
+    std::vector<std::pair<uint64_t, const char *>> webs;
+    std::vector<WgmmaRead> reads; // of the pending wgmma.mma_async, in issue order
   };
 
   /// Body of a wgmma warp meeting, run by the warp's last lane: checks that
@@ -324,6 +349,43 @@ private:
   /// then arrives; the last warp performs the instruction.
   void wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *what);
   void wgmmaPerform(Thread &t, Warpgroup &g, const char *what);
+  /// Notes the shared units wgmma.mma_async number g.issued of warpgroup
+  /// `g` read; they count as read until it retires.
+  void noteWgmmaReads(Warpgroup &g, std::vector<uint32_t> units, const char *what);
+  /// After a wait_group: forgets the reads of the wgmma.mma_async retired.
+  void retireWgmmaReads(Warpgroup &g);
+  /// At a CTA's start: forgets the previous CTA's wgmma reads and ordering.
+  void dropWgmmaReads();
+  /// A pending wgmma.mma_async that reads one of shared offsets [offset,
+  /// offset + width), and its warpgroup; null if none does.
+  const WgmmaRead *wgmmaReaderOf(uint32_t offset, uint32_t width, uint32_t &warpgroup) const;
+  /// "'wgmma...' (issued by warpgroup 1; ...) reads as an operand and may
+  /// still be reading: ..."
+  std::string wgmmaReaderText(uint32_t warpgroup, const WgmmaRead &r) const;
+  /// "'wgmma...' (issued by warpgroup 1; not committed yet)"
+  std::string wgmmaText(uint32_t warpgroup, uint64_t serial, const char *what) const;
+  // Which wgmma retirements each thread is ordered after (CtaWgmmaOrder.cpp).
+  /// The number of warpgroup `g`'s wgmma.mma_async whose retirement `t`
+  /// is ordered after.
+  uint64_t wgmmaRetiredKnownBy(const Thread &t, uint32_t g) const;
+  /// Adds what `t` knows to `into` (per warpgroup, the maximum).
+  void carryWgmmaKnowledge(const Thread &t, std::vector<uint64_t> &into) const;
+  void learnWgmmaKnowledge(const Thread &t, const std::vector<uint64_t> &from);
+  /// `t` arrives on this CTA's mbarrier `bar` / saw its phase complete.
+  void wgmmaOrderArrive(const Thread &t, uint32_t bar);
+  void wgmmaOrderWaited(const Thread &t, uint32_t bar);
+  /// `t` arrived at named barrier `id`, which that `completed`.
+  void wgmmaOrderBarrier(const Thread &t, uint32_t id, bool completed);
+  /// Read `r` of warpgroup `g` is the latest of the units it read.
+  void noteWgmmaLastReaders(uint32_t g, const WgmmaRead &r);
+  void resetWgmmaOrder();
+  /// A retired wgmma.mma_async, and its warpgroup, that read one of shared
+  /// offsets [offset, offset + width) and whose retirement `t` is not
+  /// ordered after; null if none.
+  const WgmmaLastReader *unorderedWgmmaReader(const Thread &t, uint32_t offset, uint32_t width,
+                                              uint32_t &warpgroup) const;
+  /// "'wgmma...' (issued by warpgroup 1) read as an operand: ..."
+  std::string unorderedWgmmaText(uint32_t warpgroup, const WgmmaLastReader &r) const;
   /// At a thread's exit: fails `t` if its warpgroup has a wgmma pending.
   void checkWgmmaAtExit(Thread &t);
   /// Where warpgroup `g` stands, for deadlock reports.
@@ -417,7 +479,10 @@ private:
   /// lanes [0,128) columns [0,256); committed to mbarrier 0x... in its phase 0)"
   std::string tcgen05WriteText(const TensorMemory::PendingWrite &p) const;
   void updatePendingAsync() {
-    pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores;
+    // Once a wgmma.mma_async has run, shared stores are checked against the
+    // readers of the bytes, retired or not (CtaWgmmaOrder.cpp).
+    pendingAsync = uint32_t(asyncCopies.size() + tcgen05Reads.size()) + unreadBulkStores +
+                   pendingWgmmaReads + !wgmmaKnown.empty();
   }
   /// Records the shared units an issued tcgen05 operation read.
   void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
@@ -471,6 +536,19 @@ private:
   std::vector<uint32_t> tcgen05Reader;
   uint32_t firstReadMark = 1;
   std::vector<std::byte> gatherScratch;
+  /// Per shared unit (offset / 16): how many pending wgmma.mma_async read
+  /// it. Allocated at the CTA's first wgmma.mma_async.
+  std::vector<uint16_t> wgmmaReaders;
+  uint32_t pendingWgmmaReads = 0; // WgmmaRead records of all warpgroups
+  /// Per thread and warpgroup (t * warpgroups + g): wgmmaRetiredKnownBy of
+  /// the other warpgroups. Empty until the CTA's first wgmma.mma_async.
+  std::vector<uint64_t> wgmmaKnown;
+  /// Per shared unit and warpgroup (unit * warpgroups + g).
+  std::vector<WgmmaLastReader> wgmmaLastReader;
+  /// What the arrivals on each mbarrier (by address) carried, and on each
+  /// named barrier in its current phase.
+  std::unordered_map<uint32_t, std::vector<uint64_t>> wgmmaReleased;
+  std::array<std::vector<uint64_t>, NamedBarriers::kCount> wgmmaBarrierKnown;
   std::vector<BulkStore> bulkStores; // issue order
   /// Per shared unit (offset / 16): how many stores in flight still read it.
   /// Allocated at the CTA's first TMA store.

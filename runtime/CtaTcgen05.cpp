@@ -65,7 +65,7 @@ SharedView CtaRunner::sharedView() const {
   SharedView view;
   view.bytes = shared.data();
   view.size = uint32_t(shared.size());
-  view.pendingOwner = pendingAsync != 0 ? asyncOwner.data() : nullptr;
+  view.pendingOwner = pendingAsync != 0 && !asyncOwner.empty() ? asyncOwner.data() : nullptr;
   return view;
 }
 

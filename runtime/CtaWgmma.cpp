@@ -176,6 +176,10 @@ void CtaRunner::wgmmaPerform(Thread &t, Warpgroup &g, const char *what) {
                         g.committed.end() - std::ptrdiff_t(g.form.pending));
     g.fenced = false;
     g.lastWait = what;
+    g.retired = g.issued - g.uncommitted;
+    for (const Warpgroup::Group &group : g.committed)
+      g.retired -= group.count;
+    retireWgmmaReads(g);
     return;
   case WgmmaLane::Op::Mma:
     break;
@@ -190,11 +194,19 @@ void CtaRunner::wgmmaPerform(Thread &t, Warpgroup &g, const char *what) {
              ": after a wait the threads may access the accumulator registers, and the PTX ISA "
              "requires a wgmma.fence between such accesses and the next wgmma.mma_async";
     });
-  MmaProblem problem =
-      executeWgmma(g.form.shape, g.form.aDesc, g.form.bDesc, g.form.scaleD, sharedView(), g.d.data(),
-                   g.a.data());
-  if (problem)
-    failTcgen05(t, what, problem);
+  std::vector<uint32_t> units;
+  {
+    SharedView view = sharedView();
+    view.unitsRead = &units;
+    MmaProblem problem = executeWgmma(g.form.shape, g.form.aDesc, g.form.bDesc, g.form.scaleD,
+                                      view, g.d.data(), g.a.data());
+    if (problem) {
+      std::vector<uint32_t>().swap(units); // frees it: the frame is abandoned
+      failTcgen05(t, what, problem);
+    }
+  }
+  ++g.issued;
+  noteWgmmaReads(g, std::move(units), what);
   if (g.uncommitted++ == 0)
     g.firstUncommitted = what;
 }

@@ -268,6 +268,14 @@ public:
   /// thread's kWgmmaARegisters registers of A's fragment as raw bits.
   void wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, const uint32_t *a, uint64_t bDesc,
                      bool scaleD, const char *what);
+  /// After a wgmma.mma_async: it uses the registers of web `web` (a number
+  /// the compiler gives each set of registers that wgmma.mma_async use,
+  /// codegen/emu/WgmmaRegisterWebs.h) until it retires.
+  void wgmmaRegistersInUse(uint32_t web, const char *what);
+  /// Before another instruction that reads (or, with `write`, only writes)
+  /// registers of web `web`: fails if a wgmma.mma_async of the warpgroup
+  /// that uses them is not retired yet.
+  void wgmmaRegisterAccess(uint32_t web, bool write, const char *what);
 
   // Clusters (runtime/Cluster.h): distributed shared memory, the cluster
   // barrier and the cta_group::2 forms of TMA and tcgen05. A .shared::cluster

@@ -1,6 +1,8 @@
 //===- EmuPrinter.cpp - Machine IR to the C++ emulation -------------------===//
 #include "codegen/emu/EmuPrinter.h"
 
+#include "codegen/emu/WgmmaRegisterWebs.h"
+
 #include "codegen/host/CxxIntExpr.h"
 #include "codegen/host/TensorMapCode.h"
 
@@ -105,7 +107,7 @@ class BodyPrinter : public ptx::MachineIRPrinter {
 public:
   BodyPrinter(const Operation &kernel, const EmuOptions &options)
       : MachineIRPrinter([](RegisterClass rc) { return ptx::info(rc).prefix.drop_front().str(); }),
-        kernel(kernel), options(options) {}
+        kernel(kernel), options(options), webs(kernel) {}
 
   llvm::Error print(llvm::raw_ostream &os) {
     std::string name = kernelName(kernel);
@@ -232,10 +234,18 @@ private:
     line(indent, "}");
   }
 
+  void printInitialValues(const Operation &loop, llvm::ArrayRef<Value *> values, unsigned indent,
+                          llvm::ArrayRef<const Value *> targets) override {
+    checkCopies(std::vector<const Value *>(values.begin(), values.end()), targets,
+                where(loop, "mov"), indent);
+    printYield(values, indent, targets);
+  }
+
   llvm::Error printFor(const Operation &op, unsigned indent) override {
     LoopParts loop = loopParts(op);
     std::string iv = reg(loop.inductionVariable);
     line(indent, fmt::format("{} = {};", iv, reg(op.operand(0))));
+    checkCopies(op.operands().drop_front(3), loop.carried, where(op, "mov"), indent);
     for (size_t i = 0; i < loop.carried.size(); ++i)
       line(indent, fmt::format("{} = {};", reg(loop.carried[i]), reg(op.operand(3 + i))));
     line(indent, fmt::format("for (; int32_t({}) < int32_t({}); {} += {}) {{", iv,
@@ -339,9 +349,59 @@ private:
       substitute("$special", specialRegister(*special));
     const int64_t *off = op.attrAs<int64_t>("offset");
     substitute("$off", std::to_string(off ? *off : 0));
-    substitute("$where", cxxStringLiteral(where(op, *opcode)));
+    std::string what = cxxStringLiteral(where(op, *opcode));
+    substitute("$where", what);
+    if (ptx::isWgmmaSyntax(inst->syntax)) {
+      line(indent, text);
+      for (unsigned web : webs.websOf(op))
+        line(indent, fmt::format("t.wgmmaRegistersInUse({}u, {});", web, what));
+      return llvm::Error::success();
+    }
+    std::vector<const Value *> written;
+    for (const auto &r : op.results())
+      written.push_back(r.get());
+    if (!webs.isRename(op))
+      checkWgmmaRegisters(op.operands(), written, what, indent);
     line(indent, text);
     return llvm::Error::success();
+  }
+
+  /// Before an instruction (or a copy) that reads `reads` and writes
+  /// `writes`: one run-time check for each register web of a wgmma that it
+  /// touches (runtime/CtaWgmmaHazards.cpp), a read if it reads the web.
+  void checkWgmmaRegisters(llvm::ArrayRef<const Value *> reads,
+                           llvm::ArrayRef<const Value *> writes, const std::string &what,
+                           unsigned indent) {
+    std::vector<std::pair<unsigned, bool>> touched; // web, written only
+    auto note = [&](const Value *v, bool write) {
+      std::optional<unsigned> web = webs.web(v);
+      if (!web)
+        return;
+      auto it = llvm::find_if(touched, [&](const auto &t) { return t.first == *web; });
+      if (it == touched.end())
+        touched.push_back({*web, write});
+      else
+        it->second &= write;
+    };
+    for (const Value *v : reads)
+      note(v, false);
+    for (const Value *v : writes)
+      note(v, true);
+    for (auto [web, write] : touched)
+      line(indent, fmt::format("t.wgmmaRegisterAccess({}u, {}, {});", web, write, what));
+  }
+
+  /// Loop initial values: copies from[i] to to[i], each touching registers
+  /// unless both are one web's.
+  void checkCopies(llvm::ArrayRef<const Value *> from, llvm::ArrayRef<const Value *> to,
+                   const std::string &what, unsigned indent) {
+    std::vector<const Value *> reads, writes;
+    for (size_t i = 0; i < to.size(); ++i)
+      if (std::optional<unsigned> web = webs.web(to[i]); !web || web != webs.web(from[i])) {
+        reads.push_back(from[i]);
+        writes.push_back(to[i]);
+      }
+    checkWgmmaRegisters(reads, writes, cxxStringLiteral(what), indent);
   }
 
   /// `what` and where in the source `op` is, for diagnostics.
@@ -354,6 +414,7 @@ private:
 
   const Operation &kernel;
   const EmuOptions &options;
+  WgmmaRegisterWebs webs;
   bool blocks = false;
   unsigned whileCount = 0;
 };

@@ -86,7 +86,7 @@ llvm::Error MachineIRPrinter::printRegionBody(const ir::Block &block, unsigned i
 llvm::Error MachineIRPrinter::printWhile(const ir::Operation &op, unsigned indent) {
   const ir::Block &before = op.regions()[0]->front(), &after = op.regions()[1]->front();
   std::vector<const ir::Value *> carried = arguments(before), forwarded = arguments(after);
-  printYield(op.operands(), indent, carried);
+  printInitialValues(op, op.operands(), indent, carried);
   beginWhile(op, indent);
   if (llvm::Error e = printRegionBody(before, indent + 1, forwarded))
     return e;

@@ -74,6 +74,13 @@ protected:
   /// Assigns `values` to `targets` as one parallel copy.
   virtual void printYield(llvm::ArrayRef<ir::Value *> values, unsigned indent,
                           llvm::ArrayRef<const ir::Value *> targets) = 0;
+  /// A while's initial values to its before region's arguments (`targets`):
+  /// a parallel copy like a yield, by default.
+  virtual void printInitialValues(const ir::Operation &loop, llvm::ArrayRef<ir::Value *> values,
+                                  unsigned indent, llvm::ArrayRef<const ir::Value *> targets) {
+    (void)loop;
+    printYield(values, indent, targets);
+  }
   /// An error prefixed with the printer's name.
   virtual llvm::Error error(const llvm::Twine &message) const = 0;
 

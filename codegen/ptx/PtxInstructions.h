@@ -59,6 +59,12 @@ struct PtxInstruction {
   llvm::StringRef emulation;
 };
 
+/// Whether the syntax is a wgmma.mma_async's (A in shared memory or in
+/// registers): its last operands are the accumulator, tied to its results.
+inline bool isWgmmaSyntax(PtxSyntax s) {
+  return s == PtxSyntax::Wgmma || s == PtxSyntax::WgmmaRegisterA;
+}
+
 /// Whether the instruction may suspend its thread (a barrier, a warp
 /// collective, an mbarrier wait): kernels with one run their threads as
 /// fibers (KernelDescriptor::usesBarriers).

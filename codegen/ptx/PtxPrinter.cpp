@@ -196,8 +196,7 @@ private:
     // accumulator register that nothing else reads becomes its result's,
     // and the others are copied first (ptxas would wait for an in-flight
     // wgmma before copying a register it writes).
-    const bool wgmma =
-        inst->syntax == PtxSyntax::Wgmma || inst->syntax == PtxSyntax::WgmmaRegisterA;
+    const bool wgmma = isWgmmaSyntax(inst->syntax);
     const size_t firstAccumulator = op.operands().size() - op.results().size();
     std::vector<bool> copied(op.results().size(), false);
     if (wgmma)

@@ -306,16 +306,33 @@ struct alignas(16) Chunk16 {
 // The kernel, as the emitted code would run it. `mistake` plants one bug:
 // 1 no fence, 2 no fence after a wait before the next wgmma, 3 warp 3 passes
 // another B descriptor, 4 warp 3 exits first, 5 no wait before the exit,
-// 6 warp 2 executes a commit where the others execute the mma.
+// 6 warp 2 executes a commit where the others execute the mma, 7 reads the
+// accumulators before the wait, 8 gives each mma accumulators of their own
+// (register webs 0 and 1) and a group of its own, waits with N = 1 and
+// reads both, 9 stores into the first A's first bytes (after the image's
+// free KiB) before the commit, 10 after the wait; with 11 and 12 warpgroup 0
+// hands A to warpgroup 1 through an mbarrier (in the free KiB), which then
+// rewrites it: 11 arrives before the wait, 12 after. As the emitted code does, each mma names the register web it uses
+// and the final stores ask whether the accumulators may be read.
 void wgmmaBody(Thread &t, const void *raw) {
   const auto &p = *static_cast<const Params *>(raw);
   const uint32_t base = t.dynamicSharedBase(), tid = t.tid.x;
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * p.warpgroups * 16)
     t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
                            "st.shared.v4");
+  const bool handOver = p.mistake == 11 || p.mistake == 12;
+  if (handOver && tid == 0)
+    t.mbarrierInit(base, 128, "mbarrier.init at wgmma.cute:1");
   t.barrierSync(0, 0, "bar.sync at wgmma.cute:2");
   if (p.mistake == 4 && t.warpid == 3)
     return;
+  if (handOver && tid >= 128) {
+    t.mbarrierWaitParity(base, 0, "mbarrier.wait at wgmma.cute:3");
+    for (int round = 0; round < 8; ++round) // after warpgroup 0's wait, here
+      t.yieldThread("nanosleep at wgmma.cute:4");
+    t.storeShared<uint32_t>(base + 1024, 0, "st.shared.b32 at wgmma.cute:4");
+    return;
+  }
   const uint32_t regs = wgmmaAccumulatorRegisters(p.shape), thread = tid % 128;
   uint32_t d[128];
   for (uint32_t r = 0; r < regs; ++r)
@@ -332,6 +349,9 @@ void wgmmaBody(Thread &t, const void *raw) {
     }
     t.wgmmaMmaAsync(p.shape, d, p.aDesc[i], bDesc, i > 0 || p.initialD,
                     "wgmma.mma_async at wgmma.cute:7");
+    t.wgmmaRegistersInUse(p.mistake == 8 ? i : 0, "wgmma.mma_async at wgmma.cute:7");
+    if (p.mistake == 8)
+      t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:8");
     if (p.mistake == 2) {
       t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:8");
       t.wgmmaWaitGroup(0, "wgmma.wait_group at wgmma.cute:9");
@@ -339,8 +359,25 @@ void wgmmaBody(Thread &t, const void *raw) {
   }
   if (p.mistake == 5)
     return;
-  t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:10");
-  t.wgmmaWaitGroup(0, "wgmma.wait_group at wgmma.cute:11");
+  if (p.mistake == 7)
+    t.wgmmaRegisterAccess(0, false, "cvt.rn.f16x2.f32 at wgmma.cute:9");
+  if (p.mistake == 9)
+    t.storeShared<uint32_t>(base + 1024, 0, "st.shared.b32 at wgmma.cute:9");
+  if (p.mistake == 8) {
+    t.wgmmaWaitGroup(1, "wgmma.wait_group at wgmma.cute:10");
+    t.wgmmaRegisterAccess(0, false, "mov.b32 at wgmma.cute:11");
+    t.wgmmaRegisterAccess(1, true, "mov.b32 at wgmma.cute:12");
+  }
+  if (p.mistake == 11)
+    t.mbarrierArrive(base, "mbarrier.arrive at wgmma.cute:12");
+  t.wgmmaCommitGroup("wgmma.commit_group at wgmma.cute:13");
+  t.wgmmaWaitGroup(0, "wgmma.wait_group at wgmma.cute:14");
+  if (p.mistake == 12)
+    t.mbarrierArrive(base, "mbarrier.arrive at wgmma.cute:14");
+  if (p.mistake == 10)
+    t.storeShared<uint32_t>(base + 1024, t.loadShared<uint32_t>(base + 1024, "ld.shared.b32"),
+                            "st.shared.b32 at wgmma.cute:15");
+  t.wgmmaRegisterAccess(0, false, "st.global at wgmma.cute:16");
   for (uint32_t r = 0; r < regs; ++r)
     t.storeGlobal<uint32_t>(p.out + 4 * (uint64_t(tid) * regs + r), d[r], "st.global");
 }
@@ -537,6 +574,61 @@ TEST(WgmmaDiagnostics, PendingAtExit) {
   expectContains(errorOf(5, 128, 1), "(warp 3, lane 29): wgmma.mma_async at wgmma.cute:7: the "
                                      "thread exits while 1 wgmma.mma_async of its warpgroup (this "
                                      "one the oldest) are pending: 1 not committed");
+}
+
+TEST(WgmmaDiagnostics, AccumulatorsReadBeforeTheWait) {
+  expectContains(errorOf(7), "cvt.rn.f16x2.f32 at wgmma.cute:9: reads registers "
+                             "that 'wgmma.mma_async at wgmma.cute:7' (issued by warpgroup 0; no "
+                             "wgmma.commit_group has followed it) still uses: until a "
+                             "wgmma.wait_group retires it, the PTX ISA leaves any other access");
+}
+
+TEST(WgmmaDiagnostics, AccumulatorsOfTheGroupAWaitLeftPending) {
+  // wait_group 1 retires the first mma's group: its accumulators (web 0)
+  // may be read, the second's (web 1) not.
+  expectContains(errorOf(8), "mov.b32 at wgmma.cute:12: writes registers that "
+                             "'wgmma.mma_async at wgmma.cute:7' (issued by warpgroup 0; its "
+                             "wgmma-group is pending, with 0 wgmma-group(s) committed after it: "
+                             "wgmma.wait_group 0 (or a lower N) retires it) still uses");
+}
+
+TEST(WgmmaDiagnostics, OperandOverwrittenBeforeTheWait) {
+  expectContains(errorOf(9), "st.shared.b32 at wgmma.cute:9: 4-byte shared "
+                             "store at 0x800 overwrites shared memory that 'wgmma.mma_async at "
+                             "wgmma.cute:7' (issued by warpgroup 0; no wgmma.commit_group has "
+                             "followed it) reads as an operand and may still be reading: retire "
+                             "it (wgmma.wait_group) before the buffer is released or reused");
+}
+
+TEST(WgmmaDiagnostics, OperandRewrittenAfterTheWaitIsFine) {
+  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
+                        K_128, K_128, 2});
+  p.params.mistake = 10;
+  std::vector<uint32_t> out;
+  Status s = run(p, out);
+  ASSERT_TRUE(bool(s)) << s.error();
+  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
+}
+
+TEST(WgmmaDiagnostics, OperandReleasedBeforeTheWait) {
+  // Warpgroup 1 stores a few rounds after the release, when warpgroup 0's
+  // wait has retired the wgmma here; nothing orders the wait before it.
+  expectContains(errorOf(11, 256), "(warp 4, lane 0): st.shared.b32 at wgmma.cute:4: 4-byte "
+                                   "shared store at 0x800 overwrites shared memory that "
+                                   "'wgmma.mma_async at wgmma.cute:7' (issued by warpgroup 0) "
+                                   "read as an operand: a wgmma.wait_group of that warpgroup "
+                                   "has retired it since, but no mbarrier arrival or bar.sync "
+                                   "after that wait orders it before this write");
+}
+
+TEST(WgmmaDiagnostics, OperandReleasedAfterTheWaitIsFine) {
+  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
+                        K_128, K_128, 2});
+  p.params.mistake = 12;
+  std::vector<uint32_t> out;
+  Status s = run(p, out, 256);
+  ASSERT_TRUE(bool(s)) << s.error();
+  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
 }
 
 TEST(WgmmaDiagnostics, InvalidDescriptorsAndShapes) {
