@@ -199,7 +199,10 @@ int main(int argc, char **argv) {
   struct Shape {
     uint32_t m, n, k;
   };
-  const Shape shapes[] = {{128, 256, 128}, {256, 512, 512}, {512, 256, 1024}, {384, 768, 2048}};
+  // The last two have edges that are not multiples of the 128 x 256 tile
+  // or of the K tile.
+  const Shape shapes[] = {
+      {128, 256, 128}, {256, 512, 512}, {384, 768, 2048}, {200, 264, 208}, {1000, 776, 1008}};
   for (const GemmKernel &kernel : kernels)
     for (bool integers : {true, false})
       for (const Shape &s : shapes) {
