@@ -226,6 +226,16 @@ private:
   /// of memory used where a value is needed; otherwise "".
   static std::string loadHint(const ast::Expr &expr, const SemaValue &v);
   SemaValue convert(const SemaValue &v, ir::DataType to, const ast::Expr &expr);
+
+  // --- Register fragments (IRGenFragment.cpp) ------------------------------
+  static bool isFragment(const SemaValue &v);
+  /// `scalar` applied to each element of the fragment operands (the other
+  /// operands as they are), gathered into a fragment of their one shape.
+  SemaValue elementwise(llvm::ArrayRef<SemaValue> operands, llvm::ArrayRef<const ast::Expr *> exprs,
+                        llvm::SMLoc loc,
+                        llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar);
+  /// frag.reduce(ReductionOp.X, init): one scalar, in the elements' order.
+  SemaValue fragmentReduce(const SemaValue &fragment, CallSite &site);
   ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
   /// The builder, or an error saying `what` needs a kernel.
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);

@@ -455,6 +455,8 @@ SemaValue IRGen::callMethod(const SemaValue &method, CallSite &site) {
       return SemaValue::poison();
     return load(self, site.call);
   }
+  if (name == "reduce")
+    return fragmentReduce(self, site);
   if (name == "store") {
     if (!checkArity(site, "store", 1, 1))
       return SemaValue::poison();

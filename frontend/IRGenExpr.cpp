@@ -115,6 +115,8 @@ std::vector<llvm::StringRef> IRGen::attributeNames(const SemaValue &base) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
       names.insert(names.end(), {"load", "store", "layout", "shape", "stride"});
+    if (isFragment(base))
+      names.push_back("reduce");
   }
   return names;
 }
@@ -177,6 +179,15 @@ SemaValue IRGen::evalUnary(const ast::UnaryExpr &unary) {
       return SemaValue::floating(-v.floatValue());
     break;
   }
+  if (isFragment(v) && unary.getOp() == ast::UnaryOp::Negate)
+    return elementwise({v}, {&unary.getOperand()}, unary.getLoc(),
+                       [&](llvm::ArrayRef<SemaValue> s) {
+                         if (!checkArithmeticType(s[0].type().element(), unary.getLoc(),
+                                                  unary.getRange()))
+                           return SemaValue::poison();
+                         return SemaValue::runTime(builder->createValue(
+                             ir::OpKind::Neg, unary.getLoc(), s[0].type(), {s[0].irValue()}));
+                       });
   if (v.is(SemaValue::Kind::RunTime) && v.type().isScalar()) {
     if (!checkArithmeticType(v.type().element(), unary.getLoc(), unary.getRange()))
       return SemaValue::poison();
@@ -536,7 +547,8 @@ SemaValue IRGen::evalAttribute(const ast::AttributeExpr &attribute) {
     return SemaValue::fromIntTuple(name == "shape" ? plain->shape : plain->stride);
   if (base.is(SemaValue::Kind::RunTime)) {
     const ir::Type &type = base.type();
-    if (name == "to" || (type.isTensor() && (name == "load" || name == "store")))
+    if (name == "to" || (type.isTensor() && (name == "load" || name == "store")) ||
+        (isFragment(base) && name == "reduce"))
       return SemaValue::method(base, name);
     if (type.isTensor() && name == "layout")
       return SemaValue::fromLayoutValue(type.tensorLayout());

@@ -54,6 +54,17 @@ bool accepts(const MathFunction &f, DataType t) {
 SemaValue IRGen::mathFunctionCall(CallSite &site) {
   const MathFunction &f = mathFunction(site.callee);
   std::vector<SemaValue> &args = site.bound;
+  // On register fragments: element by element.
+  if (llvm::any_of(args, isFragment)) {
+    std::vector<const ast::Expr *> exprs;
+    for (size_t i = 0; i < args.size(); ++i)
+      exprs.push_back(&site.argExpr(i));
+    return elementwise(args, exprs, site.loc(), [&](llvm::ArrayRef<SemaValue> scalars) {
+      CallSite element = site;
+      element.bound.assign(scalars.begin(), scalars.end());
+      return mathFunctionCall(element);
+    });
+  }
   bool anyRunTime = llvm::any_of(args, [](const SemaValue &v) { return v.is(SemaValue::Kind::RunTime); });
   if (!anyRunTime && (f.name == "min" || f.name == "max")) {
     if (f.name == "min")

@@ -177,6 +177,10 @@ SemaValue IRGen::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const Sema
   llvm::SMLoc loc = site.opLoc;
   llvm::SMRange ranges[] = {site.lhs.getRange(), site.rhs.getRange()};
   std::string spelling = ("'" + ast::getSpelling(op) + "'").str();
+  if ((isFragment(lhs) || isFragment(rhs)) && (isFragment(lhs) || isScalarLike(lhs)) &&
+      (isFragment(rhs) || isScalarLike(rhs)))
+    return elementwise({lhs, rhs}, {&site.lhs, &site.rhs}, loc,
+                       [&](llvm::ArrayRef<SemaValue> s) { return scalarBinary(op, s[0], s[1], site); });
   if (!isScalarLike(lhs) || !isScalarLike(rhs)) {
     // A view is memory, not a value: say how to read it.
     std::string hint;

@@ -89,6 +89,10 @@ private:
       return lowerExtract(op);
     case OpKind::Fill:
       return lowerFill(op);
+    case OpKind::FragmentOf:
+      fragments[op.result()] = Registers(op.operands().begin(), op.operands().end());
+      dead.push_back(&op);
+      return true;
     case OpKind::Convert:
       if (op.operand(0)->type().isTensor())
         return lowerConvert(op);

@@ -1,0 +1,119 @@
+//===- IRGenFragment.cpp - Arithmetic on register fragments ---------------===//
+//
+// A register fragment (what `.load()`, `.to()` and `make_rmem_tensor`
+// give) takes the scalar operators, the math functions and `reduce`
+// element by element (docs/language.md, "Register fragments"): each
+// element is extracted, the scalar rule applies with its checks and
+// messages, and `cute.fragment_of` gathers the results into a fragment of
+// the operands' shape. A compile-time or run-time scalar operand is used
+// for every element.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/IRGen.h"
+
+namespace cutec {
+
+bool IRGen::isFragment(const SemaValue &v) {
+  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
+         v.type().memorySpace() == ir::MemorySpace::Register;
+}
+
+SemaValue IRGen::elementwise(llvm::ArrayRef<SemaValue> operands,
+                             llvm::ArrayRef<const ast::Expr *> exprs, llvm::SMLoc loc,
+                             llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar) {
+  const SemaValue *shapeOf = nullptr;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (!isFragment(operands[i]))
+      continue;
+    const IntTuple &shape = operands[i].type().tensorLayout().shape;
+    if (!shape.isStatic())
+      return error(*exprs[i], "a register fragment has a static shape, not " + shape.str());
+    if (shapeOf && !(shapeOf->type().tensorLayout().shape == shape))
+      return error(*exprs[i], "element-wise operands must have one shape: " +
+                                  shapeOf->type().tensorLayout().shape.str() + " and " +
+                                  shape.str());
+    if (!shapeOf)
+      shapeOf = &operands[i];
+  }
+  const IntTuple &shape = shapeOf->type().tensorLayout().shape;
+  int64_t count = size(makeLayout(shape)).staticValue();
+  std::vector<ir::Value *> elements;
+  std::optional<ir::Type> elementType;
+  for (int64_t e = 0; e < count; ++e) {
+    std::vector<SemaValue> scalars;
+    for (const SemaValue &v : operands) {
+      if (!isFragment(v)) {
+        scalars.push_back(v);
+        continue;
+      }
+      ir::Operation &extract = builder->create(ir::OpKind::Extract, loc, {v.irValue()},
+                                               {ir::Type::scalar(v.type().element())});
+      extract.setAttr("index", e);
+      scalars.push_back(SemaValue::runTime(extract.result()));
+    }
+    // The first element reports a type error once for all of them.
+    SemaValue r = scalar(scalars);
+    if (r.isPoison())
+      return r;
+    ir::Value *value = r.is(SemaValue::Kind::RunTime) ? r.irValue() : nullptr;
+    if (!value || !value->type().isScalar())
+      return error(loc, "an element-wise operation must give a run-time scalar per element, not " +
+                            r.describe());
+    elementType = value->type();
+    elements.push_back(value);
+  }
+  ir::Type type =
+      ir::Type::tensor(elementType->element(), ir::MemorySpace::Register, makeLayout(shape));
+  return SemaValue::runTime(builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
+}
+
+// frag.reduce(op, init): init combined with the elements in their order,
+// one after another: ((init op f[0]) op f[1]) ...
+SemaValue IRGen::fragmentReduce(const SemaValue &fragment, CallSite &site) {
+  if (!checkArity(site, "reduce", 2, 2, {"reduction_profile"}))
+    return SemaValue::poison();
+  if (const CallSite::Keyword *profile = site.keyword("reduction_profile");
+      profile && !(profile->value.is(SemaValue::Kind::Int) &&
+                   profile->value.intValue().isStatic() &&
+                   profile->value.intValue().staticValue() == 0))
+    return error(*profile->expr, "only reduction_profile=0 (the whole fragment to one scalar) "
+                                 "is supported, not " +
+                                     profile->value.describe());
+  const SemaValue &op = site.args[0];
+  static const std::pair<llvm::StringLiteral, ir::OpKind> kinds[] = {
+      {"ReductionOp.ADD", ir::OpKind::Add},
+      {"ReductionOp.MUL", ir::OpKind::Mul},
+      {"ReductionOp.MAX", ir::OpKind::MathCall},
+      {"ReductionOp.MIN", ir::OpKind::MathCall}};
+  const std::pair<llvm::StringLiteral, ir::OpKind> *kind = nullptr;
+  for (const auto &k : kinds)
+    if (op.is(SemaValue::Kind::Builtin) && op.name() == k.first)
+      kind = &k;
+  if (!kind)
+    return error(site.argExpr(0), "reduce takes ReductionOp.ADD, MUL, MAX or MIN, not " +
+                                      op.describe());
+  ir::DataType type = fragment.type().element();
+  if (!checkArithmeticType(type, site.loc(), site.range()))
+    return SemaValue::poison();
+  ir::Value *acc = toRunTime(site.args[1], site.argExpr(1), type);
+  if (!acc)
+    return SemaValue::poison();
+  if (acc->type() != ir::Type::scalar(type))
+    return error(site.argExpr(1), "the initial value of reduce must be " + ir::name(type) +
+                                      ", the fragment's element type, not " +
+                                      site.args[1].describe());
+  int64_t count = size(makeLayout(fragment.type().tensorLayout().shape)).staticValue();
+  for (int64_t e = 0; e < count; ++e) {
+    ir::Operation &extract = builder->create(ir::OpKind::Extract, site.loc(),
+                                             {fragment.irValue()}, {ir::Type::scalar(type)});
+    extract.setAttr("index", e);
+    ir::Operation &step = builder->create(kind->second, site.loc(), {acc, extract.result()},
+                                          {ir::Type::scalar(type)});
+    if (kind->second == ir::OpKind::MathCall)
+      step.setAttr("fn", std::string(kind->first.ends_with("MAX") ? "max" : "min"));
+    acc = step.result();
+  }
+  return SemaValue::runTime(acc);
+}
+
+} // namespace cutec
