@@ -540,7 +540,15 @@ private:
     // Only where words hold several elements or accesses several words.
     int64_t width = op.operand(0)->type().isTensor() ? vectorBytes(*view, *n, /*store=*/true) : 0;
     if (width > int64_t(ir::bitWidth(view->result()->type().element()) / 8)) {
-      if (!storeWords(b, op, *view, *regs, width))
+      std::optional<Element> first = element(b, op, *view, 0);
+      if (!first)
+        return false;
+      storeWords(b, op, *view, *first, *regs, width);
+      stored = *n;
+    }
+    else if (int64_t run = op.operand(0)->type().isTensor() ? contiguousRun(*view, *n) : 1;
+             run > 1) {
+      if (!storeRuns(b, op, *view, *regs, run))
         return false;
       stored = *n;
     }
@@ -551,14 +559,68 @@ private:
     return true;
   }
 
-  /// Stores the registers of a fragment as 32-bit words, `width` bytes at a
-  /// time: narrow elements are packed low one first (16-bit pairs with
-  /// arith.pack, bytes by xor of disjoint bits).
-  bool storeWords(ir::Builder &b, const Operation &op, Operation &view, const Registers &regs,
-                  int64_t width) {
-    std::optional<Element> first = element(b, op, view, 0);
-    if (!first)
-      return false;
+  /// The length of the runs of contiguous elements that a view of `n`
+  /// elements (not contiguous as a whole) splits into along its first mode:
+  /// that mode's extent if it has stride 1, up to 16 bytes, when the runs
+  /// can be whole words (8- and 16-bit elements of an unswizzled global or
+  /// shared view); 1 otherwise. A thread's part of an MMA accumulator tile
+  /// is such a view: pairs of columns, each pair its own word.
+  int64_t contiguousRun(const Operation &view, int64_t n) {
+    const Type &type = view.result()->type();
+    unsigned bits = ir::bitWidth(type.element());
+    ir::MemorySpace space = type.memorySpace();
+    if ((bits != 8 && bits != 16) || !type.tensorSwizzle().isIdentity() ||
+        (space != ir::MemorySpace::Global && space != ir::MemorySpace::Shared))
+      return 1;
+    Layout elements = filterZeros(type.tensorLayout());
+    IntTuple shape = elements.shape, stride = elements.stride;
+    while (shape.isTuple()) {
+      if (shape.rank() == 0)
+        return 1;
+      shape = IntTuple(shape[0]);
+      stride = IntTuple(stride[0]);
+    }
+    if (!shape.leaf().isStatic() || !stride.leaf().isConstant(1))
+      return 1;
+    int64_t extent = shape.leaf().staticValue(), run = 1;
+    while (run * 2 * bits <= 128 && extent % (run * 2) == 0)
+      run *= 2;
+    return run * bits >= 32 && n % run == 0 ? run : 1;
+  }
+
+  /// Stores `regs` into `view` run by run (runs of `run` contiguous
+  /// elements): as words where the run's first element is provably aligned,
+  /// element by element where it is not.
+  bool storeRuns(ir::Builder &b, const Operation &op, Operation &view, const Registers &regs,
+                 int64_t run) {
+    int64_t bytes = ir::bitWidth(view.result()->type().element()) / 8;
+    for (int64_t first = 0; first < int64_t(regs.size()); first += run) {
+      std::optional<Element> start = element(b, op, view, first);
+      if (!start)
+        return false;
+      int64_t align = std::min(divisibility.powerOfTwoDivisor(start->offset, 16) * bytes,
+                               baseAlignment(view));
+      int64_t width = run * bytes;
+      while (width >= 4 && width > align)
+        width /= 2;
+      llvm::ArrayRef<Value *> part(regs.begin() + first, regs.begin() + first + run);
+      if (width >= 4) {
+        storeWords(b, op, view, *start, part, width);
+        continue;
+      }
+      for (int64_t r = 0; r < run; ++r)
+        if (!storeElement(b, op, view, first + r, part[r]))
+          return false;
+    }
+    return true;
+  }
+
+  /// Stores contiguous registers of a fragment from element `first` of the
+  /// view on as 32-bit words, `width` bytes at a time: narrow elements are
+  /// packed low one first (16-bit pairs with arith.pack, bytes by xor of
+  /// disjoint bits).
+  void storeWords(ir::Builder &b, const Operation &op, Operation &view, const Element &first,
+                  llvm::ArrayRef<Value *> regs, int64_t width) {
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
     DataType raw = bits == 8 ? DataType::U8 : DataType::U32;
@@ -582,12 +644,11 @@ private:
     }
     int64_t perAccess = width / 4;
     for (size_t w = 0; w < words.size(); w += perAccess) {
-      llvm::SmallVector<Value *, 5> operands{addressAt(b, loc, view, *first, int64_t(w) * 4)};
+      llvm::SmallVector<Value *, 5> operands{addressAt(b, loc, view, first, int64_t(w) * 4)};
       operands.append(words.begin() + w, words.begin() + w + perAccess);
       memOp(b, loc, OpKind::MemStore, operands, {}, 32, type.memorySpace())
           .setAttr("vector", perAccess);
     }
-    return true;
   }
 
   /// The tensor-memory address a warp's tcgen05.ld/st of `op` starts at:
