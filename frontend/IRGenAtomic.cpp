@@ -13,14 +13,10 @@
 
 namespace cutec {
 
-/// Which element types each operation takes (PTX atom: .add .f32/.s32/.u32,
-/// .min/.max .s32/.u32, .and/.or/.xor .b32, .exch/.cas .b32).
-static bool atomicTakes(llvm::StringRef op, ir::DataType type) {
-  bool integer = type == ir::DataType::I32 || type == ir::DataType::U32;
-  if (op == "add" || op == "exch" || op == "cas")
-    return integer || type == ir::DataType::F32;
-  return integer;
-}
+/// Whether the operation takes f32 elements besides i32 and u32 (PTX atom:
+/// .add .f32/.s32/.u32 and .exch/.cas .b32; .min/.max .s32/.u32 and the
+/// bitwise .b32 operations only on integers here).
+static bool takesF32(llvm::StringRef op) { return op == "add" || op == "exch" || op == "cas"; }
 
 SemaValue IRGen::atomicUpdate(CallSite &site) {
   llvm::StringRef op = site.callee.drop_front(llvm::StringRef("atomic_").size());
@@ -35,16 +31,14 @@ SemaValue IRGen::atomicUpdate(CallSite &site) {
         site.callee + " updates an element of a tensor in global or shared memory, not " +
             (space == ir::MemorySpace::Register ? "of a register fragment" : "of " + type.str()));
   if (size(type.tensorLayout()) != IntExpr(1))
-    return error(site.argExpr(0), site.callee +
-                                      " updates one element: index it (t[i]), not "
-                                      "the view " +
-                                      type.str());
+    return error(site.argExpr(0),
+                 site.callee + " updates one element: index it (t[i]), not the view " + type.str());
   ir::DataType element = type.element();
-  if (!atomicTakes(op, element))
-    return error(
-        site.argExpr(0),
-        site.callee + " is not defined on " + ir::name(element) + " elements; it takes " +
-            (op == "add" || op == "exch" || op == "cas" ? "f32, i32 or u32" : "i32 or u32"));
+  if (element != ir::DataType::I32 && element != ir::DataType::U32 &&
+      (element != ir::DataType::F32 || !takesF32(op)))
+    return error(site.argExpr(0), site.callee + " is not defined on " + ir::name(element) +
+                                      " elements; it takes " +
+                                      (takesF32(op) ? "f32, i32 or u32" : "i32 or u32"));
   auto valueExpr = [&](size_t i) -> const ast::Expr & {
     return site.boundExpr(i, i + 1 == site.bound.size() ? "val" : "cmp");
   };

@@ -13,6 +13,8 @@
 // step of offset o every lane holds its own and lane (lane ^ o)'s
 // combination, the same in both (f32 addition commutes), so every lane of
 // a group ends with the same, bit-identical result.
+// `block_reduction_sum/max/min(value, scratch)` combines the warps' results
+// through one shared element per warp (blockReduction below).
 //
 // Warp specialisation (docs/language.md "Warp specialisation"): warp_idx(),
 // lane_idx(), elect_one() and setmaxnreg are table intrinsics; here is
