@@ -208,7 +208,9 @@ private:
       return;
     const Type &target = op.operand(0)->type();
     if (op.kind() == OpKind::Atomic) {
-      if (!target.isTensor() || target.memorySpace() == MemorySpace::Register ||
+      if (!target.isTensor() ||
+          (target.memorySpace() != MemorySpace::Global &&
+           target.memorySpace() != MemorySpace::Shared) ||
           size(target.tensorLayout()) != IntExpr(1))
         return fail(op, "updates one element of a tensor in global or shared memory");
     } else {
