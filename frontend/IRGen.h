@@ -71,6 +71,14 @@ struct CallSite {
   }
   /// The keyword's value, or null when it was not given.
   const Keyword *keyword(llvm::StringRef name) const;
+  /// Where bound argument i, parameter `name`, is written: positionally or
+  /// as `name=`; the whole call when it was left out.
+  const ast::Expr &boundExpr(size_t i, llvm::StringRef name) const {
+    if (i < args.size())
+      return argExpr(i);
+    const Keyword *kw = keyword(name);
+    return kw ? *kw->expr : static_cast<const ast::Expr &>(call);
+  }
 };
 
 /// Where a binary operation is written: `lhs op rhs`, or `target op= value`.
@@ -311,13 +319,31 @@ private:
   // --- The math library (IRGenMath.cpp) ------------------------------------
   /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh.
   SemaValue mathFunctionCall(CallSite &site);
+  // --- Atomics (IRGenAtomic.cpp) -------------------------------------------
+  /// atomic_add/max/min/and/or/xor/exch(elem, val), atomic_cas(elem, cmp=,
+  /// val=): one cute.atomic giving the element's old value.
+  SemaValue atomicUpdate(CallSite &site);
   // --- Warp collectives and warp specialisation (IRGenWarp.cpp) -----------
-  SemaValue callShuffleBfly(CallSite &site);
+  /// shuffle_sync_up/down/bfly/idx and shuffle_sync (idx).
+  SemaValue callShuffle(CallSite &site);
+  /// One warp.shuffle of `value`: by the compile-time `offset`, or else by
+  /// the run-time i32 `laneOffset`; `clamp` is shfl.sync's c operand.
+  ir::Operation &emitShuffle(llvm::SMLoc loc, llvm::StringRef mode, ir::Value *value, int64_t clamp,
+                             std::optional<int64_t> offset, ir::Value *laneOffset = nullptr);
   /// The first argument `v` of a shuffle or warp reduction as a 32-bit
   /// run-time scalar; null after reporting ("shuffle_sync_bfly moves ...").
   ir::Value *shuffledScalar(CallSite &site, const SemaValue &v, llvm::StringRef verb);
   /// warp_reduction_sum/max/min: butterfly shuffles and the combining op.
   SemaValue warpReduction(CallSite &site);
+  /// `value` combined (`op`: sum, max, min) over each group of `group`
+  /// lanes by butterfly shuffles; every lane of a group gets the same bits.
+  ir::Value *reduceOverLanes(llvm::StringRef op, ir::Value *value, int64_t group,
+                             llvm::SMLoc loc);
+  /// a + b, max(a, b) or min(a, b) of two run-time scalars.
+  ir::Value *combineReduced(llvm::StringRef op, ir::Value *a, ir::Value *b, llvm::SMLoc loc);
+  /// block_reduction_sum/max/min(value, scratch): warp reductions, one
+  /// shared element per warp, a barrier, and the combination of those.
+  SemaValue blockReduction(CallSite &site);
   SemaValue matrixCopy(CallSite &site);
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.

@@ -1,14 +1,20 @@
 //===- IRGenWarp.cpp - Warp collectives and warp specialisation -----------===//
 //
-// `shuffle_sync_bfly(value, offset)` (CuTe DSL's cute.arch.shuffle_sync_bfly):
-// every lane of the warp gets the value of lane (lane ^ offset). All 32 lanes
-// must take part, from the same statement; the result has value's type.
+// `shuffle_sync_up/down/bfly/idx(value, offset, mask=0xFFFFFFFF,
+// mask_and_clamp=...)` (CuTe DSL's cute.arch.shuffle_sync_*, shuffle_sync
+// being idx): shfl.sync.<mode>.b32 of a 32-bit scalar, lane l reading lane
+// l - offset, l + offset, l ^ offset or lane `offset` (within the segments
+// and clamp of mask_and_clamp, PTX's c operand; docs/language.md). All 32
+// lanes must take part, from the same statement; the result has value's
+// type.
 // `warp_reduction_sum/max/min(value, threads_in_group=32)` (CuTe DSL's
 // cute.arch.warp_reduction_sum/max) combine the values of each group of
 // lanes by butterfly shuffles with offsets group/2, ..., 2, 1: after the
 // step of offset o every lane holds its own and lane (lane ^ o)'s
 // combination, the same in both (f32 addition commutes), so every lane of
 // a group ends with the same, bit-identical result.
+// `block_reduction_sum/max/min(value, scratch)` combines the warps' results
+// through one shared element per warp (blockReduction below).
 //
 // Warp specialisation (docs/language.md "Warp specialisation"): warp_idx(),
 // lane_idx(), elect_one() and setmaxnreg are table intrinsics; here is
@@ -45,22 +51,52 @@ ir::Value *IRGen::shuffledScalar(CallSite &site, const SemaValue &v, llvm::Strin
   return nullptr;
 }
 
-SemaValue IRGen::callShuffleBfly(CallSite &site) {
-  if (!checkArity(site, "shuffle_sync_bfly", 2, 2))
-    return SemaValue::poison();
-  const SemaValue &offset = site.args[1];
-  if (!offset.is(SemaValue::Kind::Int) || !offset.intValue().isStatic() ||
-      offset.intValue().staticValue() < 1 || offset.intValue().staticValue() > 31)
-    return error(site.argExpr(1),
-                 "the lane offset of shuffle_sync_bfly must be a compile-time integer from 1 to "
-                 "31, not " +
-                     offset.describe());
-  ir::Value *value = shuffledScalar(site, site.args[0], "moves");
+ir::Operation &IRGen::emitShuffle(llvm::SMLoc loc, llvm::StringRef mode, ir::Value *value,
+                                  int64_t clamp, std::optional<int64_t> offset,
+                                  ir::Value *laneOffset) {
+  llvm::SmallVector<ir::Value *, 2> operands{value};
+  if (!offset)
+    operands.push_back(laneOffset);
+  ir::Operation &op = builder->create(ir::OpKind::Shuffle, loc, operands, {value->type()});
+  op.setAttr("mode", mode.str());
+  op.setAttr("clamp", clamp);
+  if (offset)
+    op.setAttr("offset", *offset);
+  return op;
+}
+
+SemaValue IRGen::callShuffle(CallSite &site) {
+  llvm::StringRef mode = site.callee == "shuffle_sync"
+                             ? "idx"
+                             : site.callee.drop_front(llvm::StringRef("shuffle_sync_").size());
+  const SemaValue &mask = site.bound[2];
+  if (!mask.is(SemaValue::Kind::None) &&
+      (!mask.is(SemaValue::Kind::Int) || !mask.intValue().isStatic() ||
+       uint32_t(mask.intValue().staticValue()) != 0xFFFFFFFFu))
+    return error(site.boundExpr(2, "mask"), site.callee +
+                                                " takes all 32 lanes of the warp: its mask is "
+                                                "0xFFFFFFFF (the default), not " +
+                                                mask.describe());
+  ir::Value *value = shuffledScalar(site, site.bound[0], "moves");
   if (!value)
     return SemaValue::poison();
-  ir::Operation &op = builder->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
-  op.setAttr("offset", offset.intValue().staticValue());
-  return SemaValue::runTime(op.result());
+  const SemaValue &offset = site.bound[1];
+  std::optional<int64_t> staticOffset;
+  ir::Value *laneOffset = nullptr;
+  if (offset.is(SemaValue::Kind::Int) && offset.intValue().isStatic()) {
+    staticOffset = offset.intValue().staticValue();
+    if (*staticOffset < 0 || *staticOffset > 31)
+      return error(site.boundExpr(1, "offset"),
+                   "the lane " + llvm::Twine(mode == "idx" ? "" : "offset ") + "of " + site.callee +
+                       " must be from 0 to 31, not " + llvm::Twine(*staticOffset));
+  } else if (!(laneOffset =
+                   toIndex(offset, site.boundExpr(1, "offset"),
+                           (site.callee + (mode == "idx" ? "'s lane" : "'s lane offset")).str()))) {
+    return SemaValue::poison();
+  }
+  int64_t clamp = site.bound[3].intValue().staticValue();
+  return SemaValue::runTime(
+      emitShuffle(site.loc(), mode, value, clamp, staticOffset, laneOffset).result());
 }
 
 SemaValue IRGen::warpReduction(CallSite &site) {
@@ -73,21 +109,65 @@ SemaValue IRGen::warpReduction(CallSite &site) {
   ir::Value *value = shuffledScalar(site, site.bound[0], "reduces");
   if (!value)
     return SemaValue::poison();
-  ir::Builder *b = builder;
-  for (int64_t offset = group / 2; offset >= 1; offset /= 2) {
-    ir::Operation &shuffle =
-        b->create(ir::OpKind::ShuffleBfly, site.loc(), {value}, {value->type()});
-    shuffle.setAttr("offset", offset);
-    if (op == "sum") {
-      value = b->createValue(ir::OpKind::Add, site.loc(), value->type(), {value, shuffle.result()});
-      continue;
-    }
-    ir::Operation &combine =
-        b->create(ir::OpKind::MathCall, site.loc(), {value, shuffle.result()}, {value->type()});
-    combine.setAttr("fn", op.str());
-    value = combine.result();
+  return SemaValue::runTime(reduceOverLanes(op, value, group, site.loc()));
+}
+
+ir::Value *IRGen::reduceOverLanes(llvm::StringRef op, ir::Value *value, int64_t group,
+                                  llvm::SMLoc loc) {
+  for (int64_t offset = group / 2; offset >= 1; offset /= 2)
+    value = combineReduced(op, value, emitShuffle(loc, "bfly", value, 31, offset).result(), loc);
+  return value;
+}
+
+ir::Value *IRGen::combineReduced(llvm::StringRef op, ir::Value *a, ir::Value *b, llvm::SMLoc loc) {
+  if (op == "sum")
+    return builder->createValue(ir::OpKind::Add, loc, a->type(), {a, b});
+  ir::Operation &combine = builder->create(ir::OpKind::MathCall, loc, {a, b}, {a->type()});
+  combine.setAttr("fn", op.str());
+  return combine.result();
+}
+
+// block_reduction_sum/max/min(value, scratch): each warp reduces its lanes'
+// values (reduceOverLanes), all its lanes store the (same) result into
+// scratch[warp_idx()], and after a barrier every thread combines
+// scratch[0], scratch[1], ... in that order; a second barrier lets the
+// block use scratch again.
+SemaValue IRGen::blockReduction(CallSite &site) {
+  llvm::StringRef op = site.callee.drop_front(llvm::StringRef("block_reduction_").size());
+  ir::Value *value = shuffledScalar(site, site.bound[0], "reduces");
+  if (!value)
+    return SemaValue::poison();
+  if (blockThreads <= 0 || blockThreads % 32 != 0)
+    return error(site.loc(),
+                 site.callee + " needs a block of whole warps, not " + llvm::Twine(blockThreads) +
+                     " threads",
+                 {site.range()});
+  int64_t warps = blockThreads / 32;
+  const SemaValue &scratch = site.bound[1];
+  const ir::Type &type = scratch.type();
+  const Layout &layout = type.tensorLayout();
+  std::optional<int64_t> elements = size(layout).getStatic();
+  if (type.element() != value->type().element() || !(layout.shape.isLeaf() || layout.rank() == 1) ||
+      !elements || *elements < warps)
+    return error(site.boundExpr(1, "scratch"),
+                 site.callee + " needs a one-dimensional shared tensor of at least " +
+                     llvm::Twine(warps) + " " + ir::name(value->type().element()) +
+                     " elements (one per warp), not " + type.str());
+  llvm::SMLoc loc = site.loc();
+  ir::Value *partial = reduceOverLanes(op, value, 32, loc);
+  ir::Value *warp =
+      builder->createValue(ir::OpKind::WarpIdx, loc, ir::Type::scalar(ir::DataType::I32), {});
+  builder->create(ir::OpKind::Store, loc,
+                  {partial, elementView(scratch, SemaValue::runTime(warp), loc).irValue()});
+  builder->create(ir::OpKind::BarrierSync, loc, {});
+  ir::Value *total = nullptr;
+  for (int64_t w = 0; w < warps; ++w) {
+    ir::Value *element = elementView(scratch, SemaValue::integer(w), loc).irValue();
+    ir::Value *loaded = builder->createValue(ir::OpKind::Load, loc, value->type(), {element});
+    total = total ? combineReduced(op, total, loaded, loc) : loaded;
   }
-  return SemaValue::runTime(value);
+  builder->create(ir::OpKind::BarrierSync, loc, {});
+  return SemaValue::runTime(total);
 }
 
 std::optional<std::pair<int64_t, int64_t>> IRGen::matrixTile(CallSite &site, bool trans) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/IselAsync.h"
+#include "passes/IselAtomic.h"
 #include "passes/IselCluster.h"
 #include "passes/IselMath.h"
 #include "passes/IselNarrow.h"
@@ -280,8 +281,8 @@ private:
       return dynamicSize(op);
     case OpKind::BaseAddress:
       return in[0];
-    case OpKind::ShuffleBfly:
-      return shuffleBfly(b, op, in[0], type);
+    case OpKind::Shuffle:
+      return shuffle(b, op, in, type);
     case OpKind::MathCall:
       return selectMath(b, op, in, context);
     case OpKind::StmatrixWords:
@@ -291,6 +292,8 @@ private:
       return warpIndex;
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
+    case OpKind::MemAtomic:
+      return selectAtomic(b, op, in);
     case OpKind::MemStore:
       if (const int64_t *vector = op.attrAs<int64_t>("vector")) {
         storeWords(b, op, in, *vector);
@@ -686,13 +689,16 @@ private:
     return emitValue(b, op.loc(), opcode, machineType(type), {address});
   }
 
-  /// `warp.shuffle_bfly {offset}`: shfl.sync.bfly.b32 over the full warp
-  /// (clamp 0x1f, member mask 0xffffffff).
-  Value *shuffleBfly(ir::Builder &b, const Operation &op, Value *value, DataType type) {
+  /// `warp.shuffle {mode, clamp, offset}`: shfl.sync.<mode>.b32 over the
+  /// full warp (member mask 0xffffffff), the offset an immediate or the
+  /// run-time operand.
+  Value *shuffle(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in, DataType type) {
+    llvm::SMLoc loc = op.loc();
     const int64_t *offset = op.attrAs<int64_t>("offset");
-    return emitValue(b, op.loc(), "shfl.sync.bfly.b32", machineType(type),
-                     {value, immediate32(b, op.loc(), offset ? *offset : 0),
-                      immediate32(b, op.loc(), 0x1f), immediate32(b, op.loc(), 0xFFFFFFFF)});
+    return emitValue(
+        b, loc, "shfl.sync." + *op.attrAs<std::string>("mode") + ".b32", machineType(type),
+        {in[0], offset ? immediate32(b, loc, *offset) : in[1],
+         immediate32(b, loc, *op.attrAs<int64_t>("clamp")), immediate32(b, loc, 0xFFFFFFFF)});
   }
 
   /// `nvgpu.stmatrix_words`/`ldmatrix_words {num, trans}`: stmatrix or

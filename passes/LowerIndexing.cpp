@@ -85,6 +85,8 @@ private:
       return lowerLoad(op);
     case OpKind::Store:
       return lowerStore(op);
+    case OpKind::Atomic:
+      return lowerAtomic(op);
     case OpKind::Extract:
       return lowerExtract(op);
     case OpKind::Fill:
@@ -354,6 +356,28 @@ private:
       return false;
     memOp(b, op.loc(), OpKind::MemStore, {e->address, value}, {}, ir::bitWidth(type.element()),
           type.memorySpace());
+    return true;
+  }
+
+  /// cute.atomic on a one-element view: mem.atomic on the element's address
+  /// (swizzled as any access), keeping the op and the values.
+  bool lowerAtomic(Operation &op) {
+    Operation *view = viewOf(op, op.operand(0));
+    if (!view)
+      return false;
+    ir::Builder b;
+    b.setInsertionPoint(op);
+    std::optional<Element> e = element(b, op, *view, 0);
+    if (!e)
+      return false;
+    llvm::SmallVector<Value *, 3> operands{e->address};
+    llvm::append_range(operands, op.operands().drop_front());
+    const Type &type = view->result()->type();
+    Operation &atomic = memOp(b, op.loc(), OpKind::MemAtomic, operands, {op.result()->type()},
+                              ir::bitWidth(type.element()), type.memorySpace());
+    atomic.setAttr("op", *op.attrAs<std::string>("op"));
+    ir::replaceAllUsesWith(kernel, op.result(), atomic.result());
+    dead.push_back(&op);
     return true;
   }
 

@@ -51,6 +51,7 @@ public:
       case OpKind::UmmaCommit:
       case OpKind::Stmatrix:
       case OpKind::Ldmatrix:
+      case OpKind::Atomic:
         wrapParameter(kernel, op, 0);
         break;
       case OpKind::TmaLoadTile:

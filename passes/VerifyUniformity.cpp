@@ -32,6 +32,7 @@
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
@@ -94,8 +95,12 @@ Requirement requirement(const Operation &op) {
     return {kWarpgroup, "setmaxnreg.dec"};
   case OpKind::ElectOne:
     return {kWarp, "elect_one()"};
-  case OpKind::ShuffleBfly:
-    return {kWarp, "shuffle_sync_bfly"};
+  case OpKind::Shuffle:
+    return {kWarp, llvm::StringSwitch<const char *>(*op.attrAs<std::string>("mode"))
+                       .Case("up", "shuffle_sync_up")
+                       .Case("down", "shuffle_sync_down")
+                       .Case("bfly", "shuffle_sync_bfly")
+                       .Default("shuffle_sync")};
   case OpKind::BarrierArrive:
     return {kWarp, "the NamedBarrier's bar.arrive"};
   case OpKind::BarrierSync:
@@ -129,8 +134,10 @@ std::string originText(const Operation &op) {
     return "lane_idx()";
   case OpKind::ElectOne:
     return "elect_one()";
-  case OpKind::ShuffleBfly:
-    return "shuffle_sync_bfly()";
+  case OpKind::Shuffle:
+    return "shuffle_sync_" + *op.attrAs<std::string>("mode") + "()";
+  case OpKind::Atomic:
+    return "atomic_" + *op.attrAs<std::string>("op") + "()";
   case OpKind::TmemLoad:
     return "tmem_load()";
   default:
@@ -255,8 +262,9 @@ private:
       return Fact::index(kWarp, op);
     case OpKind::LaneIdx:
     case OpKind::ElectOne:
-    case OpKind::ShuffleBfly:
+    case OpKind::Shuffle:
     case OpKind::TmemLoad:
+    case OpKind::Atomic:
       return Fact::varying(1, op);
     case OpKind::Add:
     case OpKind::Sub:
@@ -350,7 +358,7 @@ private:
     if (!need.group)
       return;
     std::string group = need.group == kWarp ? "lanes of a warp" : "warps of a warpgroup";
-    if (op.kind() == OpKind::ElectOne || op.kind() == OpKind::ShuffleBfly)
+    if (op.kind() == OpKind::ElectOne || op.kind() == OpKind::Shuffle)
       if (threads() % kWarp)
         return context.error(op.loc(), std::string(need.what) +
                                            " works on all 32 lanes of a warp, but the block's " +

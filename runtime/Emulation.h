@@ -9,6 +9,7 @@
 #include "runtime/TensorMap.h"
 #include "runtime/Numerics.h"
 #include "runtime/PtxArith.h"
+#include "runtime/PtxAtomic.h"
 #include "runtime/Tcgen05Collectives.h"
 #include "runtime/Thread.h"
 #include "runtime/WarpMatrix.h"

@@ -2,7 +2,7 @@
 // They forward to Thread's methods; their names contain "warpSync" so that
 // the compiler's rule for KernelDescriptor::usesBarriers (an emulation
 // template that calls warpSync, barrierSync or mbarrierWait may block) finds
-// them, as it finds warpSyncShflBfly.
+// them, as it finds warpSyncShfl.
 #pragma once
 
 #include "runtime/Thread.h"

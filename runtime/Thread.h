@@ -17,6 +17,7 @@
 #include "runtime/Wgmma.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -87,6 +88,22 @@ public:
     checkAccessType<T>();
     std::memcpy(sharedPointer(address, sizeof(T), /*store=*/true, what), &value, sizeof(T));
     ++effects;
+  }
+
+  /// `atom.global.<op>.b32` at a host address: replaces the 32-bit word
+  /// with `update(old)` indivisibly with respect to every other thread of
+  /// the launch (a host compare-and-swap loop, as CTAs run on several
+  /// workers) and returns the old bits (runtime/PtxAtomic.h).
+  template <typename Update>
+  uint32_t atomicGlobal(uint64_t address, Update &&update, const char *what) {
+    if (!isCachedGlobal(address, 4))
+      checkGlobal(address, 4, /*store=*/true, what);
+    return atomicUpdate(reinterpret_cast<std::byte *>(address), update);
+  }
+  /// `atom.shared::cta.<op>.b32` at a shared-window address.
+  template <typename Update>
+  uint32_t atomicShared(uint32_t address, Update &&update, const char *what) {
+    return atomicUpdate(sharedPointer(address, 4, /*store=*/true, what), update);
   }
 
   /// Window addresses of the static and the dynamic shared memory.
@@ -408,6 +425,21 @@ private:
            address - cachedBase <= cachedSize - width;
   }
   void checkGlobal(uint64_t address, uint32_t width, bool store, const char *what);
+
+  /// The compare-and-swap loop of the atomics on a checked, aligned word. A
+  /// change counts as an effect; an update that leaves the word as it was
+  /// (a failed cas, a max below it) does not, so a loop polling with one is
+  /// told from one that works.
+  template <typename Update> uint32_t atomicUpdate(std::byte *at, Update &update) {
+    std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t *>(at));
+    uint32_t old = word.load(std::memory_order_relaxed);
+    uint32_t next = update(old);
+    while (!word.compare_exchange_weak(old, next, std::memory_order_relaxed))
+      next = update(old);
+    if (next != old)
+      ++effects;
+    return old;
+  }
 
   std::byte *sharedPointer(uint32_t address, uint32_t width, bool store, const char *what) {
     uint32_t offset = address - kSharedWindowBase;

@@ -1,9 +1,14 @@
-// `shfl.sync.bfly.b32` and `shfl.sync.idx.b32` as the emulation runs them:
-// warp-collectives (Thread::warpSync). In `shfl.sync.bfly.b32 d, a, b, c,
-// membermask` lane l reads lane l ^ b. With c = 0x1f no lane is clamped; a
-// source lane outside the member mask, or beyond the clamp, gives the lane
-// its own value (PTX: undefined for the former; the emulation reports
-// neither).
+// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` as the emulation
+// runs them: warp-collectives (Thread::warpSync) following the ISA's
+// pseudo-code. Lane l, with segmask = c[12:8], maxLane = (l & segmask) |
+// (c[4:0] & ~segmask) and minLane = l & segmask, reads lane
+//   up:   j = l - b, if j >= maxLane
+//   down: j = l + b, if j <= maxLane
+//   bfly: j = l ^ b, if j <= maxLane
+//   idx:  j = minLane | (b[4:0] & ~segmask), if j <= maxLane
+// and otherwise keeps its own value, as it does when lane j is outside the
+// member mask (PTX: undefined; the emulation reports nothing). Each lane
+// passes its own b.
 #pragma once
 
 #include "runtime/Thread.h"
@@ -13,52 +18,53 @@
 
 namespace cutec::rt {
 
-template <typename T>
-T warpSyncShflBfly(Thread &t, T value, uint32_t laneMask, uint32_t clamp, uint32_t memberMask,
-                   const char *what) {
-  static_assert(sizeof(T) == 4, "shfl.sync moves 32-bit registers");
-  struct Lane {
-    uint32_t in, out;
-  } lane{};
-  std::memcpy(&lane.in, &value, 4);
-  t.warpSync(memberMask, &lane, what, [laneMask, clamp](const WarpCollective &w) {
-    uint32_t maxLane = clamp & 0x1f;
-    for (uint32_t l = 0; l < 32; ++l) {
-      auto *me = static_cast<Lane *>(w.laneData[l]);
-      if (!me)
-        continue;
-      uint32_t source = l ^ (laneMask & 0x1f);
-      auto *from = source <= maxLane ? static_cast<Lane *>(w.laneData[source]) : nullptr;
-      me->out = from ? from->in : me->in;
-    }
-  });
-  T result;
-  std::memcpy(&result, &lane.out, 4);
-  return result;
+enum class ShflMode { Up, Down, Bfly, Idx };
+
+/// The lane that lane `l` reads from in `mode` with operands b and c, or `l`
+/// itself where the ISA copies the lane's own value.
+inline uint32_t shflSourceLane(ShflMode mode, uint32_t l, uint32_t b, uint32_t c) {
+  int32_t segmask = int32_t((c >> 8) & 0x1f), clamp = int32_t(c & 0x1f);
+  int32_t lane = int32_t(l), bval = int32_t(b & 0x1f);
+  int32_t maxLane = (lane & segmask) | (clamp & ~segmask);
+  int32_t j = 0;
+  bool valid = false;
+  switch (mode) {
+  case ShflMode::Up:
+    j = lane - bval;
+    valid = j >= maxLane;
+    break;
+  case ShflMode::Down:
+    j = lane + bval;
+    valid = j <= maxLane;
+    break;
+  case ShflMode::Bfly:
+    j = lane ^ bval;
+    valid = j <= maxLane;
+    break;
+  case ShflMode::Idx:
+    j = (lane & segmask) | (bval & ~segmask);
+    valid = j <= maxLane;
+    break;
+  }
+  return valid ? uint32_t(j) : l;
 }
 
-/// `shfl.sync.idx.b32 d, a, b, c, membermask`: lane l reads lane
-/// j = (l & segmask) | (b & 31 & ~segmask), with segmask = c[12:8], or keeps
-/// its own value when j is past the segment's clamp (c[4:0]) or outside the
-/// member mask (undefined in PTX). Each lane passes its own b.
 template <typename T>
-T warpSyncShflIdx(Thread &t, T value, uint32_t sourceLane, uint32_t clampSegment,
-                  uint32_t memberMask, const char *what) {
+T warpSyncShfl(Thread &t, ShflMode mode, T value, uint32_t b, uint32_t c, uint32_t memberMask,
+               const char *what) {
   static_assert(sizeof(T) == 4, "shfl.sync moves 32-bit registers");
   struct Lane {
-    uint32_t in, source, out;
+    uint32_t in, b, c, out;
   } lane{};
   std::memcpy(&lane.in, &value, 4);
-  lane.source = sourceLane;
-  t.warpSync(memberMask, &lane, what, [clampSegment](const WarpCollective &w) {
-    uint32_t segmask = (clampSegment >> 8) & 0x1f, clamp = clampSegment & 0x1f;
+  lane.b = b;
+  lane.c = c;
+  t.warpSync(memberMask, &lane, what, [mode](const WarpCollective &w) {
     for (uint32_t l = 0; l < 32; ++l) {
       auto *me = static_cast<Lane *>(w.laneData[l]);
       if (!me)
         continue;
-      uint32_t first = l & segmask;
-      uint32_t j = first | (me->source & 0x1f & ~segmask);
-      auto *from = j <= (first | (clamp & ~segmask)) ? static_cast<Lane *>(w.laneData[j]) : nullptr;
+      auto *from = static_cast<Lane *>(w.laneData[shflSourceLane(mode, l, me->b, me->c)]);
       me->out = from ? from->in : me->in;
     }
   });

@@ -23,7 +23,7 @@ enum class PtxSyntax {
   Unpack2,   // op {r0, r1}, a;
   Pack2,     // op r0, {a, b};
   Symbol,    // op r0, name;      (a parameter's or shared variable's address)
-  LoadArg,   // op r0, [a], b;
+  LoadArg,   // op r0, [a], b, ...;
   Bare,      // op;
   Operands,  // op a, b;
   Address,   // op [a];

@@ -257,7 +257,8 @@ private:
       text = fmt::format("{} \t{}, {}", m, r[0], *op.attrAs<std::string>("symbol"));
       break;
     case PtxSyntax::LoadArg:
-      text = fmt::format("{} \t{}, [{}], {}", m, r[0], a[0], a[1]);
+      text = fmt::format("{} \t{}, [{}], {}", m, r[0], a[0],
+                         llvm::join(llvm::ArrayRef(a).drop_front(), ", "));
       break;
     case PtxSyntax::Bare:
       text = m;

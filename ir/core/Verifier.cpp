@@ -195,6 +195,59 @@ private:
     return Type::scalar(space == MemorySpace::Shared ? DataType::U32 : DataType::U64);
   }
 
+  /// cute.atomic {op} (view, value) or, for cas, (view, compare, value);
+  /// mem.atomic {op, space} the same on the element's address. The values
+  /// and the result are 32-bit scalars of the element's type.
+  void verifyAtomic(const Operation &op) {
+    const std::string *kind = op.attrAs<std::string>("op");
+    static constexpr llvm::StringLiteral kinds[] = {"add", "min", "max",  "and",
+                                                    "or",  "xor", "exch", "cas"};
+    if (!kind || !llvm::is_contained(kinds, *kind))
+      return fail(op, "needs an 'op': add, min, max, and, or, xor, exch or cas");
+    if (!expectOperands(op, *kind == "cas" ? 3 : 2) || !expectResults(op, 1))
+      return;
+    const Type &target = op.operand(0)->type();
+    if (op.kind() == OpKind::Atomic) {
+      if (!target.isTensor() ||
+          (target.memorySpace() != MemorySpace::Global &&
+           target.memorySpace() != MemorySpace::Shared) ||
+          size(target.tensorLayout()) != IntExpr(1))
+        return fail(op, "updates one element of a tensor in global or shared memory");
+    } else {
+      const std::string *space = op.attrAs<std::string>("space");
+      if (!space || (*space != name(MemorySpace::Shared) && *space != name(MemorySpace::Global)))
+        return fail(op, "needs a 'space', global or shared");
+      if (target != addressType(*space == name(MemorySpace::Shared) ? MemorySpace::Shared
+                                                                    : MemorySpace::Global))
+        return fail(op, "the address must be u64 (global) or u32 (shared)");
+    }
+    const Type &result = op.result()->type();
+    bool sameType = result.isScalar() && bitWidth(result.element()) == 32 &&
+                    (op.kind() == OpKind::MemAtomic || result.element() == target.element());
+    for (Value *v : op.operands().drop_front())
+      sameType &= v->type() == result;
+    if (!sameType)
+      fail(op, "the values and the result are 32-bit scalars of the element's type");
+  }
+
+  /// warp.shuffle {mode, clamp, offset} (value) or {mode, clamp} (value,
+  /// i32 offset): the result has the value's type.
+  void verifyShuffle(const Operation &op) {
+    const std::string *mode = op.attrAs<std::string>("mode");
+    if (!mode || (*mode != "up" && *mode != "down" && *mode != "bfly" && *mode != "idx"))
+      return fail(op, "needs a 'mode': up, down, bfly or idx");
+    if (!op.attrAs<int64_t>("clamp"))
+      return fail(op, "needs a 'clamp' (shfl.sync's c operand)");
+    bool staticOffset = op.attrAs<int64_t>("offset");
+    if (!expectOperands(op, staticOffset ? 1 : 2) || !expectResults(op, 1))
+      return;
+    if (!staticOffset && op.operand(1)->type() != Type::scalar(DataType::I32))
+      return fail(op, "a run-time offset is an i32");
+    const Type &t = op.result()->type();
+    if (!t.isScalar() || op.operand(0)->type() != t)
+      fail(op, "the result has the value's scalar type");
+  }
+
   void verifyOp(const Operation &op) {
     for (Value *v : op.operands()) {
       if (!v)
@@ -369,12 +422,12 @@ private:
       if (expectOperands(op, 0) && !op.attrAs<int64_t>("reg_count"))
         fail(op, "needs a 'reg_count'");
       break;
-    case OpKind::ShuffleBfly:
-      if (expectOperands(op, 1) && expectResults(op, 1)) {
-        expectScalarResultMatchingOperands(op);
-        if (!op.attrAs<int64_t>("offset"))
-          fail(op, "needs an 'offset'");
-      }
+    case OpKind::Atomic:
+    case OpKind::MemAtomic:
+      verifyAtomic(op);
+      break;
+    case OpKind::Shuffle:
+      verifyShuffle(op);
       break;
     default:
       break;

@@ -58,9 +58,13 @@ void shuffleIdxBody(Thread &t, const void *params) {
   auto &p = *static_cast<const OutParams *>(params);
   uint32_t mine = t.laneid * 3 + 1;
   if (t.warpid == 0)
-    store(t, p, warpSyncShflIdx(t, mine, 5u, 0x1fu, 0xFFFFFFFFu, "shfl.sync.idx at s.cute:3"));
+    store(
+        t, p,
+        warpSyncShfl(t, ShflMode::Idx, mine, 5u, 0x1fu, 0xFFFFFFFFu, "shfl.sync.idx at s.cute:3"));
   else
-    store(t, p, warpSyncShflIdx(t, mine, 2u, 0x1807u, 0xFFFFFFFFu, "shfl.sync.idx at s.cute:5"));
+    store(t, p,
+          warpSyncShfl(t, ShflMode::Idx, mine, 2u, 0x1807u, 0xFFFFFFFFu,
+                       "shfl.sync.idx at s.cute:5"));
 }
 const KernelDescriptor shuffleIdxKernel{"shuffle_idx", shuffleIdxBody, sizeof(OutParams), true, 0};
 

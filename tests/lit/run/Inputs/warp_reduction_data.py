@@ -3,9 +3,9 @@ and the check of its results against a NumPy model of the butterfly: in
 step o (group/2, ..., 2, 1) every lane combines its value with lane
 (lane ^ o)'s, in f32 (the sums' rounding depends on this order), so every
 lane of a group ends with the same result. f32 max/min skip NaNs."""
-import sys
-
 import numpy as np
+
+from check_report import main, report
 
 N = 256
 
@@ -45,11 +45,7 @@ def check(directory):
             "min i32 over 16 lanes": (n[:, 2], butterfly(k, 16, np.minimum)),
             "max u32": (u, butterfly(k.view(np.uint32), 32, np.maximum)),
         }
-    ok = True
-    for name, (got, want) in wanted.items():
-        same = np.array_equal(got, want, equal_nan=got.dtype.kind == "f")
-        ok &= same
-        print(f"{name}: {'ok' if same else 'MISMATCH'}")
+    ok = report(wanted)
     # A sum in another order would differ: the test can tell the order.
     in_order = np.float32(0)
     for value in x[:32]:
@@ -59,7 +55,4 @@ def check(directory):
 
 
 if __name__ == "__main__":
-    if sys.argv[2] == "data":
-        write(sys.argv[1])
-    else:
-        sys.exit(0 if check(sys.argv[1]) else 1)
+    main(write, check)
