@@ -122,5 +122,6 @@ def softmax(x):
     row_sum = np.zeros_like(row_max)
     for k in range(warp_sum.shape[1]):
         row_sum = fma(warp_sum[:, k], exp((warp_max[:, k] - row_max).astype(F32)), row_sum)
+    inverse = (F32(1) / row_sum).astype(F32)
     y = exp((x - row_max[:, None]).astype(F32))
-    return (y / row_sum[:, None]).astype(F32)
+    return (y * inverse[:, None]).astype(F32)
