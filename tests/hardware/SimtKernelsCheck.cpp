@@ -350,7 +350,7 @@ int main(int argc, char **argv) {
         return Run{transpose(12289, 4097, trans), false, true};
       },
       [&] {
-        return Run{rmsnorm(3, 1028, rms), true, false};
+        return Run{rmsnorm(3, 4100, rms), true, false};
       },
       [&] {
         return Run{rmsnorm(33, 200, rms), true, false};
@@ -368,7 +368,7 @@ int main(int argc, char **argv) {
         return Run{rmsnorm(16384, 8192, rms), false, true};
       },
       [&] {
-        return Run{softmax(3, 1028, soft), true, false};
+        return Run{softmax(3, 4100, soft), true, false};
       },
       [&] {
         return Run{softmax(33, 200, soft), true, false};

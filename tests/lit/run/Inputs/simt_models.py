@@ -1,13 +1,13 @@
 """NumPy models of examples/rmsnorm.cute and softmax.cute that perform the
 kernels' f32 operations in the kernels' order, so they give the kernels'
 results bit for bit: thread t of a row's CTA takes the row's 4-element
-vectors t, t + 256, ...; warps reduce with butterflies (offsets 16, ..., 1);
-the warps' results are combined in order; `a * b + c` is one fma (cutec's
---fmad); rsqrt and exp are the sequences of docs/language.md "Math
-functions" (passes/ExpandMath.cpp), op for op."""
+vectors t, t + 1024, ...; warps reduce with butterflies (offsets 16, ...,
+1), and so do the 32 warps' results, one per lane; `a * b + c` is one fma
+(cutec's --fmad); rsqrt and exp are the sequences of docs/language.md
+"Math functions" (passes/ExpandMath.cpp), op for op."""
 import numpy as np
 
-THREADS, VEC = 256, 4
+THREADS, VEC = 1024, 4
 F32 = np.float32
 
 
@@ -91,9 +91,7 @@ def rmsnorm(x, w, eps=F32(1e-6)):
             acc = fma(v, v, acc)
         squares = np.where(valid[step], acc, squares)
     warp = _butterfly(squares, np.add)[:, :, 0]
-    total = warp[:, 0]
-    for k in range(1, warp.shape[1]):
-        total = (total + warp[:, k]).astype(F32)
+    total = _butterfly(warp, np.add)[:, 0, 0]
     scale = rsqrt((total / F32(x.shape[1])).astype(F32) + F32(eps))
     return ((x * scale[:, None]).astype(F32) * w[None, :]).astype(F32)
 
@@ -116,12 +114,9 @@ def softmax(x):
     wm = warp_max.reshape(m.shape)
     warp_sum = _butterfly((s * exp((m - wm).astype(F32))).astype(F32), np.add)[:, :, 0]
     warp_max = warp_max[:, :, 0]
-    row_max = warp_max[:, 0]
-    for k in range(1, warp_max.shape[1]):
-        row_max = np.fmax(row_max, warp_max[:, k])
-    row_sum = np.zeros_like(row_max)
-    for k in range(warp_sum.shape[1]):
-        row_sum = fma(warp_sum[:, k], exp((warp_max[:, k] - row_max).astype(F32)), row_sum)
+    row_max = _butterfly(warp_max, np.fmax)[:, 0, 0]
+    scaled = (warp_sum * exp((warp_max - row_max[:, None]).astype(F32))).astype(F32)
+    row_sum = _butterfly(scaled, np.add)[:, 0, 0]
     inverse = (F32(1) / row_sum).astype(F32)
     y = exp((x - row_max[:, None]).astype(F32))
     return (y * inverse[:, None]).astype(F32)
