@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -100,7 +101,8 @@ double rowError(const std::vector<float> &out, uint32_t m, uint32_t n,
   return worst;
 }
 
-Case vectorAdd(uint32_t n, CUfunction f) {
+/// The length-n vector add (one row).
+Case vectorAdd(uint32_t, uint32_t n, CUfunction f) {
   Case c = start("vector_add N=" + std::to_string(n),
                  {random(n, 1e3f, n), random(n, 1e-2f, n + 1), std::vector<float>(n)},
                  {"mA", "mB", "mC"});
@@ -309,89 +311,32 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  // {case, emulated, timed}: ragged and small shapes against the emulation;
-  // large and decode-sized shapes timed (the smaller of them emulated too).
+  // Ragged and small shapes against the emulation; large and decode-sized
+  // shapes timed (the smaller of them emulated too).
   struct Run {
-    Case c;
+    Case (*make)(uint32_t m, uint32_t n, CUfunction f);
+    CUfunction f;
+    uint32_t m, n;
     bool emulated, timed;
   };
-  std::vector<std::function<Run()>> runs = {
-      [&] {
-        return Run{vectorAdd(1, add), true, false};
-      },
-      [&] {
-        return Run{vectorAdd(4099, add), true, false};
-      },
-      [&] {
-        return Run{vectorAdd(1000003, add), true, true};
-      },
-      [&] {
-        return Run{vectorAdd(1u << 20, add), true, true};
-      },
-      [&] {
-        return Run{vectorAdd((1u << 28) + 3, add), false, true};
-      },
-      [&] {
-        return Run{transpose(1, 1, trans), true, false};
-      },
-      [&] {
-        return Run{transpose(100, 37, trans), true, false};
-      },
-      [&] {
-        return Run{transpose(1000, 1000, trans), true, false};
-      },
-      [&] {
-        return Run{transpose(256, 4096, trans), true, true};
-      },
-      [&] {
-        return Run{transpose(8192, 8192, trans), false, true};
-      },
-      [&] {
-        return Run{transpose(12289, 4097, trans), false, true};
-      },
-      [&] {
-        return Run{rmsnorm(3, 4100, rms), true, false};
-      },
-      [&] {
-        return Run{rmsnorm(33, 200, rms), true, false};
-      },
-      [&] {
-        return Run{rmsnorm(1, 8192, rms), true, true};
-      },
-      [&] {
-        return Run{rmsnorm(8, 8192, rms), true, true};
-      },
-      [&] {
-        return Run{rmsnorm(4096, 4096, rms), true, true};
-      },
-      [&] {
-        return Run{rmsnorm(16384, 8192, rms), false, true};
-      },
-      [&] {
-        return Run{softmax(3, 4100, soft), true, false};
-      },
-      [&] {
-        return Run{softmax(33, 200, soft), true, false};
-      },
-      [&] {
-        return Run{softmax(1, 32000, soft), true, true};
-      },
-      [&] {
-        return Run{softmax(8, 128000, soft), true, true};
-      },
-      [&] {
-        return Run{softmax(4096, 32000, soft), false, true};
-      },
-      [&] {
-        return Run{softmax(16384, 8192, soft), false, true};
-      },
+  const Run runs[] = {
+      {vectorAdd, add, 1, 1, true, false},         {vectorAdd, add, 1, 4099, true, false},
+      {vectorAdd, add, 1, 1000003, true, true},    {vectorAdd, add, 1, 1u << 20, true, true},
+      {vectorAdd, add, 1, (1u << 28) + 3, false, true},
+      {transpose, trans, 1, 1, true, false},       {transpose, trans, 100, 37, true, false},
+      {transpose, trans, 1000, 1000, true, false}, {transpose, trans, 256, 4096, true, true},
+      {transpose, trans, 8192, 8192, false, true}, {transpose, trans, 12289, 4097, false, true},
+      {rmsnorm, rms, 3, 4100, true, false},        {rmsnorm, rms, 33, 200, true, false},
+      {rmsnorm, rms, 1, 8192, true, true},         {rmsnorm, rms, 8, 8192, true, true},
+      {rmsnorm, rms, 4096, 4096, true, true},      {rmsnorm, rms, 16384, 8192, false, true},
+      {softmax, soft, 3, 4100, true, false},       {softmax, soft, 33, 200, true, false},
+      {softmax, soft, 1, 32000, true, true},       {softmax, soft, 8, 128000, true, true},
+      {softmax, soft, 4096, 32000, false, true},   {softmax, soft, 16384, 8192, false, true},
   };
   int passed = 0, failed = 0;
-  for (const auto &make : runs) {
-    Run r = make();
-    if (!check(r.c, r.emulated, r.timed, passed, failed))
+  for (const Run &r : runs)
+    if (!check(r.make(r.m, r.n, r.f), r.emulated, r.timed, passed, failed))
       return 1;
-  }
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
