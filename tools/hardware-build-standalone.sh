@@ -49,5 +49,8 @@ pids+=($!)
 check hopper_gemm_check tests/hardware/HopperGemmCheck.cpp "$gen/hopper_gemm_emu.cpp" \
   "$gen/hopper_gemm_fp8_emu.cpp" &
 pids+=($!)
+check simt_kernels_check tests/hardware/SimtKernelsCheck.cpp "$gen/vector_add_emu.cpp" \
+  "$gen/transpose_emu.cpp" "$gen/rmsnorm_emu.cpp" "$gen/softmax_emu.cpp" &
+pids+=($!)
 finish
 echo "built the hardware checks in $out"

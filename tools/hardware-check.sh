@@ -21,6 +21,11 @@
 #    (wgmma, the accumulator in registers) on four shapes each with exact and
 #    with rounding sums, and their TFLOP/s; tests/hardware/cublas_gemm.py
 #    prints cuBLAS's on the same shapes where PyTorch is installed;
+#  - simt_kernels_check: examples/vector_add.cute, transpose.cute,
+#    rmsnorm.cute and softmax.cute on ragged, decode-sized and large shapes,
+#    and their GB/s next to cuMemcpyDtoD of the same bytes;
+#    tests/hardware/torch_simt_peers.py prints PyTorch's on the same shapes
+#    where PyTorch is installed;
 #  - tools/wgmma-numerics-check.sh: every wgmma form against the emulator's
 #    numerics model on random tiles.
 #   tools/hardware-check.sh [BUILD_DIR]
@@ -29,7 +34,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
-  warp_roles_check persistent_transform_check hopper_gemm_check
+  warp_roles_check persistent_transform_check hopper_gemm_check simt_kernels_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
   "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx" "$build/tests/hardware/handwritten_gemv.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
@@ -38,5 +43,11 @@ cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_mode
 "$build/bin/persistent_transform_check" "$build/tests/hardware/persistent_transform.sm_90a.ptx"
 "$build/bin/hopper_gemm_check" "$build/tests/hardware/hopper_gemm.sm_90a.ptx" \
   "$build/tests/hardware/hopper_gemm_fp8.sm_90a.ptx"
-if python3 -c 'import torch' 2>/dev/null; then python3 tests/hardware/cublas_gemm.py; fi
+"$build/bin/simt_kernels_check" "$build/tests/hardware/vector_add.sm_90a.ptx" \
+  "$build/tests/hardware/transpose.sm_90a.ptx" "$build/tests/hardware/rmsnorm.sm_90a.ptx" \
+  "$build/tests/hardware/softmax.sm_90a.ptx"
+if python3 -c 'import torch' 2>/dev/null; then
+  python3 tests/hardware/cublas_gemm.py
+  python3 tests/hardware/torch_simt_peers.py
+fi
 tools/wgmma-numerics-check.sh

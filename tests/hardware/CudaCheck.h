@@ -1,6 +1,7 @@
 // What the hardware checks share: a CUDA driver call that records its error
-// text and makes the calling function return false, and opening the first
-// device (or saying there is none, which is not a failure: CI has no GPU).
+// text and makes the calling function return false, opening the first
+// device (or saying there is none, which is not a failure: CI has no GPU),
+// and timing launches and device-to-device copies with CUDA events.
 #ifndef CUTEC_TESTS_HARDWARE_CUDACHECK_H
 #define CUTEC_TESTS_HARDWARE_CUDACHECK_H
 
@@ -62,5 +63,45 @@ inline std::string readFile(const char *path) {
     if (!cutec::hw::succeeded((call), #call, error))                                               \
       return false;                                                                                \
   } while (0)
+
+namespace cutec::hw {
+
+/// The mean time in ms of `launches` calls of `launch` (a callable returning
+/// the CUresult of enqueuing work on the default stream), after a warm-up.
+template <typename Launch>
+bool timeLaunches(Launch &&launch, int launches, float &ms, std::string &error) {
+  CUTEC_CU(launch());
+  CUevent start, stop;
+  CUTEC_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CUTEC_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  CUTEC_CU(cuEventRecord(start, nullptr));
+  for (int i = 0; i < launches; ++i)
+    CUTEC_CU(launch());
+  CUTEC_CU(cuEventRecord(stop, nullptr));
+  CUTEC_CU(cuEventSynchronize(stop));
+  CUTEC_CU(cuEventElapsedTime(&ms, start, stop));
+  ms /= float(launches);
+  CUTEC_CU(cuEventDestroy(start));
+  CUTEC_CU(cuEventDestroy(stop));
+  return true;
+}
+
+/// Device-to-device copy bandwidth: the bytes read plus the bytes written
+/// per second (in GB/s) of cuMemcpyDtoD of `bytes`, over `copies` copies.
+inline bool copyBandwidth(size_t bytes, int copies, double &gbPerSecond, std::string &error) {
+  CUdeviceptr from, to;
+  CUTEC_CU(cuMemAlloc(&from, bytes));
+  CUTEC_CU(cuMemAlloc(&to, bytes));
+  CUTEC_CU(cuMemsetD8(from, 1, bytes));
+  float ms = 0;
+  if (!timeLaunches([&] { return cuMemcpyDtoD(to, from, bytes); }, copies, ms, error))
+    return false;
+  gbPerSecond = 2.0 * double(bytes) / (ms * 1e6);
+  CUTEC_CU(cuMemFree(from));
+  CUTEC_CU(cuMemFree(to));
+  return true;
+}
+
+} // namespace cutec::hw
 
 #endif

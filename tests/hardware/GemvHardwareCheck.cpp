@@ -71,45 +71,15 @@ bool runOnGpu(const GemvKernel &kernel, const GemvProblem &p, std::vector<uint16
   CHECK_CU(cuMemcpyDtoH(c.data(), buffers[4], c.size() * 2));
   milliseconds = 0;
   if (timed) {
-    CUevent start, stop;
-    CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-    CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    CHECK_CU(cuEventRecord(start, nullptr));
-    for (int i = 0; i < kTimedLaunches; ++i)
-      CHECK_CU(kernel.launch(kernel.function, buffers, p));
-    CHECK_CU(cuEventRecord(stop, nullptr));
-    CHECK_CU(cuEventSynchronize(stop));
-    CHECK_CU(cuEventElapsedTime(&milliseconds, start, stop));
-    milliseconds /= kTimedLaunches;
+    std::string error;
+    if (!cutec::hw::timeLaunches([&] { return kernel.launch(kernel.function, buffers, p); },
+                                 kTimedLaunches, milliseconds, error)) {
+      std::fprintf(stderr, "gemv_hardware_check: %s\n", error.c_str());
+      return false;
+    }
   }
   for (CUdeviceptr ptr : buffers)
     CHECK_CU(cuMemFree(ptr));
-  return true;
-}
-
-/// Device-to-device copy bandwidth: bytes read plus bytes written per second,
-/// over cuMemcpyDtoD of a 1 GiB buffer.
-bool copyBandwidth(double &gbPerSecond) {
-  const size_t bytes = size_t(1) << 30;
-  CUdeviceptr from, to;
-  CHECK_CU(cuMemAlloc(&from, bytes));
-  CHECK_CU(cuMemAlloc(&to, bytes));
-  CHECK_CU(cuMemsetD8(from, 1, bytes));
-  CHECK_CU(cuMemcpyDtoD(to, from, bytes)); // warm-up
-  CUevent start, stop;
-  CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  const int copies = 10;
-  CHECK_CU(cuEventRecord(start, nullptr));
-  for (int i = 0; i < copies; ++i)
-    CHECK_CU(cuMemcpyDtoD(to, from, bytes));
-  CHECK_CU(cuEventRecord(stop, nullptr));
-  CHECK_CU(cuEventSynchronize(stop));
-  float ms = 0;
-  CHECK_CU(cuEventElapsedTime(&ms, start, stop));
-  gbPerSecond = 2.0 * bytes * copies / (ms * 1e6);
-  CHECK_CU(cuMemFree(from));
-  CHECK_CU(cuMemFree(to));
   return true;
 }
 
@@ -178,8 +148,10 @@ int main(int argc, char **argv) {
       return 1;
     }
   double copy = 0;
-  if (!copyBandwidth(copy))
+  if (std::string error; !cutec::hw::copyBandwidth(size_t(1) << 30, 10, copy, error)) {
+    std::fprintf(stderr, "gemv_hardware_check: %s\n", error.c_str());
     return 1;
+  }
   std::printf("device-to-device copy (cuMemcpyDtoD, 1 GiB, read + write): %.1f GB/s\n", copy);
 
   struct Shape {

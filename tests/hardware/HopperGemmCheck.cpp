@@ -122,17 +122,9 @@ bool timeOnGpu(const GemmKernel &kernel, const Problem &p, int launches, float &
   Buffers d;
   if (!upload(p, d, error))
     return false;
-  CUTEC_CU(kernel.launch(kernel.function, d.a, d.b, d.c, p));
-  CUevent start, stop;
-  CUTEC_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CUTEC_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  CUTEC_CU(cuEventRecord(start, nullptr));
-  for (int i = 0; i < launches; ++i)
-    CUTEC_CU(kernel.launch(kernel.function, d.a, d.b, d.c, p));
-  CUTEC_CU(cuEventRecord(stop, nullptr));
-  CUTEC_CU(cuEventSynchronize(stop));
-  CUTEC_CU(cuEventElapsedTime(&ms, start, stop));
-  ms /= float(launches);
+  if (!cutec::hw::timeLaunches(
+          [&] { return kernel.launch(kernel.function, d.a, d.b, d.c, p); }, launches, ms, error))
+    return false;
   return release(d, error);
 }
 
