@@ -5,8 +5,9 @@
 // element by element (docs/language.md, "Register fragments"): each
 // element is extracted, the scalar rule applies with its checks and
 // messages, and `cute.fragment_of` gathers the results into a fragment of
-// the operands' shape. A compile-time or run-time scalar operand is used
-// for every element.
+// the first fragment operand's shape (the others' shapes must flatten to
+// the same). A compile-time or run-time scalar operand is used for every
+// element.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/IRGen.h"
@@ -28,7 +29,8 @@ SemaValue IRGen::elementwise(llvm::ArrayRef<SemaValue> operands,
     const IntTuple &shape = operands[i].type().tensorLayout().shape;
     if (!shape.isStatic())
       return error(*exprs[i], "a register fragment has a static shape, not " + shape.str());
-    if (shapeOf && !(shapeOf->type().tensorLayout().shape == shape))
+    // (4) and ((4)) hold the same elements in the same order.
+    if (shapeOf && !(flatten(shapeOf->type().tensorLayout().shape) == flatten(shape)))
       return error(*exprs[i], "element-wise operands must have one shape: " +
                                   shapeOf->type().tensorLayout().shape.str() + " and " +
                                   shape.str());

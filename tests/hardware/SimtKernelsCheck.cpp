@@ -113,7 +113,7 @@ Case vectorAdd(uint32_t, uint32_t n, CUfunction f) {
     vector_add_Params p{address(b[0]), address(b[1]), address(b[2]), n};
     return cutec::rt::launch(
         cutec_kernel_vector_add,
-        config(vector_add_grid(n), vector_add_block(), vector_add_shared_bytes), &p, map);
+        config(vector_add_grid(n), vector_add_block(), /*sharedBytes=*/0), &p, map);
   };
   c.error = [](const Buffers &b, const std::vector<float> &out) {
     std::vector<float> sum(out.size());
