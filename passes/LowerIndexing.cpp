@@ -27,6 +27,7 @@
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace cutec {
 namespace {
@@ -898,18 +899,22 @@ private:
         (aInRegisters && aFirst + aCount > int64_t(aRegs->size())))
       return fail(op, "internal error: the wgmma's registers lie outside its fragments");
     ir::Builder b;
-    b.setInsertionPoint(op);
     const DataType element = op.result()->type().element();
     const bool halves = element == DataType::F16;
+    b.setInsertionPoint(packingPoint(op, llvm::ArrayRef(*acc).slice(first, count)));
     Registers operands = wgmmaWords(b, op.loc(), *acc, first, count, halves);
     const size_t words = operands.size();
     if (aInRegisters) {
+      b.setInsertionPoint(packingPoint(op, llvm::ArrayRef(*aRegs).slice(aFirst, aCount)));
       Registers a = wgmmaWords(b, op.loc(), *aRegs, aFirst, aCount, /*pairs=*/true);
       operands.append(a.begin(), a.end());
-    } else if (Value *a = startAddress(b, op, op.operand(1), /*swizzled=*/false)) {
+    }
+    b.setInsertionPoint(op);
+    if (!aInRegisters) {
+      Value *a = startAddress(b, op, op.operand(1), /*swizzled=*/false);
+      if (!a)
+        return false;
       operands.push_back(a);
-    } else {
-      return false;
     }
     Value *bAddress = startAddress(b, op, op.operand(2), /*swizzled=*/false);
     if (!bAddress)
@@ -930,6 +935,31 @@ private:
     fragments[op.result()] = std::move(result);
     dead.push_back(&op);
     return true;
+  }
+
+  /// Where the 16-bit register operands of wgmma `op` are packed into
+  /// words: before the warpgroup.fence that precedes it in its block when
+  /// all of `registers` are defined before that fence, else just before
+  /// `op`. (A register written between the fence and the wgmma makes ptxas
+  /// wait for the whole warpgroup: "warpgroup.arrive is injected".)
+  static Operation &packingPoint(Operation &op, llvm::ArrayRef<Value *> registers) {
+    Operation *fence = nullptr;
+    llvm::SmallPtrSet<const Operation *, 16> sinceFence;
+    for (const std::unique_ptr<Operation> &other : op.parentBlock()->operations()) {
+      if (other.get() == &op)
+        break;
+      if (other->kind() == OpKind::WgmmaFence) {
+        fence = other.get();
+        sinceFence.clear();
+      } else if (fence) {
+        sinceFence.insert(other.get());
+      }
+    }
+    if (!fence || llvm::any_of(registers, [&](const Value *r) {
+          return r->definingOp() && sinceFence.contains(r->definingOp());
+        }))
+      return op;
+    return *fence;
   }
 
   static bool isFragment(const Value *v) {
