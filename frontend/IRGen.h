@@ -237,6 +237,8 @@ private:
 
   // --- Register fragments (IRGenFragment.cpp) ------------------------------
   static bool isFragment(const SemaValue &v);
+  /// Element `index` (in the fragment's logical order) as a run-time scalar.
+  SemaValue fragmentElement(const SemaValue &fragment, int64_t index, llvm::SMLoc loc);
   /// `scalar` applied to each element of the fragment operands (the other
   /// operands as they are), gathered into a fragment of their one shape.
   SemaValue elementwise(llvm::ArrayRef<SemaValue> operands, llvm::ArrayRef<const ast::Expr *> exprs,

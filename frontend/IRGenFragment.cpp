@@ -19,6 +19,13 @@ bool IRGen::isFragment(const SemaValue &v) {
          v.type().memorySpace() == ir::MemorySpace::Register;
 }
 
+SemaValue IRGen::fragmentElement(const SemaValue &fragment, int64_t index, llvm::SMLoc loc) {
+  ir::Operation &extract = builder->create(ir::OpKind::Extract, loc, {fragment.irValue()},
+                                           {ir::Type::scalar(fragment.type().element())});
+  extract.setAttr("index", index);
+  return SemaValue::runTime(extract.result());
+}
+
 SemaValue IRGen::elementwise(llvm::ArrayRef<SemaValue> operands,
                              llvm::ArrayRef<const ast::Expr *> exprs, llvm::SMLoc loc,
                              llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar) {
@@ -26,10 +33,8 @@ SemaValue IRGen::elementwise(llvm::ArrayRef<SemaValue> operands,
   for (size_t i = 0; i < operands.size(); ++i) {
     if (!isFragment(operands[i]))
       continue;
-    const IntTuple &shape = operands[i].type().tensorLayout().shape;
-    if (!shape.isStatic())
-      return error(*exprs[i], "a register fragment has a static shape, not " + shape.str());
     // (4) and ((4)) hold the same elements in the same order.
+    const IntTuple &shape = operands[i].type().tensorLayout().shape;
     if (shapeOf && !(flatten(shapeOf->type().tensorLayout().shape) == flatten(shape)))
       return error(*exprs[i], "element-wise operands must have one shape: " +
                                   shapeOf->type().tensorLayout().shape.str() + " and " +
@@ -40,32 +45,20 @@ SemaValue IRGen::elementwise(llvm::ArrayRef<SemaValue> operands,
   const IntTuple &shape = shapeOf->type().tensorLayout().shape;
   int64_t count = size(makeLayout(shape)).staticValue();
   std::vector<ir::Value *> elements;
-  std::optional<ir::Type> elementType;
   for (int64_t e = 0; e < count; ++e) {
     std::vector<SemaValue> scalars;
-    for (const SemaValue &v : operands) {
-      if (!isFragment(v)) {
-        scalars.push_back(v);
-        continue;
-      }
-      ir::Operation &extract = builder->create(ir::OpKind::Extract, loc, {v.irValue()},
-                                               {ir::Type::scalar(v.type().element())});
-      extract.setAttr("index", e);
-      scalars.push_back(SemaValue::runTime(extract.result()));
-    }
+    for (const SemaValue &v : operands)
+      scalars.push_back(isFragment(v) ? fragmentElement(v, e, loc) : v);
     // The first element reports a type error once for all of them.
     SemaValue r = scalar(scalars);
     if (r.isPoison())
       return r;
-    ir::Value *value = r.is(SemaValue::Kind::RunTime) ? r.irValue() : nullptr;
-    if (!value || !value->type().isScalar())
-      return error(loc, "an element-wise operation must give a run-time scalar per element, not " +
-                            r.describe());
-    elementType = value->type();
-    elements.push_back(value);
+    if (!r.is(SemaValue::Kind::RunTime) || !r.type().isScalar())
+      return error(loc, "internal error: an element-wise operation gave " + r.describe());
+    elements.push_back(r.irValue());
   }
-  ir::Type type =
-      ir::Type::tensor(elementType->element(), ir::MemorySpace::Register, makeLayout(shape));
+  ir::Type type = ir::Type::tensor(elements.front()->type().element(), ir::MemorySpace::Register,
+                                   makeLayout(shape));
   return SemaValue::runTime(builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 
@@ -106,11 +99,9 @@ SemaValue IRGen::fragmentReduce(const SemaValue &fragment, CallSite &site) {
                                       site.args[1].describe());
   int64_t count = size(makeLayout(fragment.type().tensorLayout().shape)).staticValue();
   for (int64_t e = 0; e < count; ++e) {
-    ir::Operation &extract = builder->create(ir::OpKind::Extract, site.loc(),
-                                             {fragment.irValue()}, {ir::Type::scalar(type)});
-    extract.setAttr("index", e);
-    ir::Operation &step = builder->create(kind->second, site.loc(), {acc, extract.result()},
-                                          {ir::Type::scalar(type)});
+    ir::Value *element = fragmentElement(fragment, e, site.loc()).irValue();
+    ir::Operation &step =
+        builder->create(kind->second, site.loc(), {acc, element}, {ir::Type::scalar(type)});
     if (kind->second == ir::OpKind::MathCall)
       step.setAttr("fn", std::string(kind->first.ends_with("MAX") ? "max" : "min"));
     acc = step.result();

@@ -189,10 +189,7 @@ SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &su
   if (i < 0 || i >= size)
     return error(subscript, "index " + llvm::Twine(i) + " is out of range for a fragment of " +
                                 llvm::Twine(size) + " elements");
-  ir::Operation &op = builder->create(ir::OpKind::Extract, subscript.getLoc(), {fragment.irValue()},
-                                      {ir::Type::scalar(fragment.type().element())});
-  op.setAttr("index", i);
-  return SemaValue::runTime(op.result());
+  return fragmentElement(fragment, i, subscript.getLoc());
 }
 
 // The register fragment a view loads into: the view's shape with compact

@@ -519,17 +519,34 @@ void expectContains(const std::string &text, const std::string &part) {
   EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin: " << text;
 }
 
-std::string errorOf(uint32_t mistake, uint32_t threads = 128, uint32_t instructions = 2,
-                    void (*edit)(Params &) = nullptr) {
-  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
-                        K_128, K_128, instructions});
+/// The f16 kernel of `instructions` wgmmas with `mistake` (or its correct
+/// variant), run on `threads` threads.
+Status runVariant(uint32_t mistake, uint32_t threads, uint32_t instructions,
+                  void (*edit)(Params &), Prepared &p, std::vector<uint32_t> &out) {
+  p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32), K_128,
+               K_128, instructions});
   p.params.mistake = mistake;
   if (edit)
     edit(p.params);
+  return run(p, out, threads);
+}
+
+std::string errorOf(uint32_t mistake, uint32_t threads = 128, uint32_t instructions = 2,
+                    void (*edit)(Params &) = nullptr) {
+  Prepared p;
   std::vector<uint32_t> out;
-  Status s = run(p, out, threads);
+  Status s = runVariant(mistake, threads, instructions, edit, p, out);
   EXPECT_FALSE(bool(s));
   return s ? "" : s.error();
+}
+
+/// A correct variant runs without a report and computes the product.
+void expectClean(uint32_t variant, uint32_t threads = 128) {
+  Prepared p;
+  std::vector<uint32_t> out;
+  Status s = runVariant(variant, threads, 2, nullptr, p, out);
+  ASSERT_TRUE(bool(s)) << s.error();
+  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
 }
 
 TEST(WgmmaDiagnostics, MissingFenceBeforeTheFirstMma) {
@@ -601,13 +618,7 @@ TEST(WgmmaDiagnostics, OperandOverwrittenBeforeTheWait) {
 }
 
 TEST(WgmmaDiagnostics, OperandRewrittenAfterTheWaitIsFine) {
-  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
-                        K_128, K_128, 2});
-  p.params.mistake = 10;
-  std::vector<uint32_t> out;
-  Status s = run(p, out);
-  ASSERT_TRUE(bool(s)) << s.error();
-  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
+  expectClean(10);
 }
 
 TEST(WgmmaDiagnostics, OperandReleasedBeforeTheWait) {
@@ -622,13 +633,7 @@ TEST(WgmmaDiagnostics, OperandReleasedBeforeTheWait) {
 }
 
 TEST(WgmmaDiagnostics, OperandReleasedAfterTheWaitIsFine) {
-  Prepared p = prepare({"f16", shape(64, WgmmaElement::F16, WgmmaElement::F16, WgmmaAccum::F32),
-                        K_128, K_128, 2});
-  p.params.mistake = 12;
-  std::vector<uint32_t> out;
-  Status s = run(p, out, 256);
-  ASSERT_TRUE(bool(s)) << s.error();
-  EXPECT_EQ(assemble(out, p.params.shape), p.expected);
+  expectClean(12, 256);
 }
 
 TEST(WgmmaDiagnostics, InvalidDescriptorsAndShapes) {
