@@ -461,13 +461,10 @@ private:
   std::optional<int64_t> ctaGroupArgument(CallSite &site, llvm::StringRef name, bool tcgen05);
   /// Marks `op` as a cta_group::2 operation when `group` is 2.
   static void setCtaGroup(ir::Operation &op, int64_t group);
-  /// The run-time i32 CTA mask of `name`'s multicast= keyword; `absent`
-  /// (true, null) when there is none, null after an error: multicast needs
-  /// a cluster kernel, and a static mask names CTAs of the cluster.
-  ir::Value *multicastArgument(CallSite &site, llvm::StringRef name, bool &absent);
-  /// The run-time i32 rank of `name`'s cta= keyword, as multicastArgument:
-  /// a static rank must be one of the cluster's.
-  ir::Value *remoteCtaArgument(CallSite &site, llvm::StringRef name, bool &absent);
+  /// The run-time i32 value of `name`'s cluster keyword `key`: the CTA mask
+  /// of multicast= or the CTA rank of cta=; `absent` (true, null) when there
+  /// is none, null after an error: both need a cluster kernel, a static mask
+  /// names CTAs of the cluster and a static rank is one of them.
   ir::Value *clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
                              bool &absent);
 

@@ -176,7 +176,7 @@ SemaValue IRGen::mbarrierOp(CallSite &site) {
   // mbarrier_arrive(bar, cta=rank): the arrival counts on the mbarrier at
   // `bar`'s offset in CTA `rank` of the cluster.
   bool local = true;
-  ir::Value *rank = arrive ? remoteCtaArgument(site, name, local) : nullptr;
+  ir::Value *rank = arrive ? clusterArgument(site, name, "cta", local) : nullptr;
   if (!local && !rank)
     return SemaValue::poison();
   llvm::SmallVector<ir::Value *, 3> operands;
@@ -214,7 +214,7 @@ SemaValue IRGen::tmaLoad(CallSite &site) {
   // multicast=mask: the box lands at `smem`'s offset in every CTA of the
   // mask, each completing on its own `bar` (or its pair leader's).
   bool unicast = true;
-  ir::Value *mask = multicastArgument(site, "tma_load", unicast);
+  ir::Value *mask = clusterArgument(site, "tma_load", "multicast", unicast);
   if (!unicast && !mask)
     return SemaValue::poison();
   const SemaValue &src = site.args[0], &dst = site.args[1];

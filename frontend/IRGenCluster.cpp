@@ -62,14 +62,6 @@ std::optional<int64_t> IRGen::ctaGroupArgument(CallSite &site, llvm::StringRef n
   return group;
 }
 
-ir::Value *IRGen::multicastArgument(CallSite &site, llvm::StringRef name, bool &absent) {
-  return clusterArgument(site, name, "multicast", absent);
-}
-
-ir::Value *IRGen::remoteCtaArgument(CallSite &site, llvm::StringRef name, bool &absent) {
-  return clusterArgument(site, name, "cta", absent);
-}
-
 // multicast=mask and cta=rank name CTAs of the executing CTA's cluster.
 ir::Value *IRGen::clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
                                   bool &absent) {
