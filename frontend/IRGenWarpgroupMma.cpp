@@ -81,10 +81,6 @@ SemaValue IRGen::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgume
                                        "not " +
                                            site.args[next].describe());
     mma.aInRmem = source == "OperandSource.RMEM";
-    if (mma.aInRmem && ir::bitWidth(mma.a) != 16)
-      return error(site.argExpr(next), "A from registers is supported for f16 and bf16 so far, "
-                                       "not " +
-                                           ir::name(mma.a));
     ++next;
   }
   if (site.args.size() - next > 2)

@@ -640,17 +640,13 @@ private:
     return true;
   }
 
-  /// Stores contiguous registers of a fragment from element `first` of the
-  /// view on as 32-bit words, `width` bytes at a time: narrow elements are
-  /// packed low one first (16-bit pairs with arith.pack, bytes by xor of
-  /// disjoint bits).
-  void storeWords(ir::Builder &b, const Operation &op, Operation &view, const Element &first,
-                  llvm::ArrayRef<Value *> regs, int64_t width) {
-    const Type &type = view.result()->type();
-    unsigned bits = ir::bitWidth(type.element());
+  /// Registers of `bits`-bit elements as u32 words, the lower-numbered
+  /// element in the lower bits: 16-bit pairs with arith.pack, bytes by xor
+  /// of disjoint bits, 32-bit elements bitcast.
+  Registers packWords(ir::Builder &b, llvm::SMLoc loc, llvm::ArrayRef<Value *> regs,
+                      unsigned bits) {
     DataType raw = bits == 8 ? DataType::U8 : DataType::U32;
-    llvm::SMLoc loc = op.loc();
-    llvm::SmallVector<Value *, 16> words;
+    Registers words;
     for (size_t r = 0; r < regs.size(); ++r) {
       if (bits == 16) {
         words.push_back(packHalves(b, loc, regs[r], regs[r + 1]));
@@ -667,6 +663,16 @@ private:
       else
         words.back() = binary(b, loc, OpKind::BitXor, words.back(), v);
     }
+    return words;
+  }
+
+  /// Stores contiguous registers of a fragment from element `first` of the
+  /// view on as 32-bit words (packWords), `width` bytes at a time.
+  void storeWords(ir::Builder &b, const Operation &op, Operation &view, const Element &first,
+                  llvm::ArrayRef<Value *> regs, int64_t width) {
+    const Type &type = view.result()->type();
+    llvm::SMLoc loc = op.loc();
+    Registers words = packWords(b, loc, regs, ir::bitWidth(type.element()));
     int64_t perAccess = width / 4;
     for (size_t w = 0; w < words.size(); w += perAccess) {
       llvm::SmallVector<Value *, 5> operands{addressAt(b, loc, view, first, int64_t(w) * 4)};
@@ -870,17 +876,6 @@ private:
     return true;
   }
 
-  /// `count` registers of `regs` from `first` as wgmma operands: 16-bit
-  /// elements two to a u32 word (the lower-numbered in the low half).
-  Registers wgmmaWords(ir::Builder &b, llvm::SMLoc loc, const Registers &regs, int64_t first,
-                       int64_t count, bool pairs) {
-    Registers words;
-    for (int64_t i = first; i < first + count; i += pairs ? 2 : 1)
-      words.push_back(pairs ? packHalves(b, loc, regs[size_t(i)], regs[size_t(i + 1)])
-                            : regs[size_t(i)]);
-    return words;
-  }
-
   /// nvgpu.wgmma on registers: the N/2 accumulator elements of its
   /// instruction tile (from `first`) in, as many new ones out (f16 ones
   /// packed in pairs, so N/4 words), then A's shared start address or, A in
@@ -894,19 +889,24 @@ private:
     if (!acc || (aInRegisters && !aRegs))
       return false;
     const int64_t first = *op.attrAs<int64_t>("first"), count = *op.attrAs<int64_t>("n") / 2;
-    const int64_t aFirst = aInRegisters ? *op.attrAs<int64_t>("a_first") : 0, aCount = 8;
+    // A's block is four words of elements of its type.
+    const unsigned aBits = aInRegisters ? ir::bitWidth(op.operand(1)->type().element()) : 32;
+    const int64_t aFirst = aInRegisters ? *op.attrAs<int64_t>("a_first") : 0, aCount = 128 / aBits;
     if (first + count > int64_t(acc->size()) ||
         (aInRegisters && aFirst + aCount > int64_t(aRegs->size())))
       return fail(op, "internal error: the wgmma's registers lie outside its fragments");
     ir::Builder b;
     const DataType element = op.result()->type().element();
     const bool halves = element == DataType::F16;
-    b.setInsertionPoint(packingPoint(op, llvm::ArrayRef(*acc).slice(first, count)));
-    Registers operands = wgmmaWords(b, op.loc(), *acc, first, count, halves);
+    llvm::ArrayRef<Value *> accumulators = llvm::ArrayRef(*acc).slice(first, count);
+    b.setInsertionPoint(packingPoint(op, accumulators));
+    Registers operands = halves ? packWords(b, op.loc(), accumulators, 16)
+                                : Registers(accumulators.begin(), accumulators.end());
     const size_t words = operands.size();
     if (aInRegisters) {
-      b.setInsertionPoint(packingPoint(op, llvm::ArrayRef(*aRegs).slice(aFirst, aCount)));
-      Registers a = wgmmaWords(b, op.loc(), *aRegs, aFirst, aCount, /*pairs=*/true);
+      llvm::ArrayRef<Value *> aBlock = llvm::ArrayRef(*aRegs).slice(aFirst, aCount);
+      b.setInsertionPoint(packingPoint(op, aBlock));
+      Registers a = packWords(b, op.loc(), aBlock, aBits);
       operands.append(a.begin(), a.end());
     }
     b.setInsertionPoint(op);

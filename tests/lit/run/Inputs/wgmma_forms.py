@@ -6,7 +6,7 @@ integers keep every floating-point sum exact; the integer forms take C
 near the ends of the s32 range, so that wrapping and .satfinite (clamping
 after each instruction's K block of 32) give different D.
 
-usage: wgmma_forms.py DIR f16acc|fp8f16|tf32|s8u8|s8sat|rmem
+usage: wgmma_forms.py DIR f16acc|fp8f16|tf32|s8u8|s8sat|rmem|rmem_tf32|rmem_fp8|rmem_s8sat
 """
 import os
 import sys
@@ -26,6 +26,12 @@ FORMS = {
               False),
     "rmem": ("warpgroup.MmaF16BF16Op(f16, f32, (64, 64, 16), OperandSource.RMEM, "
              "OperandMajorMode.K, OperandMajorMode.K)", "f16", "f16", "f32", True),
+    "rmem_tf32": ("warpgroup.MmaTF32Op((64, 64, 8), OperandSource.RMEM)", "tf32", "tf32", "f32",
+                  True),
+    "rmem_fp8": ("warpgroup.MmaF8Op(f8e5m2, f8e4m3, f16, (64, 64, 32), OperandSource.RMEM)",
+                 "f8e5m2", "f8e4m3", "f16", True),
+    "rmem_s8sat": ("warpgroup.MmaI8Op(u8, i8, i32, (64, 64, 32), OperandSource.RMEM, "
+                   "satfinite=True)", "u8", "i8", "i32", True),
 }
 
 KERNEL = """@kernel(block=128, grid=(1, 1, 1))
@@ -115,9 +121,9 @@ def main():
     block = 256 // {"f16": 16, "tf32": 32}.get(ta, 8)
     for k0 in range(0, K, block):
         d = d + a[:, k0:k0 + block] @ b[:, k0:k0 + block].T
-        if form == "s8sat":
+        if form.endswith("s8sat"):
             d = np.clip(d, -2**31, 2**31 - 1)
-    if integer and form != "s8sat":
+    if integer and not form.endswith("s8sat"):
         d = (d + 2**31) % 2**32 - 2**31
     os.makedirs(out, exist_ok=True)
     np.save(os.path.join(out, "a.npy"), encode(a, ta))
