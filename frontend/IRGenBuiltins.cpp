@@ -368,10 +368,47 @@ SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
                    "'" + kw.name + "' must be known at compile time, not " + kw.value.describe());
     args.push_back(std::move(*lv));
   }
+  const SemaValue &first = site.args.empty() ? SemaValue::poison() : site.args[0];
+  const bool ofFragment = first.is(SemaValue::Kind::RunTime) && first.type().isTensor() &&
+                          first.type().memorySpace() == ir::MemorySpace::Register;
+  if (ofFragment) // its elements by their logical index, which the result maps to
+    args[0] = LayoutValue(makeLayout(first.type().tensorLayout().shape));
   llvm::Expected<LayoutValue> result = callLayoutFunction(name, args);
   if (!result)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
+  if (ofFragment && result->get<Layout>())
+    return rearrangeFragment(first, *result->get<Layout>(), site);
   return SemaValue::fromLayoutValue(std::move(*result));
+}
+
+// A layout function of a register fragment (logical_divide(frag, tiler),
+// group_modes, ...), as CuTe applies it to a tensor: a fragment of the same
+// registers whose element i is the one at logical index `arranged(i)`.
+SemaValue IRGen::rearrangeFragment(const SemaValue &fragment, const Layout &arranged,
+                                   CallSite &site) {
+  std::optional<StaticIndexer> index = StaticIndexer::of(arranged);
+  const int64_t size = cutec::size(fragment.type().tensorLayout()).staticValue();
+  std::vector<ir::Value *> elements;
+  for (int64_t i = 0; index && i < index->size(); ++i) {
+    int64_t at = (*index)(i);
+    if (at < 0 || at >= size)
+      return error(site.loc(), "the layout " + arranged.str() + " reaches element " +
+                                   llvm::Twine(at) + " of a register fragment of " +
+                                   llvm::Twine(size) + " elements",
+                   {site.range()});
+    SemaValue e = fragmentElement(fragment, at, site.loc());
+    if (e.isPoison())
+      return e;
+    elements.push_back(e.irValue());
+  }
+  if (!index || elements.empty())
+    return error(site.loc(), "a register fragment rearranged by " + arranged.str() +
+                                 " would have no static elements",
+                 {site.range()});
+  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
+                                   makeLayout(arranged.shape));
+  return SemaValue::runTime(
+      builder->createValue(ir::OpKind::FragmentOf, site.loc(), type, elements));
 }
 
 // size(x) and size(x, mode=i) or mode=(i, j) for a nested mode (CuTe DSL's

@@ -166,8 +166,64 @@ SemaValue IRGen::elementView(const SemaValue &tensor, const SemaValue &index, ll
   return SemaValue::runTime(op.result());
 }
 
+static bool hasUnderscore(const SemaValue &v) {
+  if (v.is(SemaValue::Kind::Underscore))
+    return true;
+  return v.is(SemaValue::Kind::Tuple) && llvm::any_of(v.elements(), hasUnderscore);
+}
+
+// frag[c0, (_, c1), ...]: a new fragment of the elements at the modes
+// where the coordinate has `_`, in their order. Every other coordinate is
+// a compile-time integer, so the slice picks registers and costs nothing.
+SemaValue IRGen::sliceFragment(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                               const std::vector<SemaValue> &coords) {
+  const Layout logical = makeLayout(fragment.type().tensorLayout().shape);
+  size_t rank = logical.shape.isLeaf() ? 1 : logical.rank();
+  if (coords.size() != rank)
+    return error(subscript, "slicing a rank-" + llvm::Twine(rank) + " register fragment takes " +
+                                llvm::Twine(rank) + " coordinates, not " +
+                                llvm::Twine(coords.size()));
+  SliceCoordBuilder coordBuilder{
+      [&](const SemaValue &v, const ast::Expr &e) -> ir::Value * {
+        error(e, "a register fragment is sliced at compile-time coordinates, not " +
+                     v.describe() + "; loop with unroll(n) to slice by the loop variable");
+        return nullptr;
+      },
+      [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); },
+      {}};
+  std::vector<IntTuple> coord;
+  for (size_t i = 0; i < rank; ++i)
+    coord.push_back(coordBuilder
+                        .build(coords[i], *subscript.getIndices()[i],
+                               logical.shape.isLeaf() ? logical.shape : logical.shape[i])
+                        .second);
+  if (!coordBuilder.ok)
+    return SemaValue::poison();
+  IntTuple at = logical.shape.isLeaf() ? coord.front() : IntTuple::tuple(coord);
+  llvm::Expected<Layout> picked = slice(logical, at);
+  llvm::Expected<IntExpr> first = picked ? sliceOffset(logical, at) : llvm::Expected<IntExpr>(0);
+  if (!picked || !first)
+    return error(subscript, llvm::toString(picked ? first.takeError() : picked.takeError()));
+  std::optional<StaticIndexer> index = StaticIndexer::of(*picked);
+  if (!index)
+    return error(subscript, "internal error: a register fragment of dynamic shape");
+  std::vector<ir::Value *> elements;
+  for (int64_t i = 0; i < index->size(); ++i) {
+    SemaValue e = fragmentElement(fragment, first->staticValue() + (*index)(i), subscript.getLoc());
+    if (e.isPoison())
+      return e;
+    elements.push_back(e.irValue());
+  }
+  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
+                                   makeLayout(picked->shape));
+  return SemaValue::runTime(
+      builder->createValue(ir::OpKind::FragmentOf, subscript.getLoc(), type, elements));
+}
+
 SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                          const std::vector<SemaValue> &coords) {
+  if (llvm::any_of(coords, hasUnderscore))
+    return sliceFragment(fragment, subscript, coords);
   const Layout &layout = fragment.type().tensorLayout();
   std::vector<IntTuple> coord;
   for (size_t i = 0; i < coords.size(); ++i) {

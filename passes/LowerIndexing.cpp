@@ -400,6 +400,15 @@ private:
     return align;
   }
 
+  /// The aligned runs of bytes, up to 16, that a view's swizzle keeps
+  /// together: the lowest byte-offset bit it changes bounds them.
+  static int64_t unswizzledBytes(const Type &type) {
+    const Swizzle &swizzle = type.tensorSwizzle();
+    if (swizzle.isIdentity())
+      return 16;
+    return int64_t(1) << std::clamp(swizzle.base + std::min(0, swizzle.shift), 0, 4);
+  }
+
   /// The widest access, in bytes, that reads the `n` registers of `view` as
   /// whole 32-bit words: they must be contiguous in global or shared memory
   /// and the first one's address provably aligned. 0 when there is none. A
@@ -432,10 +441,7 @@ private:
     unsigned zeros = std::min(divisibility.trailingZeros(view.operand(1)), 8u);
     int64_t align = bits == 4 ? (zeros == 0 ? 0 : int64_t(1) << (zeros - 1))
                               : (int64_t(1) << zeros) * (bits / 8);
-    align = std::min(align, baseAlignment(view));
-    // The lowest byte-offset bit a swizzle changes bounds the run it keeps.
-    if (const Swizzle &swizzle = type.tensorSwizzle(); !swizzle.isIdentity())
-      align = std::min(align, int64_t(1) << std::clamp(swizzle.base + std::min(0, swizzle.shift), 0, 4));
+    align = std::min({align, baseAlignment(view), unswizzledBytes(type)});
     int64_t width = 16;
     while (width >= 4 && (width > align || total % width != 0))
       width /= 2;
@@ -586,15 +592,16 @@ private:
 
   /// The length of the runs of contiguous elements that a view of `n`
   /// elements (not contiguous as a whole) splits into along its first mode:
-  /// that mode's extent if it has stride 1, up to 16 bytes, when the runs
-  /// can be whole words (8- and 16-bit elements of an unswizzled global or
-  /// shared view); 1 otherwise. A thread's part of an MMA accumulator tile
-  /// is such a view: pairs of columns, each pair its own word.
+  /// that mode's extent if it has stride 1, up to 16 bytes (or the runs a
+  /// swizzle keeps together), when the runs can be whole words (8- and
+  /// 16-bit elements of a global or shared view); 1 otherwise. A thread's
+  /// part of an MMA accumulator tile is such a view: pairs of columns, each
+  /// pair its own word.
   int64_t contiguousRun(const Operation &view, int64_t n) {
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
     ir::MemorySpace space = type.memorySpace();
-    if ((bits != 8 && bits != 16) || !type.tensorSwizzle().isIdentity() ||
+    if ((bits != 8 && bits != 16) ||
         (space != ir::MemorySpace::Global && space != ir::MemorySpace::Shared))
       return 1;
     Layout elements = filterZeros(type.tensorLayout());
@@ -608,7 +615,7 @@ private:
     if (!shape.leaf().isStatic() || !stride.leaf().isConstant(1))
       return 1;
     int64_t extent = shape.leaf().staticValue(), run = 1;
-    while (run * 2 * bits <= 128 && extent % (run * 2) == 0)
+    while (run * 2 * bits <= 8 * unswizzledBytes(type) && extent % (run * 2) == 0)
       run *= 2;
     return run * bits >= 32 && n % run == 0 ? run : 1;
   }
@@ -623,8 +630,8 @@ private:
       std::optional<Element> start = element(b, op, view, first);
       if (!start)
         return false;
-      int64_t align = std::min(divisibility.powerOfTwoDivisor(start->offset, 16) * bytes,
-                               baseAlignment(view));
+      int64_t align = std::min({divisibility.powerOfTwoDivisor(start->offset, 16) * bytes,
+                                baseAlignment(view), unswizzledBytes(view.result()->type())});
       int64_t width = run * bytes;
       while (width >= 4 && width > align)
         width /= 2;
