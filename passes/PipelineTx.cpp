@@ -21,6 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "passes/BarrierSites.h"
+
 #include "ir/core/Builder.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -30,19 +32,6 @@ namespace cutec {
 namespace {
 
 using namespace ir;
-
-/// The shared allocation a view of shared memory comes from.
-const Operation *allocationOf(const Value *v) {
-  const Operation *def = v->definingOp();
-  while (def && def->kind() != OpKind::SmemAlloc && !def->operands().empty())
-    def = def->operand(0)->definingOp();
-  return def && def->kind() == OpKind::SmemAlloc ? def : nullptr;
-}
-
-/// The bytes of a tensor of static size.
-int64_t tensorBytes(const Type &t) {
-  return (size(t.tensorLayout()).staticValue() * bitWidth(t.element()) + 7) / 8;
-}
 
 class PipelineTxPass : public Pass {
 public:
@@ -94,7 +83,7 @@ private:
       }
       copies = llvm::popcount(uint64_t(*mask) & 0xffff);
     }
-    if (const int64_t *group = load.attrAs<int64_t>("cta_group"); group && *group == 2)
+    if (ctaGroupOf(load) == 2)
       copies *= 2;
     return tensorBytes(load.operand(1)->type()) * copies;
   }
