@@ -13,7 +13,7 @@ const Operation *allocationOf(const Value *v) {
 }
 
 int64_t tensorBytes(const Type &t) {
-  return (size(t.tensorLayout()).staticValue() * bitWidth(t.element()) + 7) / 8;
+  return (size(filterZeros(t.tensorLayout())).staticValue() * bitWidth(t.element()) + 7) / 8;
 }
 
 const Value *mbarrierOperand(const Operation &op) {

@@ -19,7 +19,8 @@ namespace cutec {
 /// The shared allocation a view of shared memory comes from.
 const ir::Operation *allocationOf(const ir::Value *v);
 
-/// The bytes of a tensor of static size.
+/// The bytes of a tensor of static size in memory: broadcast (stride-0)
+/// modes take none.
 int64_t tensorBytes(const ir::Type &t);
 
 /// The mbarrier operand of an operation that initialises, arrives on,

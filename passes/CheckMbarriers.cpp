@@ -15,8 +15,8 @@
 //   bytes of a cluster launch control answer.
 //
 // The model of a phase: a thread arrives once at each barrier operation it
-// reaches, per phase; operations of one block between two waits on the
-// barrier are one phase (a thread that arrives twice there arrives twice),
+// reaches, per phase; operations of one block between two mbarrier waits
+// are one phase (a thread that arrives twice there arrives twice),
 // and the phase a thread contributes most to is the one counted. So a
 // producer's prologue and its loop body, or the two branches of an `if`,
 // are separate phases, while the warps of different roles add up. Where a
@@ -47,8 +47,8 @@ std::string barrierName(const Operation &allocation) {
 namespace {
 
 /// A barrier operation: the points that reach it (null: unknown) and the
-/// phase it belongs to, the stretch of its block between two waits on the
-/// same barriers.
+/// phase it belongs to, the stretch of its block between two mbarrier
+/// waits.
 struct Site {
   Operation *op;
   const llvm::BitVector *points;
@@ -61,14 +61,13 @@ llvm::MapVector<const Operation *, SiteList> collectSites(Operation &kernel,
                                                           const ThreadReach &reach) {
   llvm::MapVector<const Operation *, SiteList> sites;
   std::function<void(Block &)> visit = [&](Block &b) {
-    llvm::DenseMap<const Operation *, unsigned> waits;
+    unsigned waits = 0;
     for (auto &op : b.operations()) {
       if (const Value *bar = mbarrierOperand(*op))
-        if (const Operation *alloc = allocationOf(bar)) {
-          sites[alloc].push_back({op.get(), reach.reach(*op), {&b, waits[alloc]}});
-          if (op->kind() == OpKind::MbarrierWait)
-            ++waits[alloc];
-        }
+        if (const Operation *alloc = allocationOf(bar))
+          sites[alloc].push_back({op.get(), reach.reach(*op), {&b, waits}});
+      if (op->kind() == OpKind::MbarrierWait)
+        ++waits;
       for (auto &region : op->regions())
         visit(region->front());
     }
@@ -82,9 +81,7 @@ bool isArrival(OpKind kind) {
          kind == OpKind::UmmaCommit;
 }
 
-bool bringsBytes(OpKind kind) {
-  return kind == OpKind::TmaLoad || kind == OpKind::ClcTryCancel;
-}
+bool bringsBytes(OpKind kind) { return kind == OpKind::TmaLoad || kind == OpKind::ClcTryCancel; }
 
 std::string plural(int64_t n, llvm::StringRef one, llvm::StringRef many) {
   return std::to_string(n) + " " + (n == 1 ? one : many).str();
@@ -271,16 +268,15 @@ private:
       int64_t n = (*counts)[size_t(r)];
       if (!expected->second.test(unsigned(r)) || n == 0 || n == expected->first)
         continue;
-      context.error(first->op->loc(),
-                    plural(n, "thread arrives", "threads arrive") + " on this mbarrier" +
-                        barrierName(alloc) + " in each phase" + inCta(r) +
-                        ", but it was initialised for " +
-                        plural(expected->first, "arrival", "arrivals") +
-                        (n < expected->first
-                             ? ": the phase never completes"
-                             : ": a phase completes before all of them have arrived"));
-      context.note(init->op->loc(), "mbarrier_init sets the count to " +
-                                        std::to_string(expected->first) + " here");
+      context.error(
+          first->op->loc(),
+          plural(n, "thread arrives", "threads arrive") + " on this mbarrier" + barrierName(alloc) +
+              " in each phase" + inCta(r) + ", but it was initialised for " +
+              plural(expected->first, "arrival", "arrivals") +
+              (n < expected->first ? ": the phase never completes"
+                                   : ": a phase completes before all of them have arrived"));
+      context.note(init->op->loc(),
+                   "mbarrier_init sets the count to " + std::to_string(expected->first) + " here");
       for (const Site &s : sites)
         if (&s != first && isArrival(s.op->kind()))
           context.note(s.op->loc(), "threads also arrive here");
@@ -289,9 +285,7 @@ private:
     return false;
   }
 
-  std::string inCta(int64_t r) const {
-    return ctas() > 1 ? " of CTA " + std::to_string(r) : "";
-  }
+  std::string inCta(int64_t r) const { return ctas() > 1 ? " of CTA " + std::to_string(r) : ""; }
 
   /// Compares the bytes expect_tx announces for each CTA's barrier with
   /// those its loads bring, unless a site's threads or a thread's phase are
@@ -307,11 +301,10 @@ private:
         continue;
       if (!s.points)
         return false;
-      std::optional<int64_t> bytes = kind == OpKind::MbarrierExpectTx
-                                         ? intConstantOf(s.op->operand(1))
-                                     : kind == OpKind::TmaLoad
-                                         ? std::optional<int64_t>(tensorBytes(s.op->operand(1)->type()))
-                                         : std::optional<int64_t>(16);
+      std::optional<int64_t> bytes =
+          kind == OpKind::MbarrierExpectTx ? intConstantOf(s.op->operand(1))
+          : kind == OpKind::TmaLoad ? std::optional<int64_t>(tensorBytes(s.op->operand(1)->type()))
+                                    : std::optional<int64_t>(16);
       if (!bytes)
         return false;
       std::vector<int64_t> &mine = brought[s.op];

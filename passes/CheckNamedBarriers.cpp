@@ -6,7 +6,7 @@
 // docs/language.md "Named barriers"), so the warps that reach any of them,
 // in each CTA, must make up the count: fewer and the barrier never
 // completes, more and a phase completes early and the late warps complete
-// the next one. All uses of one id must also name one count.
+// the next one.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PipelineChecks.h"
@@ -26,23 +26,18 @@ struct Use {
 
 void checkBarrier(int64_t id, const std::vector<Use> &uses, const ThreadReach &reach,
                   PassContext &context) {
+  // Uses that disagree on the count are the emulator's to report.
   for (const Use &u : uses)
-    if (u.threads != uses.front().threads) {
-      context.error(u.op->loc(), "NamedBarrier " + std::to_string(id) + " counts " +
-                                     std::to_string(u.threads) + " threads here but " +
-                                     std::to_string(uses.front().threads) + " elsewhere");
-      context.note(uses.front().op->loc(), "it counts " + std::to_string(uses.front().threads) +
-                                               " threads here");
+    if (u.threads != uses.front().threads)
       return;
-    }
   llvm::BitVector warps(reach.points() / 32 + 1);
   for (const Use &u : uses) {
     const llvm::BitVector *points = reach.reach(*u.op);
     if (!points)
       return;
     for (unsigned p : points->set_bits())
-      warps.set(unsigned(reach.rankOf(p) * ((reach.threadsPerCta() + 31) / 32) +
-                         reach.threadOf(p) / 32));
+      warps.set(
+          unsigned(reach.rankOf(p) * ((reach.threadsPerCta() + 31) / 32) + reach.threadOf(p) / 32));
   }
   int64_t perCta = (reach.threadsPerCta() + 31) / 32;
   for (int64_t r = 0; r < reach.ctas(); ++r) {

@@ -108,12 +108,12 @@ void checkTmemColumns(Operation &kernel, PassContext &context) {
     if (base && columns)
       placements[tensor] = {tensor, base->first, base->second, *columns, role};
   };
+  // The MMAs' operands first, so that a tensor is named by what the MMA
+  // makes of it.
   walk(kernel, [&](Operation &op) {
     if (op.kind() == OpKind::TmemAlloc)
       if (const Operation *holder = allocationOf(op.operand(0)))
         allocations[holder] = &op;
-    if (op.kind() == OpKind::TmemCopy)
-      place(op.operand(1), "the scale factors that tmem_copy writes");
     if (op.kind() != OpKind::Gemm || op.operand(0)->type().memorySpace() != MemorySpace::Tensor)
       return;
     place(op.operand(0), "the accumulator");
@@ -124,14 +124,17 @@ void checkTmemColumns(Operation &kernel, PassContext &context) {
       place(op.operand(5), "the scale factors of B");
     }
   });
+  walk(kernel, [&](Operation &op) {
+    if (op.kind() == OpKind::TmemCopy)
+      place(op.operand(1), "the scale factors tmem_copy writes");
+  });
 
   for (const auto &[tensor, p] : placements) {
     const Operation *alloc = allocations.lookup(p.holder);
     std::optional<int64_t> allocated = alloc ? intConstantOf(alloc->operand(1)) : std::nullopt;
     if (allocated && (p.offset < 0 || p.offset + p.columns > *allocated)) {
-      context.error(tensor->loc(), std::string(p.role) + " in " + columnRange(p) +
-                                       " of tensor memory reach past the " +
-                                       std::to_string(*allocated) +
+      context.error(tensor->loc(), "the " + columnRange(p) + " of tensor memory that hold " +
+                                       p.role + " are past the " + std::to_string(*allocated) +
                                        " columns that tmem_alloc allocated");
       context.note(alloc->loc(), "the columns are allocated here");
       return;
@@ -140,14 +143,14 @@ void checkTmemColumns(Operation &kernel, PassContext &context) {
   for (auto a = placements.begin(); a != placements.end(); ++a)
     for (auto b = std::next(a); b != placements.end(); ++b) {
       const Placement &x = a->second, &y = b->second;
-      bool bothAccumulators = llvm::StringRef(x.role) == y.role &&
-                              llvm::StringRef(x.role) == "the accumulator";
+      bool bothAccumulators =
+          llvm::StringRef(x.role) == y.role && llvm::StringRef(x.role) == "the accumulator";
       if (x.holder != y.holder || bothAccumulators || x.offset + x.columns <= y.offset ||
           y.offset + y.columns <= x.offset)
         continue;
-      context.error(y.tensor->loc(), std::string(y.role) + " in " + columnRange(y) +
-                                         " of tensor memory overlap " + x.role + " in " +
-                                         columnRange(x));
+      context.error(y.tensor->loc(), std::string(y.role) + " (" + columnRange(y) + ") and " +
+                                         x.role + " (" + columnRange(x) +
+                                         ") share tensor-memory columns");
       context.note(x.tensor->loc(), std::string(x.role) + " is placed here");
       return;
     }

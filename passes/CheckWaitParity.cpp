@@ -35,9 +35,7 @@ using namespace ir;
 
 namespace {
 
-bool isLoop(const Operation &op) {
-  return op.kind() == OpKind::For || op.kind() == OpKind::While;
-}
+bool isLoop(const Operation &op) { return op.kind() == OpKind::For || op.kind() == OpKind::While; }
 
 /// The innermost loop around `op`, or null.
 const Operation *enclosingLoop(const Operation &op) {
@@ -85,8 +83,8 @@ private:
       return;
     int64_t elements = size(alloc->result()->type().tensorLayout()).staticValue();
     std::vector<Event> events;
-    std::optional<int64_t> trips = simulate(*loop, wait, unsigned(points->find_first()),
-                                            2 * elements + 2, events);
+    std::optional<int64_t> trips =
+        simulate(*loop, wait, unsigned(points->find_first()), 2 * elements + 2, events);
     std::map<int64_t, Event> last;
     for (const Event &e : events) {
       auto it = last.find(e.element);
@@ -94,12 +92,11 @@ private:
         last.emplace(e.element, e);
         if (e.parity == 1 && loaded.contains(alloc) && firstWaitOn(wait, *alloc, *points) &&
             !enclosingLoop(*loop)) {
-          report(wait, trips, e.iteration,
-                 "this wait on mbarrier" + barrierName(*alloc) + element(e) +
-                     " is its first, for phase parity 1, in iteration " +
-                     std::to_string(e.iteration) +
-                     " of its loop: it returns at once, before the loads that complete on the "
-                     "barrier land (the first phase has parity 0)");
+          context.error(wait.loc(), "this first wait on " + element(*alloc, e) + " (in iteration " +
+                                        std::to_string(e.iteration) +
+                                        " of its loop) is for phase parity 1: it returns at "
+                                        "once, before the loads that complete on the barrier "
+                                        "land (the first phase has parity 0)");
           return;
         }
         continue;
@@ -109,7 +106,7 @@ private:
         continue;
       }
       report(wait, trips, e.iteration,
-             "this wait on mbarrier" + barrierName(*alloc) + element(e) + " uses phase parity " +
+             "this wait on " + element(*alloc, e) + " uses phase parity " +
                  std::to_string(e.parity) + " in iterations " +
                  std::to_string(it->second.iteration) + " and " + std::to_string(e.iteration) +
                  " of its loop, but the barrier completes a phase every round: the second wait "
@@ -118,7 +115,13 @@ private:
     }
   }
 
-  static std::string element(const Event &e) { return " (element " + std::to_string(e.element) + ")"; }
+  /// "'ab.full' stage 0" for a pipeline's barriers, "mbarrier element 0"
+  /// for others.
+  static std::string element(const Operation &alloc, const Event &e) {
+    std::string name = barrierName(alloc);
+    return (name.empty() ? "mbarrier element " : name.substr(1) + " stage ") +
+           std::to_string(e.element);
+  }
 
   /// An error when the loop certainly runs that many iterations, else a
   /// warning.
@@ -127,8 +130,8 @@ private:
     if (trips && *trips > iteration)
       context.error(wait.loc(), message);
     else
-      context.warning(wait.loc(), message + ", if the loop runs " +
-                                      std::to_string(iteration + 1) + " times or more");
+      context.warning(wait.loc(), message + ", if the loop runs " + std::to_string(iteration + 1) +
+                                      " times or more");
   }
 
   /// Whether no other wait on the allocation may come before `wait` for
@@ -152,8 +155,8 @@ private:
       if (p->kind() != OpKind::If)
         return std::nullopt;
       const llvm::BitVector *among = reach.reach(*p);
-      std::optional<int64_t> c = among ? reach.evaluate(p->operand(0), point, *among, &bindings)
-                                       : std::nullopt;
+      std::optional<int64_t> c =
+          among ? reach.evaluate(p->operand(0), point, *among, &bindings) : std::nullopt;
       bool thenBranch = isInside(op, *p->regions()[0]);
       if (!c) {
         if (reach.varies(p->operand(0)))
@@ -220,6 +223,8 @@ private:
         bindings[body.argument(0)] = *lo + k * *step;
       } else {
         const Operation *cond = loop.regions()[0]->front().terminator();
+        if (!cond)
+          return trips;
         for (size_t i = 1; i < cond->operands().size(); ++i)
           bind(body.argument(unsigned(i - 1)), eval(cond->operand(unsigned(i))));
       }
@@ -234,11 +239,12 @@ private:
         events.push_back({k, *e, *parity & 1});
       }
       const Operation *yield = body.terminator();
+      if (!yield)
+        return trips;
       llvm::SmallVector<std::optional<int64_t>, 8> next;
       for (const Value *v : yield->operands())
         next.push_back(eval(v));
-      const Block &carried =
-          loop.kind() == OpKind::For ? body : loop.regions()[0]->front();
+      const Block &carried = loop.kind() == OpKind::For ? body : loop.regions()[0]->front();
       unsigned first = loop.kind() == OpKind::For ? 1 : 0;
       for (size_t i = 0; i < next.size(); ++i)
         bind(carried.argument(unsigned(first + i)), next[i]);

@@ -17,8 +17,7 @@ namespace cutec {
 class PassContext {
 public:
   using ErrorHandler = std::function<void(llvm::SMLoc, const llvm::Twine &)>;
-  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = {},
-                       ErrorHandler onWarning = {})
+  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = {}, ErrorHandler onWarning = {})
       : onError(std::move(onError)), onNote(std::move(onNote)), onWarning(std::move(onWarning)) {}
 
   void error(llvm::SMLoc loc, const llvm::Twine &message) {

@@ -115,8 +115,8 @@ void ThreadReach::computeVarying(const Operation &kernel) {
         for (const auto &region : op.regions())
           if (const Operation *yield = region->front().terminator())
             for (size_t i = 0; i < op.results().size() && i < yield->operands().size(); ++i)
-              mark(op.result(unsigned(i)), operands || varying.contains(yield->operand(unsigned(i))),
-                   changed);
+              mark(op.result(unsigned(i)),
+                   operands || varying.contains(yield->operand(unsigned(i))), changed);
         return;
       case OpKind::For: {
         const Block &body = op.regions()[0]->front();
@@ -161,9 +161,8 @@ void ThreadReach::computeVarying(const Operation &kernel) {
   }
 }
 
-std::optional<llvm::BitVector> ThreadReach::condition(const Value *cond,
-                                                      const llvm::BitVector &points,
-                                                      bool taken) const {
+std::optional<llvm::BitVector>
+ThreadReach::condition(const Value *cond, const llvm::BitVector &points, bool taken) const {
   llvm::BitVector result(points.size());
   for (unsigned p : points.set_bits()) {
     std::optional<int64_t> value = evaluate(cond, p, points);
@@ -206,13 +205,27 @@ void ThreadReach::visitBlock(const Block &b, const std::optional<llvm::BitVector
 std::optional<int64_t> ThreadReach::evaluate(const Value *v, unsigned point,
                                              const llvm::BitVector &among,
                                              const Bindings *bindings) const {
+  // Values share operands: a budget keeps a long chain of them from taking
+  // exponential time.
+  int64_t budget = 4096;
+  return evaluateWithin(v, point, among, bindings, budget);
+}
+
+std::optional<int64_t> ThreadReach::evaluateWithin(const Value *v, unsigned point,
+                                                   const llvm::BitVector &among,
+                                                   const Bindings *bindings,
+                                                   int64_t &budget) const {
+  if (--budget < 0)
+    return std::nullopt;
   if (bindings)
     if (auto it = bindings->find(v); it != bindings->end())
       return it->second;
   const Operation *def = v->definingOp();
   if (!def || !v->type().isScalar() || isFloat(v->type().element()))
     return std::nullopt;
-  auto operand = [&](unsigned i) { return evaluate(def->operand(i), point, among, bindings); };
+  auto operand = [&](unsigned i) {
+    return evaluateWithin(def->operand(i), point, among, bindings, budget);
+  };
   int64_t tid = threadOf(point);
   switch (def->kind()) {
   case OpKind::Constant:
@@ -265,7 +278,7 @@ std::optional<int64_t> ThreadReach::evaluate(const Value *v, unsigned point,
     const Operation *yield = def->regions()[*c ? 0 : 1]->front().terminator();
     if (!yield || v->index() >= yield->operands().size())
       return std::nullopt;
-    return evaluate(yield->operand(v->index()), point, among, bindings);
+    return evaluateWithin(yield->operand(v->index()), point, among, bindings, budget);
   }
   default: {
     if (def->operands().size() != 2)

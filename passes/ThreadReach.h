@@ -50,14 +50,16 @@ public:
   /// `v` at `point` (an integer or a bool as 0/1), when it is computed from
   /// constants, the thread's and CTA's indices and `bindings` alone;
   /// elect_one() elects among `among`.
-  std::optional<int64_t> evaluate(const ir::Value *v, unsigned point,
-                                  const llvm::BitVector &among,
+  std::optional<int64_t> evaluate(const ir::Value *v, unsigned point, const llvm::BitVector &among,
                                   const Bindings *bindings = nullptr) const;
 
   /// Whether `v` may differ between the threads of a cluster.
   bool varies(const ir::Value *v) const { return varying.contains(v); }
 
 private:
+  std::optional<int64_t> evaluateWithin(const ir::Value *v, unsigned point,
+                                        const llvm::BitVector &among, const Bindings *bindings,
+                                        int64_t &budget) const;
   void computeVarying(const ir::Operation &kernel);
   void visitBlock(const ir::Block &block, const std::optional<llvm::BitVector> &points);
   std::optional<llvm::BitVector> condition(const ir::Value *cond, const llvm::BitVector &points,
