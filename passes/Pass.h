@@ -12,18 +12,25 @@ namespace cutec {
 
 /// What a pass may use besides the IR: a way to report user errors at a
 /// source location (a layout that does not fit, a TMEM budget exceeded...),
-/// with notes that point at other places the error involves.
+/// with notes that point at other places the error involves, and warnings
+/// about what is probably, not certainly, a mistake.
 class PassContext {
 public:
   using ErrorHandler = std::function<void(llvm::SMLoc, const llvm::Twine &)>;
-  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = {})
-      : onError(std::move(onError)), onNote(std::move(onNote)) {}
+  explicit PassContext(ErrorHandler onError, ErrorHandler onNote = {}, ErrorHandler onWarning = {})
+      : onError(std::move(onError)), onNote(std::move(onNote)), onWarning(std::move(onWarning)) {}
 
   void error(llvm::SMLoc loc, const llvm::Twine &message) {
     ++errors;
     onError(loc, message);
   }
-  /// Another place that matters to the last error ("the load is here").
+  /// A probable mistake; compilation goes on.
+  void warning(llvm::SMLoc loc, const llvm::Twine &message) {
+    if (onWarning)
+      onWarning(loc, message);
+  }
+  /// Another place that matters to the last error or warning ("the load is
+  /// here").
   void note(llvm::SMLoc loc, const llvm::Twine &message) {
     if (onNote)
       onNote(loc, message);
@@ -31,7 +38,7 @@ public:
   unsigned errorCount() const { return errors; }
 
 private:
-  ErrorHandler onError, onNote;
+  ErrorHandler onError, onNote, onWarning;
   unsigned errors = 0;
 };
 

@@ -22,6 +22,10 @@ std::unique_ptr<Pass> createVerifyUniformityPass();
 std::unique_ptr<Pass> createTileToShapePass();
 /// pipeline-tx: the bytes each TMA pipeline stage expects (PipelineTx.cpp).
 std::unique_ptr<Pass> createPipelineTxPass();
+/// "check-pipelines": mbarrier arrival counts and transaction bytes, named
+/// barrier thread counts, wait parities and tensor-memory columns, checked
+/// at compile time; changes nothing (CheckPipelines.cpp).
+std::unique_ptr<Pass> createCheckPipelinesPass();
 /// "lower-tma": tma_load of a tile → tensor-map argument + box coordinates
 /// (LowerTma.cpp).
 std::unique_ptr<Pass> createLowerTmaPass();

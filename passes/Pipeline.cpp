@@ -9,6 +9,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createVerifyUniformityPass());
   pm.add(createTileToShapePass());
   pm.add(createPipelineTxPass());
+  pm.add(createCheckPipelinesPass());
   pm.add(createLowerTmaPass());
   pm.add(createPartitionPass());
   pm.add(createLowerS2tPass());

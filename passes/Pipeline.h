@@ -6,7 +6,8 @@
 
 namespace cutec {
 
-/// Kernel IR to machine IR for `arch`: tile-to-shape, partition,
+/// Kernel IR to machine IR for `arch`: verify-uniformity, tile-to-shape,
+/// pipeline-tx, check-pipelines, lower-tma, partition, lower-s2t, lower-mma,
 /// canonicalize, lower-indexing, canonicalize, exact-arith, narrow-pairs, fmad, licm, isel.
 void addLoweringPipeline(PassManager &pm, llvm::StringRef arch = "sm_100a");
 

@@ -2,13 +2,12 @@
 //
 // A stage of a TMA pipeline (PipelineTmaUmma, PipelineTmaAsync) completes
 // when its producer has arrived with `mbarrier.arrive.expect_tx` and the TMA
-// loads of the stage have delivered the bytes it expects. The pipeline's producer_acquire emits that
-// expect_tx (frontend/IRGenPipeline.cpp) with the attribute `pipeline_tx`
-// and a placeholder count, or `pipeline_tx_declared` with the tx_count= the
-// kernel gave. This pass sums the bytes of the TMA loads that complete on
-// the same barrier array, as they arrive at the barrier the expect_tx is
-// on, and writes the sum into the placeholder or reports a declared count
-// that differs, with a note at each load.
+// loads of the stage have delivered the bytes it expects. The pipeline's producer_acquire emits
+// that expect_tx (frontend/IRGenPipeline.cpp) with the attribute `pipeline_tx` and a placeholder
+// count, or `pipeline_tx_declared` with the tx_count= the kernel gave. This pass sums the bytes of
+// the TMA loads that complete on the same barrier array, as they arrive at the barrier the
+// expect_tx is on, and writes the sum into the placeholder or reports a declared count that
+// differs, with a note at each load.
 //
 // What a load brings to its stage's barrier: its box's bytes, once per
 // destination CTA of a multicast (each copy completes its own bytes), and
@@ -21,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "passes/BarrierSites.h"
+
 #include "ir/core/Builder.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -30,19 +31,6 @@ namespace cutec {
 namespace {
 
 using namespace ir;
-
-/// The shared allocation a view of shared memory comes from.
-const Operation *allocationOf(const Value *v) {
-  const Operation *def = v->definingOp();
-  while (def && def->kind() != OpKind::SmemAlloc && !def->operands().empty())
-    def = def->operand(0)->definingOp();
-  return def && def->kind() == OpKind::SmemAlloc ? def : nullptr;
-}
-
-/// The bytes of a tensor of static size.
-int64_t tensorBytes(const Type &t) {
-  return (size(t.tensorLayout()).staticValue() * bitWidth(t.element()) + 7) / 8;
-}
 
 class PipelineTxPass : public Pass {
 public:
@@ -94,7 +82,7 @@ private:
       }
       copies = llvm::popcount(uint64_t(*mask) & 0xffff);
     }
-    if (const int64_t *group = load.attrAs<int64_t>("cta_group"); group && *group == 2)
+    if (ctaGroupOf(load) == 2)
       copies *= 2;
     return tensorBytes(load.operand(1)->type()) * copies;
   }

@@ -38,7 +38,8 @@ std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileS
   PassManager pm(std::move(passOptions));
   addLoweringPipeline(pm, arch);
   PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); },
-                      [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.note(loc, m); });
+                      [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.note(loc, m); },
+                      [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.warning(loc, m); });
   if (!pm.run(*compiled->module, context))
     return nullptr;
   return compiled;
