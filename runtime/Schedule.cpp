@@ -42,7 +42,9 @@ void Schedule::reset(uint64_t seed, uint64_t clusterIndex, uint32_t ctas, uint32
   static constexpr uint32_t kPreempt[] = {5, 20, 50};
   static constexpr uint32_t kDelay[] = {0, 50, 80};
   static constexpr uint32_t kEarly[] = {0, 5, 25};
+  static constexpr uint32_t kStall[] = {0, 10, 30};
   preemptPercent = kPreempt[below(3)];
+  stallPercent = kStall[below(3)];
   delayPercent = kDelay[below(3)];
   earlyPercent = kEarly[below(3)];
   steps = 0;
@@ -75,6 +77,11 @@ const std::vector<uint32_t> &Schedule::threadOrder(uint32_t rank, uint32_t count
   threads.resize(count);
   std::iota(threads.begin(), threads.end(), 0u);
   if (policy == Policy::Shuffle) {
+    // Stalled warps sit this round out.
+    stalled.assign((count + 31) / 32, false);
+    for (size_t w = 0; w < stalled.size(); ++w)
+      stalled[w] = chance(stallPercent);
+    std::erase_if(threads, [&](uint32_t i) { return stalled[i / 32]; });
     shuffle(threads, [&](uint32_t n) { return below(n); });
   } else if (policy == Policy::Priority) {
     // Warps by falling priority, the lanes of each in order.

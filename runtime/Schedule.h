@@ -5,9 +5,9 @@
 // same instruction stream:
 //
 //   - the order in which a round runs the CTAs of a cluster and their
-//     threads: shuffled every round (odd seeds), or by per-warp priorities
-//     with a few priority-change points (even seeds, after PCT, Burckhardt
-//     et al., ASPLOS 2010);
+//     threads: shuffled every round, some warps stalled for the round (odd
+//     seeds), or by per-warp priorities with a few priority-change points
+//     (even seeds, after PCT, Burckhardt et al., ASPLOS 2010);
 //   - preemption at scheduling points (synchronisation and asynchronous
 //     instructions), so that another thread runs between two instructions
 //     of one thread;
@@ -36,7 +36,8 @@ public:
 
   /// The order in which a round visits the `ctas` CTAs of the cluster.
   const std::vector<uint32_t> &rankOrder();
-  /// The order in which a round of CTA `rank` visits its `threads` threads.
+  /// The order in which a round of CTA `rank` visits its `threads` threads;
+  /// the threads of a warp the schedule stalls for this round are left out.
   const std::vector<uint32_t> &threadOrder(uint32_t rank, uint32_t threads);
 
   /// Whether a thread of warp `warp` of CTA `rank` that reaches a
@@ -57,7 +58,7 @@ private:
 
   Policy policy = Policy::Fixed;
   uint64_t state = 0;
-  uint32_t preemptPercent = 0, delayPercent = 0, earlyPercent = 0;
+  uint32_t preemptPercent = 0, delayPercent = 0, earlyPercent = 0, stallPercent = 0;
   uint32_t warpsPerCta = 0;
   /// Priority policy: per warp of the cluster (rank * warpsPerCta + warp),
   /// higher runs first; the scheduling points counted so far and the ones
@@ -67,6 +68,7 @@ private:
   std::vector<uint64_t> changePoints;
   int64_t lowest = 0;
   std::vector<uint32_t> ranks, threads;
+  std::vector<bool> stalled; // per warp, this round
 };
 
 } // namespace cutec::rt

@@ -40,7 +40,7 @@ std::string difference(const MemoryMap &globals,
       ++at;
     return "buffer '" + b.name + "' byte " + std::to_string(at) + " is " +
            hex(uint64_t(now[at])) + " after this schedule, " + hex(uint64_t(then[at])) +
-           " after the first";
+           " after the fixed one";
   }
   return "";
 }
@@ -63,21 +63,30 @@ Status launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, cons
     config.scheduleSeed = 0;
     return launch(kernel, config, params, globals);
   }
-  std::vector<std::vector<std::byte>> initial = snapshot(globals), result;
+  // The fixed schedule's result is the reference, so that a schedule run
+  // alone (count 1, its seed) reproduces a difference too.
+  std::vector<std::vector<std::byte>> initial = snapshot(globals), reference;
+  if (first != 0) {
+    config.scheduleSeed = 0;
+    if (Status status = launch(kernel, config, params, globals); !status)
+      return Error{"the fixed schedule (seed 0), the reference of the exploration: " +
+                   status.error()};
+    reference = snapshot(globals);
+  }
   for (uint32_t k = 1; k <= count; ++k) {
     uint64_t seed = first + k - 1;
-    if (k > 1)
+    if (k > 1 || first != 0)
       restore(globals, initial);
     config.scheduleSeed = seed;
     if (Status status = launch(kernel, config, params, globals); !status)
       return Error{scheduleText(k, count, seed) + ": " + status.error() + reproduceText(seed)};
-    if (k == 1) {
-      result = snapshot(globals);
+    if (seed == 0) {
+      reference = snapshot(globals);
       continue;
     }
-    if (std::string diff = difference(globals, result); !diff.empty())
-      return Error{scheduleText(k, count, seed) + " wrote different results than " +
-                   scheduleText(1, count, first) + ": " + diff +
+    if (std::string diff = difference(globals, reference); !diff.empty())
+      return Error{scheduleText(k, count, seed) +
+                   " wrote different results than the fixed schedule (seed 0): " + diff +
                    ": the result depends on the interleaving, a race the checks did not catch" +
                    reproduceText(seed)};
   }
