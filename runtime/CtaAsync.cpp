@@ -9,7 +9,9 @@
 // swizzle, transaction bytes completed) until the phase completes. A shared
 // access that touches a marked byte before then is a race on the GPU and an
 // error here; so is a CTA that ends with a load pending. Everything happens
-// at fixed points of the fixed thread schedule, so runs are deterministic.
+// at fixed points of the thread schedule, so runs are deterministic; a
+// schedule seed (runtime/Schedule.h) may land a load earlier, at any
+// scheduling point after its issue, or leave it in flight at a wait.
 #include "runtime/CtaRunner.h"
 
 #include "runtime/Cluster.h"
