@@ -62,6 +62,8 @@ void ClusterRunner::run(uint64_t clusterIndex, uint64_t clusterSlot) {
   std::fill(barrier.arrivedIn.begin(), barrier.arrivedIn.end(), 0);
   for (Pair &p : pairs)
     p = Pair{};
+  choices.reset(launch.config.scheduleSeed, clusterIndex, size(),
+                uint32_t((launch.config.block.volume() + 31) / 32));
   for (auto &m : members) {
     Dim3 local = unflatten(m->clusterRank(), clusterDims);
     runningCta = m.get();
@@ -81,7 +83,7 @@ void ClusterRunner::runCooperative() {
     for (const auto &m : members)
       effectsBefore += m->totalEffects();
     bool allDone = true;
-    for (size_t r = 0; r < members.size(); ++r) {
+    for (uint32_t r : choices.rankOrder()) {
       CtaRunner &m = *members[r];
       if (done[r])
         continue;

@@ -5,7 +5,7 @@
 // clusters runs clusters of one CTA.
 //
 // Scheduling: each round runs every member CTA's round (CtaRunner::runRound)
-// in rank order. The cluster ends when all its threads have exited; a
+// in rank order (in the schedule's order, runtime/Schedule.h). The cluster ends when all its threads have exited; a
 // deadlock is declared, with every member's report, when no thread of the
 // cluster can run, or only polling threads run and nothing changes for
 // LaunchConfig::pollRoundLimit rounds. The first error of any member stops
@@ -20,6 +20,7 @@
 
 #include "runtime/CtaRunner.h"
 #include "runtime/LaunchState.h"
+#include "runtime/Schedule.h"
 
 #include <cstdint>
 #include <memory>
@@ -64,6 +65,8 @@ public:
 
   /// The CTA whose thread runs now.
   CtaRunner &running() { return *runningCta; }
+  /// The choices of the launch's schedule for this cluster.
+  Schedule &schedule() { return choices; }
   void setRunning(CtaRunner *cta) { runningCta = cta; }
   bool anyFailed() const;
   /// Thread `t` exited: a cluster barrier may now be complete.
@@ -120,6 +123,7 @@ private:
   uint64_t slot = 0;
   ClusterBarrier barrier;
   std::vector<Pair> pairs;
+  Schedule choices;
 };
 
 /// The cluster shape a launch of `kernel` with `config` uses; "" or the

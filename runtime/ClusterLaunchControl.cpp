@@ -133,6 +133,7 @@ Dim3 CtaRunner::clcFirstCtaid(Thread &t, const B128 &response, const char *what)
 
 void Thread::clcTryCancel(uint32_t response, uint32_t bar, bool multicast, const char *what) {
   cta->clcTryCancel(*this, response, bar, multicast, what);
+  cta->schedulingPoint(*this);
 }
 
 bool Thread::clcIsCanceled(const B128 &response, const char *what) {

@@ -139,9 +139,13 @@ std::byte *Thread::clusterSharedPointer(uint32_t address, uint32_t width, bool s
 
 void Thread::mbarrierArriveCluster(uint32_t bar, const char *what) {
   cta->mbarrierArriveCluster(*this, bar, what);
+  cta->schedulingPoint(*this);
 }
 
-void Thread::clusterArrive(const char *what) { cta->clusterRunner().clusterArrive(*this, what); }
+void Thread::clusterArrive(const char *what) {
+  cta->clusterRunner().clusterArrive(*this, what);
+  cta->schedulingPoint(*this);
+}
 
 void Thread::clusterWait(const char *what) {
   while (!cta->clusterRunner().clusterWaitDone(*this, what))
@@ -151,12 +155,14 @@ void Thread::clusterWait(const char *what) {
 void Thread::tmaLoadTilePair(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                              uint32_t bar, const char *what) {
   cta->tmaLoadTilePair(*this, dst, tensorMap, coords, rank, bar, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tmaLoadTileMulticast(uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                                   uint32_t rank, uint32_t bar, uint16_t ctaMask, bool pair,
                                   const char *what) {
   cta->tmaLoadTileMulticast(*this, dst, tensorMap, coords, rank, bar, ctaMask, pair, what);
+  cta->schedulingPoint(*this);
 }
 
 } // namespace cutec::rt

@@ -118,6 +118,15 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
         failTcgen05(t, what, problem);
       }
     }
+  for (int c = 0; c < 2; ++c)
+    if (pair[c]->tmemLdStPending() &&
+        pair[c]->tmemLdStInFlight(TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n, true,
+                                  UINT32_MAX)) {
+      std::vector<uint32_t>().swap(units[0]); // the frame is abandoned
+      std::vector<uint32_t>().swap(units[1]);
+      pair[c]->checkTmemLdSt(t, TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n,
+                             /*write=*/true, UINT32_MAX, "it writes", what);
+    }
   uint32_t issuer = clusterThreadId(t);
   for (int c = 0; c < 2; ++c) {
     uint64_t serial = pair[c]->tmem.addPendingWrite(TmemLanes::range(0, 128), op.dTmem & 0xFFFF,
@@ -247,6 +256,7 @@ void Thread::tcgen05RelinquishAllocPermitPair(const char *what) {
 void Thread::tcgen05MmaPair(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                             bool enableInputD, Tcgen05Kind kind, const char *what) {
   cta->tcgen05MmaPair(*this, mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind), what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc,
@@ -257,15 +267,18 @@ void Thread::tcgen05MmaBlockScaledPair(uint32_t dTmem, uint64_t aDesc, uint64_t 
       *this,
       blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem, enableInputD, kind, vec),
       what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05CpPair(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape,
                            const char *what) {
   cta->tcgen05CpPair(*this, taddr, smemDesc, shape, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05CommitMulticast(uint32_t bar, uint16_t ctaMask, bool pair, const char *what) {
   cta->tcgen05CommitMulticast(*this, bar, ctaMask, pair, what);
+  cta->schedulingPoint(*this);
 }
 
 } // namespace cutec::rt

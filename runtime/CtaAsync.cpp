@@ -9,7 +9,9 @@
 // swizzle, transaction bytes completed) until the phase completes. A shared
 // access that touches a marked byte before then is a race on the GPU and an
 // error here; so is a CTA that ends with a load pending. Everything happens
-// at fixed points of the fixed thread schedule, so runs are deterministic.
+// at fixed points of the thread schedule, so runs are deterministic; a
+// schedule seed (runtime/Schedule.h) may land a load earlier, at any
+// scheduling point after its issue, or leave it in flight at a wait.
 #include "runtime/CtaRunner.h"
 
 #include "runtime/Cluster.h"
@@ -69,7 +71,8 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   parity &= 1;
   // The waited phase is the current one and lacks only transaction bytes:
   // the loads that owe them land now, in issue order, as far as needed.
-  if (s->parity() == parity && s->pendingArrivals == 0)
+  // A schedule may leave them in flight a while longer (delayLanding).
+  if (s->parity() == parity && s->pendingArrivals == 0 && !cluster.schedule().delayLanding())
     landCopiesFor(t, bar, parity);
   bool done = s->parity() != parity;
   if (done && !tmem.pendingWrites().empty()) {
@@ -111,6 +114,21 @@ void CtaRunner::landCopiesFor(Thread &t, uint32_t bar, uint32_t parity) {
     if (!owner)
       return;
     owner->landCopy(t, at);
+  }
+}
+
+void CtaRunner::landAnyCopy(Thread &t) {
+  uint32_t inFlight = 0;
+  for (uint32_t r = 0; r < cluster.size(); ++r)
+    inFlight += uint32_t(cluster.member(r).asyncCopies.size());
+  if (inFlight == 0)
+    return;
+  uint32_t pick = cluster.schedule().below(inFlight);
+  for (uint32_t r = 0; r < cluster.size(); ++r) {
+    CtaRunner &m = cluster.member(r);
+    if (pick < m.asyncCopies.size())
+      return m.landCopy(t, pick);
+    pick -= uint32_t(m.asyncCopies.size());
   }
 }
 
@@ -370,24 +388,33 @@ void Thread::mbarrierInit(uint32_t bar, uint32_t expectedArrivals, const char *w
 }
 
 uint64_t Thread::mbarrierArrive(uint32_t bar, const char *what) {
-  return cta->mbarrierArrive(*this, bar, 0, what);
+  uint64_t token = cta->mbarrierArrive(*this, bar, 0, what);
+  cta->schedulingPoint(*this);
+  return token;
 }
 
 uint64_t Thread::mbarrierArriveExpectTx(uint32_t bar, uint32_t txBytes, const char *what) {
-  return cta->mbarrierArrive(*this, bar, txBytes, what);
+  uint64_t token = cta->mbarrierArrive(*this, bar, txBytes, what);
+  cta->schedulingPoint(*this);
+  return token;
 }
 
 void Thread::mbarrierExpectTx(uint32_t bar, uint32_t txBytes, const char *what) {
   cta->mbarrierExpectTx(*this, bar, txBytes, what);
+  cta->schedulingPoint(*this);
 }
 
 bool Thread::mbarrierTryWaitParity(uint32_t bar, uint32_t parity, const char *what) {
-  return cta->mbarrierTryWait(*this, bar, parity, what);
+  bool done = cta->mbarrierTryWait(*this, bar, parity, what);
+  if (done)
+    cta->schedulingPoint(*this);
+  return done;
 }
 
 void Thread::mbarrierWaitParity(uint32_t bar, uint32_t parity, const char *what) {
   while (!cta->mbarrierTryWait(*this, bar, parity, what))
     yieldThread(what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::fenceProxyAsync(const char *) {}
@@ -397,6 +424,7 @@ void Thread::fenceMbarrierInit(const char *) {}
 void Thread::tmaLoadTile(uint32_t dst, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                          uint32_t bar, const char *what) {
   cta->tmaLoadTile(*this, dst, tensorMap, coords, rank, bar, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::checkPendingAsync(uint32_t address, uint32_t width, bool store, const char *what) {

@@ -234,12 +234,17 @@ void CtaRunner::dropBulkStores() {
 void Thread::tmaStoreTile(uint32_t src, uint64_t tensorMap, const int32_t *coords, uint32_t rank,
                           const char *what) {
   cta->tmaStoreTile(*this, src, tensorMap, coords, rank, what);
+  cta->schedulingPoint(*this);
 }
 
-void Thread::bulkCommitGroup(const char *) { cta->bulkCommitGroup(*this); }
+void Thread::bulkCommitGroup(const char *) {
+  cta->bulkCommitGroup(*this);
+  cta->schedulingPoint(*this);
+}
 
 void Thread::bulkWaitGroup(uint32_t n, bool read, const char *what) {
   cta->bulkWaitGroup(*this, n, read, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::prefetchTensormap(uint64_t, const char *) {}

@@ -77,6 +77,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
   mbarriers.reset(&sharedNames);
   clcFailureObserved = false;
   tmem.reset();
+  tmemInFlight.clear();
   forgetTcgen05Reads(0);
   dropWgmmaReads();
   dropAsyncCopies(); // those of a CTA that failed
@@ -131,19 +132,42 @@ void CtaRunner::startCooperative() {
 }
 
 bool CtaRunner::runRound() {
-  for (Slot &s : slots) {
-    if (s.state != State::Runnable && s.state != State::Polling)
-      continue;
-    if (launch.shouldStop(cta))
-      return false;
-    s.state = State::Runnable;
-    current = uint32_t(&s - slots.data());
-    cluster.setRunning(this);
-    switchFiber(scheduler, s.fiber);
-    if (cluster.anyFailed())
-      return false;
+  Schedule &schedule = cluster.schedule();
+  if (schedule.fixed()) {
+    for (uint32_t i = 0; i < slots.size(); ++i)
+      if (!runSlot(i))
+        return false;
+    return true;
   }
+  for (uint32_t i : schedule.threadOrder(rank, uint32_t(slots.size())))
+    if (!runSlot(i))
+      return false;
   return true;
+}
+
+bool CtaRunner::runSlot(uint32_t index) {
+  Slot &s = slots[index];
+  if (s.state != State::Runnable && s.state != State::Polling)
+    return true;
+  if (launch.shouldStop(cta))
+    return false;
+  s.state = State::Runnable;
+  current = index;
+  cluster.setRunning(this);
+  switchFiber(scheduler, s.fiber);
+  return !cluster.anyFailed();
+}
+
+void CtaRunner::schedulingPoint(Thread &t) {
+  Schedule &schedule = cluster.schedule();
+  if (schedule.fixed() || !launch.kernel.usesBarriers)
+    return;
+  if (schedule.landEarly())
+    landAnyCopy(t);
+  if (schedule.preempt(rank, t.warpid)) {
+    slots[t.index].state = State::Runnable;
+    block(t);
+  }
 }
 
 void CtaRunner::threadEntry(void *thread) {

@@ -8,7 +8,9 @@
 // as a fiber on its own stack, scheduled round-robin in linear thread order:
 // a thread runs until it blocks (bar.sync, a warp-collective), polls
 // (yieldThread) or exits, then the next one runs. The order is fixed, so a
-// CTA always executes the same way.
+// CTA always executes the same way; a launch with a schedule seed
+// (runtime/Schedule.h) runs its rounds in the schedule's order instead, and
+// may preempt a thread at its scheduling points (schedulingPoint).
 //
 // Deadlocks: when no live thread of the cluster can run, or only polling
 // threads run and nothing changes (no store, arrival, exit or noted
@@ -74,9 +76,13 @@ public:
   /// `clusterIndex` (the key of its errors). A kernel without barriers runs
   /// to the end here; one with barriers runs in rounds (runRound).
   void start(uint64_t clusterIndex, Dim3 ctaid);
-  /// Runs every runnable or polling thread once, in thread order. False once
-  /// the CTA has failed or must stop because an earlier cluster failed.
+  /// Runs every runnable or polling thread once, in thread order (or the
+  /// schedule's). False once the CTA has failed or must stop because an
+  /// earlier cluster failed.
   bool runRound();
+  /// A point where the schedule may preempt `t` or land a TMA load early
+  /// (runtime/Schedule.h); nothing happens under the fixed schedule.
+  void schedulingPoint(Thread &t);
   /// Whether every thread has exited (or the CTA never had to run in rounds).
   bool finished() const { return liveThreads == 0; }
   bool hasFailed() const { return failed; }
@@ -142,6 +148,15 @@ public:
   void tcgen05Cp(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,
                  const char *what);
   void tcgen05Commit(Thread &t, uint32_t bar, const char *what);
+  // tcgen05.ld/st in flight until their warp's wait::ld/st (CtaTmemLdSt.cpp).
+  /// tcgen05.wait::ld (store false) or wait::st of `t`'s warp.
+  void tcgen05WaitLdSt(const Thread &t, bool store);
+  /// Fails `t` if a tcgen05.ld or st in flight of a warp other than
+  /// `exceptWarp` conflicts with `access` ("the MMA writes") of the region:
+  /// any of them when the access writes, a store when it reads.
+  void checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                     bool write, uint32_t exceptWarp, const char *access, const char *what);
+  bool tmemLdStPending() const { return !tmemInFlight.empty(); }
 
   // Warpgroup MMA (CtaWgmma.cpp); see Thread's wgmma methods. Each warp
   // meets (a warp-collective), then the warpgroup: the last warp to arrive
@@ -288,6 +303,15 @@ private:
     uint32_t issuer;
   };
 
+  /// A tcgen05.ld or st whose warp has not waited for it yet.
+  struct TmemLdSt {
+    uint32_t warp;
+    bool store;
+    TmemLanes lanes;
+    uint32_t column, columns;
+    const char *what;
+  };
+
   /// The shared units a wgmma.mma_async read, kept until it retires.
   struct WgmmaRead {
     uint64_t serial; // its warpgroup's count of wgmma.mma_async, this one included
@@ -390,6 +414,8 @@ private:
   void checkWgmmaAtExit(Thread &t);
   /// Where warpgroup `g` stands, for deadlock reports.
   std::string warpgroupText(uint32_t g) const;
+  /// Runs thread `index` if it can run; false as runRound.
+  bool runSlot(uint32_t index);
   static void sequentialEntry(void *runner);
   static void threadEntry(void *thread);
   [[noreturn]] void exitThread(Thread &t);
@@ -432,6 +458,8 @@ private:
   /// this CTA's mbarrier `bar`, in issue order, until its phase `parity`
   /// completes.
   void landCopiesFor(Thread &t, uint32_t bar, uint32_t parity);
+  /// Lands one load in flight of the cluster, chosen by the schedule, early.
+  void landAnyCopy(Thread &t);
   /// Records the message `describe()` builds and stops the CTA. The message
   /// is built and stored in a frame that ends before the running stack is
   /// abandoned, so nothing left there owns memory.
@@ -487,6 +515,10 @@ private:
   /// Records the shared units an issued tcgen05 operation read.
   void noteTcgen05Reads(uint64_t serial, std::vector<uint32_t> chunks, const char *what,
                         uint32_t issuer);
+  void noteTmemLdSt(const Thread &t, bool store, const TmemLanes &lanes, uint32_t column,
+                    uint32_t columns, const char *what);
+  const TmemLdSt *tmemLdStInFlight(const TmemLanes &lanes, uint32_t column, uint32_t columns,
+                                   bool write, uint32_t exceptWarp) const;
   /// Forgets the reads of operations up to `serial` (0: all of them).
   void forgetTcgen05Reads(uint64_t serial);
   /// A thread of this CTA saw mbarrier `bar` complete its phases before
@@ -557,6 +589,7 @@ private:
   uint32_t bulkStoreSerials = 0;
   std::vector<BulkGroups> bulkGroups; // per thread
   TensorMemory tmem;
+  std::vector<TmemLdSt> tmemInFlight; // issue order
   uint64_t cta = 0; // the cluster's linear index: the key of errors
   Dim3 ctaid;
   uint32_t current = 0; // the running thread

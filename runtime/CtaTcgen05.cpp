@@ -135,6 +135,8 @@ void CtaRunner::tcgen05AllocWarp(Thread &t, const WarpCollective &w, const char 
 void CtaRunner::tcgen05DeallocWarp(Thread &t, const WarpCollective &w, const char *what) {
   const auto &op = *static_cast<const TmemLaneOperands *>(
       uniformLaneOperands(t, w, what, "tcgen05.dealloc"));
+  checkTmemLdSt(t, TmemLanes::range(0, TensorMemory::kLanes), op.address & 0xFFFF, op.count,
+                /*write=*/true, UINT32_MAX, "tcgen05.dealloc frees", what);
   failIf(t, what, tmem.deallocate(op.address, op.count, w.warpid, what));
 }
 
@@ -191,6 +193,10 @@ void CtaRunner::tcgen05LdStWarp(Thread &t, const WarpCollective &w, bool store,
              "and fence (tcgen05.fence::after_thread_sync) before " +
              (store ? "tcgen05.st" : "tcgen05.ld");
     });
+  // Another warp's load or store of the region may not have completed.
+  checkTmemLdSt(t, TmemLanes::range(lane, lanes), column, span, store, w.warpid,
+                store ? "the store writes" : "the load reads", what);
+  noteTmemLdSt(t, store, TmemLanes::range(lane, lanes), column, span, what);
   for (uint32_t l = 0; l < 32; ++l) {
     auto *me = static_cast<TmemLaneOperands *>(w.laneData[l]);
     if (!me)
@@ -234,6 +240,12 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
       failTcgen05(t, what, problem);
     }
   }
+  if (tmemLdStPending() &&
+      tmemLdStInFlight(written.lanes, written.column, written.columns, true, UINT32_MAX)) {
+    std::vector<uint32_t>().swap(units); // the frame is abandoned
+    checkTmemLdSt(t, written.lanes, written.column, written.columns, /*write=*/true, UINT32_MAX,
+                  "it writes", what);
+  }
   uint32_t issuer = clusterThreadId(t);
   uint64_t serial =
       tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);
@@ -245,8 +257,11 @@ void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
     return executeTcgen05Mma(op, view, tmem, written);
   });
-  // An A in TMEM (M = 128, 8 columns) must not be overwritten before the
-  // MMA is seen complete.
+  // An A in TMEM (M = 128, 8 columns) must have been stored (wait::st), and
+  // must not be overwritten before the MMA is seen complete.
+  if (op.aFromTmem)
+    checkTmemLdSt(t, TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, /*write=*/false, UINT32_MAX,
+                  "it reads A in", what);
   if (op.aFromTmem)
     tmem.addPendingWrite(TmemLanes::range(0, 128), op.aTmem & 0xFFFF, 8, what, clusterThreadId(t),
                          /*readOnly=*/true);
@@ -355,6 +370,7 @@ void Thread::tcgen05Ld(uint32_t taddr, uint32_t *regs, const TmemFragmentForm &f
   warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
     cta->tcgen05LdStWarp(*this, w, /*store=*/false, what);
   });
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05St(uint32_t taddr, const uint32_t *regs, const TmemFragmentForm &form,
@@ -364,15 +380,17 @@ void Thread::tcgen05St(uint32_t taddr, const uint32_t *regs, const TmemFragmentF
   warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
     cta->tcgen05LdStWarp(*this, w, /*store=*/true, what);
   });
+  cta->schedulingPoint(*this);
 }
 
-void Thread::tcgen05WaitSt(const char *) {}
+void Thread::tcgen05WaitSt(const char *) { cta->tcgen05WaitLdSt(*this, /*store=*/true); }
 
-void Thread::tcgen05WaitLd(const char *) {}
+void Thread::tcgen05WaitLd(const char *) { cta->tcgen05WaitLdSt(*this, /*store=*/false); }
 
 void Thread::tcgen05Mma(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
                         bool enableInputD, Tcgen05Kind kind, const char *what) {
   cta->tcgen05Mma(*this, mmaOperands(dTmem, aDesc, bDesc, idesc, enableInputD, kind), what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05MmaTmemA(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc, uint32_t idesc,
@@ -381,6 +399,7 @@ void Thread::tcgen05MmaTmemA(uint32_t dTmem, uint32_t aTmem, uint64_t bDesc, uin
   op.aFromTmem = true;
   op.aTmem = aTmem;
   cta->tcgen05Mma(*this, op, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDesc, uint32_t idesc,
@@ -390,14 +409,17 @@ void Thread::tcgen05MmaBlockScaled(uint32_t dTmem, uint64_t aDesc, uint64_t bDes
                   blockScaledMmaOperands(dTmem, aDesc, bDesc, idesc, sfaTmem, sfbTmem,
                                          enableInputD, kind, vec),
                   what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05Cp(uint32_t taddr, uint64_t smemDesc, Tcgen05CpShape shape, const char *what) {
   cta->tcgen05Cp(*this, taddr, smemDesc, shape, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05Commit(uint32_t mbar, const char *what) {
   cta->tcgen05Commit(*this, mbar, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::tcgen05FenceBeforeThreadSync(const char *) {}

@@ -263,6 +263,7 @@ void Thread::wgmmaCommitGroup(const char *what) {
   WgmmaLane lane;
   lane.op = WgmmaLane::Op::Commit;
   cta->wgmmaCollective(*this, lane, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::wgmmaWaitGroup(uint32_t pending, const char *what) {
@@ -270,6 +271,7 @@ void Thread::wgmmaWaitGroup(uint32_t pending, const char *what) {
   lane.op = WgmmaLane::Op::Wait;
   lane.pending = pending;
   cta->wgmmaCollective(*this, lane, what);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::wgmmaMmaAsync(const WgmmaShape &shape, uint32_t *d, uint64_t aDesc, uint64_t bDesc,

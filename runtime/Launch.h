@@ -9,7 +9,8 @@
 // whose result depends on the order in which its CTAs run is racy on the GPU
 // too, so outputs do not depend on the number of workers. (Global atomics,
 // whose order would matter, are not emulated yet.) Within a CTA, threads run
-// in a fixed order (see runtime/CtaRunner.h), so a launch is deterministic.
+// in the order of the launch's schedule (runtime/Schedule.h; by default the
+// fixed one of runtime/CtaRunner.h), so a launch is deterministic.
 //
 // Errors stop the launch and come back as its Status. When several clusters
 // fail, the one with the lowest linear index is reported (without clusters,
@@ -46,6 +47,9 @@ struct LaunchConfig {
   /// The SMs of the emulated GPU (a B200 has 148): with one CTA per SM, how
   /// many clusters run at once, which is what cluster launch control sees.
   uint32_t multiprocessors = 148;
+  /// The schedule the CTAs' threads run in (runtime/Schedule.h): 0 is the
+  /// fixed round-robin one, any other seed a randomised interleaving.
+  uint64_t scheduleSeed = 0;
 };
 
 /// Runs `kernel` over `config.grid` x `config.block` threads. `params` points

@@ -64,10 +64,12 @@ void Thread::failShared(uint32_t address, uint32_t width, bool store, const char
 
 void Thread::barrierSync(uint32_t id, uint32_t count, const char *what) {
   cta->barrier(*this, id, count, what, /*wait=*/true);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::barrierArrive(uint32_t id, uint32_t count, const char *what) {
   cta->barrier(*this, id, count, what, /*wait=*/false);
+  cta->schedulingPoint(*this);
 }
 
 void Thread::warpSyncImpl(uint32_t memberMask, void *laneData, const char *what,

@@ -121,6 +121,7 @@ void pairBody(Thread &t, const void *raw) {
     uint32_t regs[32];
     warpSyncTcgen05Ld32x32b(t, tmem + ((32 * warp) << 16) + c, regs, 32,
                             "tcgen05.ld.32x32b at pair.cute:19");
+    t.tcgen05WaitLd("tcgen05.wait::ld at pair.cute:19");
     uint64_t row = 128 * rank + tid;
     for (uint32_t j = 0; j < 32; ++j)
       t.storeGlobal<uint32_t>(p.out + 4 * (row * p.n + c + j), regs[j], "st.global");

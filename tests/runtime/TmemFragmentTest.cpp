@@ -94,9 +94,11 @@ void fragmentBody(Thread &t, const void *raw) {
   warpSyncTcgen05St(t, taddr + quarter + (16 << 16), words, packed, "tcgen05.st at frag.cute:16");
   t.tcgen05WaitSt("tcgen05.wait::st");
   warpSyncTcgen05Ld(t, taddr + quarter + (16 << 16), regs, packed, "tcgen05.ld at frag.cute:18");
+  t.tcgen05WaitLd("tcgen05.wait::ld");
   for (uint32_t r = 0; r < 4; ++r)
     t.storeGlobal<uint32_t>(p.out + 4 * (tid * 20 + r), regs[r], "st.global");
   warpSyncTcgen05Ld32x32b(t, taddr + quarter, regs, 16, "tcgen05.ld at frag.cute:21");
+  t.tcgen05WaitLd("tcgen05.wait::ld");
   for (uint32_t c = 0; c < 16; ++c)
     t.storeGlobal<uint32_t>(p.out + 4 * (tid * 20 + 4 + c), regs[c], "st.global");
   t.barrierSync(0, 0, "bar.sync at frag.cute:24");

@@ -34,6 +34,10 @@ struct RunOptions {
   unsigned workers = 0;
   /// `--sms N`: what sm_count() in the kernel's grid is.
   unsigned sms = 148;
+  /// `--schedules N` and `--seed S`: run under N schedules, seeds S to
+  /// S + N - 1 (runtime/ScheduleExploration.h); seed 0 is the fixed one.
+  unsigned schedules = 1;
+  uint64_t seed = 0;
   /// The directory holding runtime/, for the emulation's includes; empty:
   /// the JIT's default (see CxxCompileOptions::runtimeIncludeDir).
   std::string includeRoot;

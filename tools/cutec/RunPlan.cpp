@@ -3,8 +3,11 @@
 
 #include "tools/cutec/RunParams.h"
 #include "ir/core/LaunchChecks.h"
+#include "runtime/ScheduleExploration.h"
 
 #include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
 
 namespace cutec {
 namespace {
@@ -71,6 +74,8 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.grid = *grid;
   plan.config.workerThreads = options.workers;
   plan.config.multiprocessors = options.sms;
+  plan.schedules = std::max(1u, options.schedules);
+  plan.seed = options.seed;
   if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))
     plan.config.dynamicSharedBytes = uint32_t(*shared);
 
@@ -101,7 +106,8 @@ llvm::Error launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel) 
     if (rt::Status added = globals.add(tensor.data.get(), tensor.size, tensor.name); !added)
       return llvm::createStringError(added.error());
   // The runtime's message names the kernel, the CTA and the thread.
-  rt::Status status = rt::launch(kernel, plan.config, plan.params.data(), globals);
+  rt::Status status = rt::launchSchedules(kernel, plan.config, plan.params.data(), globals,
+                                          plan.schedules, plan.seed);
   if (!status)
     return llvm::createStringError(status.error());
   return llvm::Error::success();

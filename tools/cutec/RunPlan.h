@@ -24,6 +24,9 @@ struct RunPlan {
   /// The `<kernel>_Params` struct (see RunParams.h).
   std::vector<uint64_t> params;
   size_t paramsSize = 0;
+  /// The schedules to run under (RunOptions::schedules, seed).
+  uint32_t schedules = 1;
+  uint64_t seed = 0;
 };
 
 /// The plan for running the kernel `options` selects from `module`.

@@ -84,6 +84,15 @@ cl::opt<unsigned> runSms("sms", cl::sub(runCommand),
                          cl::desc("SMs of the GPU the run stands for, the sm_count() of a "
                                   "persistent kernel's grid (default: 148, a B200's)"),
                          cl::init(148));
+cl::opt<unsigned> runSchedules("schedules", cl::sub(runCommand),
+                               cl::desc("Run under N schedules (seeds S .. S+N-1): random "
+                                        "interleavings and async completion times; any report "
+                                        "names the seed that reproduces it (default: 1)"),
+                               cl::value_desc("N"), cl::init(1));
+cl::opt<uint64_t> runSeed("seed", cl::sub(runCommand),
+                          cl::desc("The first schedule's seed; 0, the default, is the fixed "
+                                   "round-robin schedule"),
+                          cl::value_desc("S"), cl::init(0));
 
 // --- cutec KERNEL.cute ------------------------------------------------------
 enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
@@ -245,6 +254,8 @@ int runRun() {
   options.kernel = runKernelName;
   options.workers = runWorkers;
   options.sms = runSms;
+  options.schedules = runSchedules;
+  options.seed = runSeed;
   return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
 }
 
