@@ -44,7 +44,8 @@ std::optional<LayoutValue> IRGen::layoutArgument(const SemaValue &v) {
     return LayoutValue(v.type().tensorLayout());
   // A coordinate tensor stands for its shape (size(c), rank(c), ...).
   if (isCoordinateTensor(v))
-    return LayoutValue(makeLayout(v.field("_modes")->elements().front().type().tensorLayout().shape));
+    return LayoutValue(
+        makeLayout(v.field("_modes")->elements().front().type().tensorLayout().shape));
   return v.toLayoutValue();
 }
 

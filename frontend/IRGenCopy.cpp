@@ -24,11 +24,6 @@ static bool isObject(const SemaValue &v, llvm::StringRef className) {
   return v.is(SemaValue::Kind::Object) && v.className() == className;
 }
 
-static bool isRegisterFragment(const SemaValue &v) {
-  return v.is(SemaValue::Kind::RunTime) && v.type().isTensor() &&
-         v.type().memorySpace() == ir::MemorySpace::Register;
-}
-
 /// A layout argument: a layout, or a shape standing for its compact layout.
 static std::optional<Layout> layoutOf(const SemaValue &v) {
   std::optional<LayoutValue> l = v.toLayoutValue();
@@ -47,20 +42,20 @@ SemaValue IRGen::copyUniversalOp(CallSite &) { return SemaValue::object(kCopyOp,
 // loads and stores of `dtype`, at most `bits` (default 128) per access.
 SemaValue IRGen::makeCopyAtom(CallSite &site) {
   if (!isObject(site.bound[0], kCopyOp))
-    return error(site.argExpr(0), "make_copy_atom supports CopyUniversalOp(), not " +
-                                      site.bound[0].describe());
+    return error(site.argExpr(0),
+                 "make_copy_atom supports CopyUniversalOp(), not " + site.bound[0].describe());
   if (!site.bound[1].is(SemaValue::Kind::DType))
     return error(site.boundExpr(1, "dtype"),
                  "make_copy_atom needs an element type, not " + site.bound[1].describe());
   ir::DataType dtype = site.bound[1].dataType();
   int64_t elementBits = ir::bitWidth(dtype);
-  int64_t bits = site.bound[2].is(SemaValue::Kind::None) ? 128
-                                                         : site.bound[2].intValue().staticValue();
+  int64_t bits =
+      site.bound[2].is(SemaValue::Kind::None) ? 128 : site.bound[2].intValue().staticValue();
   if (bits < elementBits || bits % elementBits != 0 || (bits & (bits - 1)) != 0)
     return error(site.boundExpr(2, "num_bits_per_copy"),
                  "num_bits_per_copy must be a power of two and a whole number of " +
-                     ir::name(dtype) + " elements (" + llvm::Twine(elementBits) +
-                     " bits), not " + llvm::Twine(bits));
+                     ir::name(dtype) + " elements (" + llvm::Twine(elementBits) + " bits), not " +
+                     llvm::Twine(bits));
   return SemaValue::object(kCopyAtom, {"_dtype", "_bits"},
                            {site.bound[1], SemaValue::integer(bits)});
 }
@@ -68,9 +63,8 @@ SemaValue IRGen::makeCopyAtom(CallSite &site) {
 SemaValue IRGen::makeLayoutTvCall(CallSite &site) {
   std::optional<Layout> thr = layoutOf(site.bound[0]), val = layoutOf(site.bound[1]);
   if (!thr || !val)
-    return error(site.argExpr(thr ? 1 : 0),
-                 "make_layout_tv needs a compile-time layout, not " +
-                     site.bound[thr ? 1 : 0].describe());
+    return error(site.argExpr(thr ? 1 : 0), "make_layout_tv needs a compile-time layout, not " +
+                                                site.bound[thr ? 1 : 0].describe());
   llvm::Expected<ThreadValueLayout> tv = makeLayoutTv(*thr, *val);
   if (!tv)
     return error(site.loc(), llvm::toString(tv.takeError()), {site.range()});
@@ -98,10 +92,11 @@ SemaValue IRGen::makeTiledCopyTv(CallSite &site) {
   if (values % perAccess != 0 && perAccess % values != 0)
     return error(site.argExpr(2), "the value layout's " + llvm::Twine(values) +
                                       " values per thread do not divide into the atom's accesses "
-                                      "of " + llvm::Twine(perAccess) + " elements");
-  return SemaValue::object(kTiledCopy, {"tiler_mn", "layout_tv_tiled", "_dtype", "_bits"},
-                           {tv.elements()[0], tv.elements()[1], *atom.field("_dtype"),
-                            *atom.field("_bits")});
+                                      "of " +
+                                      llvm::Twine(perAccess) + " elements");
+  return SemaValue::object(
+      kTiledCopy, {"tiler_mn", "layout_tv_tiled", "_dtype", "_bits"},
+      {tv.elements()[0], tv.elements()[1], *atom.field("_dtype"), *atom.field("_bits")});
 }
 
 // tiled_copy.get_slice(tidx): the part thread tidx copies (a ThrCopy).
@@ -111,9 +106,10 @@ SemaValue IRGen::tiledCopyGetSlice(CallSite &site) {
   const Layout &tv = *site.self->field("layout_tv_tiled")->layout().get<Layout>();
   int64_t threads = size(tv[0]).staticValue();
   if (threads != blockThreads)
-    return error(site.loc(), "the tiled copy's thread layout has " + llvm::Twine(threads) +
-                                 " threads, but the kernel's block has " +
-                                 llvm::Twine(blockThreads) + "; every thread copies its part",
+    return error(site.loc(),
+                 "the tiled copy's thread layout has " + llvm::Twine(threads) +
+                     " threads, but the kernel's block has " + llvm::Twine(blockThreads) +
+                     "; every thread copies its part",
                  {site.range()});
   ir::Value *thread = toIndex(site.bound[0], site.boundExpr(0, "thr_idx"), "a thread index");
   if (!thread)
@@ -152,8 +148,8 @@ SemaValue IRGen::thrCopyPartition(CallSite &site) {
   std::vector<IntTuple> pattern{IntTuple(IntExpr::symbol("$0"))};
   for (size_t i = 1; i < partition->rank(); ++i)
     pattern.push_back(IntTuple::underscore());
-  return sliceWith(whole, IntTuple::tuple(std::move(pattern)),
-                   {self.field("_thread")->irValue()}, site.loc());
+  return sliceWith(whole, IntTuple::tuple(std::move(pattern)), {self.field("_thread")->irValue()},
+                   site.loc());
 }
 
 // make_fragment_like(t, dtype=None): a register fragment of t's shape and
@@ -163,10 +159,11 @@ SemaValue IRGen::makeFragmentLike(CallSite &site) {
     return SemaValue::poison();
   const SemaValue &like = site.bound[0];
   std::optional<LayoutValue> layout = layoutArgument(like);
-  bool tensor = isCoordinateTensor(like) || (like.is(SemaValue::Kind::RunTime) && like.type().isTensor());
+  bool tensor =
+      isCoordinateTensor(like) || (like.is(SemaValue::Kind::RunTime) && like.type().isTensor());
   if (!tensor || !layout || !layout->get<Layout>() || !layout->get<Layout>()->shape.isStatic())
-    return error(site.argExpr(0), site.callee + " needs a tensor of static shape, not " +
-                                      like.describe());
+    return error(site.argExpr(0),
+                 site.callee + " needs a tensor of static shape, not " + like.describe());
   ir::DataType dtype = isCoordinateTensor(like) ? ir::DataType::I32 : like.type().element();
   if (site.bound[1].is(SemaValue::Kind::DType))
     dtype = site.bound[1].dataType();
@@ -179,7 +176,7 @@ SemaValue IRGen::makeFragmentLike(CallSite &site) {
 std::vector<ir::Value *> IRGen::readElements(const SemaValue &src, int64_t first, int64_t count,
                                              llvm::SMLoc loc) {
   std::vector<ir::Value *> values;
-  if (isRegisterFragment(src)) {
+  if (isFragment(src)) {
     for (int64_t i = first; i < first + count; ++i)
       values.push_back(fragmentElement(src, i, loc).irValue());
     return values;
@@ -191,10 +188,9 @@ std::vector<ir::Value *> IRGen::readElements(const SemaValue &src, int64_t first
                                  {start.irValue()})};
   Layout run = makeLayout(IntTuple(count));
   SemaValue group = relayout(start, run, loc);
-  ir::Value *fragment =
-      builder->createValue(ir::OpKind::Load, loc,
-                           ir::Type::tensor(type.element(), ir::MemorySpace::Register, run),
-                           {group.irValue()});
+  ir::Value *fragment = builder->createValue(
+      ir::OpKind::Load, loc, ir::Type::tensor(type.element(), ir::MemorySpace::Register, run),
+      {group.irValue()});
   for (int64_t i = 0; i < count; ++i)
     values.push_back(fragmentElement(SemaValue::runTime(fragment), i, loc).irValue());
   return values;
@@ -236,8 +232,8 @@ std::vector<ir::Value *> IRGen::ifElse(ir::Value *condition, llvm::ArrayRef<ir::
 
 /// The number of elements of each group copy moves at once: the largest
 /// power of two up to `limit` that divides `n` and keeps every group
-/// contiguous in each view among `tensors` (fragments always are).
-static int64_t groupSize(llvm::ArrayRef<const SemaValue *> tensors, int64_t n, int64_t limit) {
+/// contiguous in each of the `views` (fragments always are).
+static int64_t groupSize(llvm::ArrayRef<Layout> views, int64_t n, int64_t limit) {
   auto contiguous = [&](const Layout &layout, int64_t g) {
     for (int64_t first = 0; first < n; first += g) {
       llvm::Expected<IntExpr> start = crd2idx(IntTuple(first), layout);
@@ -261,10 +257,7 @@ static int64_t groupSize(llvm::ArrayRef<const SemaValue *> tensors, int64_t n, i
   while (g * 2 <= limit && n % (g * 2) == 0)
     g *= 2;
   for (; g > 1; g /= 2) {
-    bool ok = true;
-    for (const SemaValue *t : tensors)
-      ok = ok && (isRegisterFragment(*t) || contiguous(t->type().tensorLayout(), g));
-    if (ok)
+    if (llvm::all_of(views, [&](const Layout &view) { return contiguous(view, g); }))
       break;
   }
   return g;
@@ -278,8 +271,7 @@ SemaValue IRGen::copyCall(CallSite &site) {
     return SemaValue::poison();
   const SemaValue &atom = site.bound[0];
   if (!isObject(atom, kCopyAtom) && !isObject(atom, kTiledCopy) && !isObject(atom, kThrCopy))
-    return error(site.argExpr(0),
-                 "copy needs a copy atom or a tiled copy, not " + atom.describe());
+    return error(site.argExpr(0), "copy needs a copy atom or a tiled copy, not " + atom.describe());
   const SemaValue &src = site.bound[1], &dst = site.bound[2];
   const ast::Expr &dstExpr = site.boundExpr(2, "dst");
   const ir::Type &from = src.type(), &to = dst.type();
@@ -287,7 +279,8 @@ SemaValue IRGen::copyCall(CallSite &site) {
     if (v->type().memorySpace() == ir::MemorySpace::Coordinate ||
         !size(v->type().tensorLayout()).isStatic())
       return error(site.argExpr(i), "copy moves tensors of static shape in memory or registers, "
-                                    "not " + v->describe());
+                                    "not " +
+                                        v->describe());
   if (from.element() != to.element())
     return error(dstExpr, "copy does not convert: the source holds " + ir::name(from.element()) +
                               " and the destination " + ir::name(to.element()));
@@ -298,9 +291,8 @@ SemaValue IRGen::copyCall(CallSite &site) {
   int64_t n = size(from.tensorLayout()).staticValue();
   if (size(to.tensorLayout()).staticValue() != n)
     return error(dstExpr, "copy needs tensors of one size: the source has " + llvm::Twine(n) +
-                              " elements, the destination " +
-                              size(to.tensorLayout()).str());
-  bool toFragment = isRegisterFragment(dst);
+                              " elements, the destination " + size(to.tensorLayout()).str());
+  bool toFragment = isFragment(dst);
   const auto *dstName = llvm::dyn_cast<ast::NameExpr>(&dstExpr);
   if (toFragment && !dstName)
     return error(dstExpr, "copy into a register fragment gives the fragment's variable its new "
@@ -310,7 +302,7 @@ SemaValue IRGen::copyCall(CallSite &site) {
   const SemaValue &pred = site.bound[3];
   bool predicated = !pred.is(SemaValue::Kind::None);
   const ast::Expr &predExpr = site.boundExpr(3, "pred");
-  if (predicated && !(isRegisterFragment(pred) && pred.type().element() == ir::DataType::Bool))
+  if (predicated && !(isFragment(pred) && pred.type().element() == ir::DataType::Bool))
     return error(predExpr, "pred must be a register fragment of bools (elem_less of the "
                            "partitioned coordinates), not " +
                                pred.describe());
@@ -320,7 +312,11 @@ SemaValue IRGen::copyCall(CallSite &site) {
                                from.tensorLayout().shape.str() + ")");
   llvm::SMLoc loc = site.loc();
   int64_t limit = atom.field("_bits")->intValue().staticValue() / ir::bitWidth(from.element());
-  int64_t g = groupSize({&src, &dst}, n, limit);
+  std::vector<Layout> views;
+  for (const SemaValue *t : {&src, &dst})
+    if (!isFragment(*t))
+      views.push_back(t->type().tensorLayout());
+  int64_t g = groupSize(views, n, limit);
   std::vector<ir::Type> types;
   std::vector<ir::Value *> result, old;
   if (toFragment) {
@@ -355,17 +351,18 @@ SemaValue IRGen::copyCall(CallSite &site) {
                            {loc, predExpr, predExpr})
                   .irValue();
       llvm::ArrayRef<ir::Type> one = llvm::ArrayRef(types).take_front(toFragment ? 1 : 0);
-      moved = ifElse(all, types, loc, [&] { return move(first, g); },
-                     [&] {
-                       // A partial group: each element on its own predicate.
-                       std::vector<ir::Value *> each;
-                       for (int64_t i = 0; g > 1 && i < g; ++i)
-                         for (ir::Value *v : ifElse(
-                                  p[i], one, loc, [&] { return move(first + i, 1); },
-                                  [&] { return kept(first + i, 1); }))
-                           each.push_back(v);
-                       return g > 1 ? each : kept(first, 1);
-                     });
+      moved = ifElse(
+          all, types, loc, [&] { return move(first, g); },
+          [&] {
+            // A partial group: each element on its own predicate.
+            std::vector<ir::Value *> each;
+            for (int64_t i = 0; g > 1 && i < g; ++i)
+              for (ir::Value *v : ifElse(
+                       p[i], one, loc, [&] { return move(first + i, 1); },
+                       [&] { return kept(first + i, 1); }))
+                each.push_back(v);
+            return g > 1 ? each : kept(first, 1);
+          });
     }
     llvm::append_range(result, moved);
   }

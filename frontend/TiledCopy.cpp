@@ -43,15 +43,17 @@ llvm::Expected<ThreadValueLayout> makeLayoutTv(const Layout &thr, const Layout &
 llvm::Expected<Layout> threadValuePartition(const ThreadValueLayout &copy, const Layout &tensor) {
   size_t modes = copy.tiler.rank(), rank = tensor.rank();
   if (rank < modes)
-    return layoutError("a tensor of shape " + tensor.shape.str() + " has fewer modes than the "
-                       "tiled copy's tile " + copy.tiler.str());
+    return layoutError("a tensor of shape " + tensor.shape.str() +
+                       " has fewer modes than the "
+                       "tiled copy's tile " +
+                       copy.tiler.str());
   for (size_t i = 0; i < modes; ++i) {
     IntExpr extent = product(tensor.shape[i]);
     IntExpr tile = product(copy.tiler[i]);
     if (!extent.isStatic() || extent.staticValue() % tile.staticValue() != 0)
       return layoutError("the tiled copy's tile " + copy.tiler.str() +
-                         " does not divide the tensor's shape " + tensor.shape.str() +
-                         " (mode " + llvm::Twine(i) + ": " + extent.str() + " is not a multiple of " +
+                         " does not divide the tensor's shape " + tensor.shape.str() + " (mode " +
+                         llvm::Twine(i) + ": " + extent.str() + " is not a multiple of " +
                          tile.str() + "); take tiles of the tensor with local_tile first");
   }
   llvm::Expected<Layout> divided = zippedDivide(tensor, Tiler::fromShape(copy.tiler));
