@@ -11,7 +11,9 @@
 //   IRGenExpr.cpp      names, operators, tuples, layouts, calls
 //   IRGenScalar.cpp    run-time scalar arithmetic and conversions
 //   IRGenBuiltins.cpp  built-in functions and methods
-//   IRGenTensor.cpp    local_tile, slicing, load, store, extract
+//   IRGenTensor.cpp    local_tile, slicing, load, store, extract, coordinate
+//                      tensors
+//   IRGenCopy.cpp      copy atoms, tiled copies, partition_S/D, copy
 //   IRGenAsync.cpp     shared memory, mbarriers, TMA, fences, sync_threads
 //   IRGenTcgen05.cpp   tensor memory allocation
 //   IRGenBlockScaled.cpp scale factors in tensor memory, tmem_copy
@@ -468,8 +470,52 @@ private:
   ir::Value *clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
                              bool &absent);
 
+  // --- Tiled copies (IRGenCopy.cpp) -----------------------------------------
+  SemaValue copyUniversalOp(CallSite &site);
+  SemaValue makeCopyAtom(CallSite &site);
+  SemaValue makeLayoutTvCall(CallSite &site);
+  SemaValue makeTiledCopyTv(CallSite &site);
+  SemaValue tiledCopyGetSlice(CallSite &site);
+  /// partition_S and partition_D of a thread's slice.
+  SemaValue thrCopyPartition(CallSite &site);
+  /// make_fragment_like and make_rmem_tensor_like.
+  SemaValue makeFragmentLike(CallSite &site);
+  /// copy(atom, src, dst, pred=): group by group, predicated where asked.
+  SemaValue copyCall(CallSite &site);
+  /// `count` elements of `src` (a view or a fragment) from logical element
+  /// `first` on, as scalars; a view's group is one load.
+  std::vector<ir::Value *> readElements(const SemaValue &src, int64_t first, int64_t count,
+                                        llvm::SMLoc loc);
+  /// Stores `values` into the view `dst` from logical element `first` on.
+  void writeElements(const SemaValue &dst, int64_t first, llvm::ArrayRef<ir::Value *> values,
+                     llvm::SMLoc loc);
+  /// An IR `if` with results of `types`, its branches built by `onTrue` and
+  /// `onFalse`, each giving the values its branch yields.
+  std::vector<ir::Value *>
+  ifElse(ir::Value *condition, llvm::ArrayRef<ir::Type> types, llvm::SMLoc loc,
+         llvm::function_ref<std::vector<ir::Value *>()> onTrue,
+         llvm::function_ref<std::vector<ir::Value *>()> onFalse);
+
   // --- Tensors (IRGenTensor.cpp) -------------------------------------------
   SemaValue localTile(CallSite &site);
+  /// The view of `tensor` that the slice `pattern` selects (`_`, static
+  /// integers, `$i` for `operands[i]`).
+  SemaValue sliceWith(const SemaValue &tensor, const IntTuple &pattern,
+                      std::vector<ir::Value *> operands, llvm::SMLoc loc);
+  /// make_identity_tensor(shape): a coordinate tensor, one `coord` tensor
+  /// per mode; elem_less(coord, shape) compares coordinates.
+  SemaValue makeIdentityTensor(CallSite &site);
+  SemaValue elemLess(CallSite &site);
+  /// The coordinate tensor of these `coord` tensors (one per mode).
+  static SemaValue coordinateTensor(std::vector<SemaValue> modes);
+  static bool isCoordinateTensor(const SemaValue &v);
+  /// The coordinate tensor whose modes are `f` of `c`'s; poison when one is.
+  SemaValue mapCoordinates(const SemaValue &c, llvm::function_ref<SemaValue(const SemaValue &)> f);
+  /// c[...]: a coordinate tensor, or with every mode fixed the coordinate,
+  /// a tuple of i32; `c[i]` with one compile-time index on a tensor of
+  /// several modes is its i-th element in column-major order.
+  SemaValue sliceCoordinates(const SemaValue &c, const ast::SubscriptExpr &subscript,
+                             const std::vector<SemaValue> &coords);
   SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
                         const std::vector<SemaValue> &coords);
   /// Element `index` (compile-time or run-time) of a rank-1 tensor in memory.

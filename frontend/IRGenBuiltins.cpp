@@ -42,6 +42,10 @@ bool IRGen::checkArity(CallSite &site, llvm::StringRef name, size_t min, size_t 
 std::optional<LayoutValue> IRGen::layoutArgument(const SemaValue &v) {
   if (v.is(SemaValue::Kind::RunTime) && v.type().isTensor())
     return LayoutValue(v.type().tensorLayout());
+  // A coordinate tensor stands for its shape (size(c), rank(c), ...).
+  if (isCoordinateTensor(v))
+    return LayoutValue(
+        makeLayout(v.field("_modes")->elements().front().type().tensorLayout().shape));
   return v.toLayoutValue();
 }
 

@@ -229,6 +229,12 @@ void collectChanged(const ast::Stmt &stmt, ChangedNames &changed) {
     collectReceivers(aug->getValue(), changed.receivers);
   } else if (const auto *expr = llvm::dyn_cast<ast::ExprStmt>(&stmt)) {
     collectReceivers(expr->getExpr(), changed.receivers);
+    // copy(atom, src, frag) gives the fragment's variable a new value.
+    if (const auto *call = llvm::dyn_cast<ast::CallExpr>(&expr->getExpr()))
+      if (const auto *callee = llvm::dyn_cast<ast::NameExpr>(&call->getCallee());
+          callee && callee->getName() == "copy" && call->getArgs().size() >= 3)
+        if (const auto *dst = llvm::dyn_cast<ast::NameExpr>(call->getArgs()[2].get()))
+          addName(dst->getName(), changed.assigned);
   } else if (const auto *ret = llvm::dyn_cast<ast::ReturnStmt>(&stmt)) {
     addName(exitFlagName(ast::NodeKind::Return), changed.assigned);
     if (ret->getValue())

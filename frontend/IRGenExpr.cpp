@@ -501,6 +501,8 @@ SemaValue IRGen::evalSubscript(const ast::SubscriptExpr &subscript) {
     if (indices.back().isPoison())
       return SemaValue::poison();
   }
+  if (isCoordinateTensor(base))
+    return sliceCoordinates(base, subscript, indices);
   if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor()) {
     if (base.type().memorySpace() == ir::MemorySpace::Register)
       return extract(base, subscript, indices);

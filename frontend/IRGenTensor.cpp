@@ -15,6 +15,12 @@ static bool isRankZero(const Layout &l) { return l.shape.isTuple() && l.shape.ra
 SemaValue IRGen::localTile(CallSite &site) {
   if (!checkArity(site, "local_tile", 3, 3))
     return SemaValue::poison();
+  if (isCoordinateTensor(site.args[0]))
+    return mapCoordinates(site.args[0], [&](const SemaValue &mode) {
+      CallSite each = site;
+      each.args[0] = mode;
+      return localTile(each);
+    });
   const SemaValue &tensor = site.args[0];
   if (!isView(tensor))
     return error(site.argExpr(0), "local_tile needs a tensor in memory, not " + tensor.describe());
@@ -142,22 +148,22 @@ SemaValue IRGen::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &
 }
 
 SemaValue IRGen::elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc) {
+  if (index.is(SemaValue::Kind::Int) && index.intValue().isStatic())
+    return sliceWith(tensor, IntTuple(index.intValue()), {}, loc);
+  ir::Value *i = toRunTime(index, loc, llvm::SMRange(), ir::DataType::I32);
+  if (!i)
+    return SemaValue::poison();
+  return sliceWith(tensor, IntTuple(IntExpr::symbol("$0")), {i}, loc);
+}
+
+SemaValue IRGen::sliceWith(const SemaValue &tensor, const IntTuple &pattern,
+                           std::vector<ir::Value *> operands, llvm::SMLoc loc) {
   const ir::Type &type = tensor.type();
-  std::vector<ir::Value *> operands{tensor.irValue()};
-  IntTuple pattern(0);
-  if (index.is(SemaValue::Kind::Int) && index.intValue().isStatic()) {
-    pattern = IntTuple(index.intValue());
-  } else {
-    ir::Value *i = toRunTime(index, loc, llvm::SMRange(), ir::DataType::I32);
-    if (!i)
-      return SemaValue::poison();
-    operands.push_back(i);
-    pattern = IntTuple(IntExpr::symbol("$0"));
-  }
-  llvm::Expected<LayoutValue> sliced =
-      callLayoutFunction("slice", {type.tensorLayout(), IntTuple(0)});
+  // Only the `_` positions shape the slice; the others may be symbols.
+  llvm::Expected<LayoutValue> sliced = callLayoutFunction("slice", {type.tensorLayout(), pattern});
   if (!sliced)
     return error(loc, llvm::toString(sliced.takeError()));
+  operands.insert(operands.begin(), tensor.irValue());
   ir::Operation &op = builder->create(
       ir::OpKind::Slice, loc, operands,
       {ir::Type::tensor(type.element(), type.memorySpace(), *sliced->get<Layout>(),
@@ -218,6 +224,139 @@ SemaValue IRGen::sliceFragment(const SemaValue &fragment, const ast::SubscriptEx
                                    makeLayout(picked->shape));
   return SemaValue::runTime(
       builder->createValue(ir::OpKind::FragmentOf, subscript.getLoc(), type, elements));
+}
+
+// --- Coordinate tensors ------------------------------------------------------
+// make_identity_tensor((M, N)) is CuTe's tensor whose element at (i, j) is
+// the coordinate (i, j). Its layout's strides would be CuTe's basis vectors
+// (1@0, 1@1); here each mode is a tensor of its own in the `coord` space,
+// with stride 1 in its mode and 0 elsewhere, so that local_tile, slicing
+// and partitions apply to each mode as to any view, and a load gives the
+// view's offset: the coordinate in that mode.
+
+static constexpr llvm::StringLiteral kCoordinateTensor = "CoordinateTensor";
+
+bool IRGen::isCoordinateTensor(const SemaValue &v) {
+  return v.is(SemaValue::Kind::Object) && v.className() == kCoordinateTensor;
+}
+
+SemaValue IRGen::coordinateTensor(std::vector<SemaValue> modes) {
+  IntTuple shape = modes.front().type().tensorLayout().shape;
+  return SemaValue::object(kCoordinateTensor, {"shape", "_modes"},
+                           {SemaValue::fromIntTuple(shape), SemaValue::tuple(std::move(modes))});
+}
+
+SemaValue IRGen::mapCoordinates(const SemaValue &c,
+                                llvm::function_ref<SemaValue(const SemaValue &)> f) {
+  std::vector<SemaValue> modes;
+  for (const SemaValue &mode : c.field("_modes")->elements()) {
+    modes.push_back(f(mode));
+    if (!modes.back().is(SemaValue::Kind::RunTime))
+      return SemaValue::poison();
+  }
+  return coordinateTensor(std::move(modes));
+}
+
+SemaValue IRGen::makeIdentityTensor(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  std::optional<LayoutValue> value = site.bound[0].toLayoutValue();
+  const IntTuple *shape = value ? value->get<IntTuple>() : nullptr;
+  bool flat = shape != nullptr;
+  for (size_t i = 0; flat && i < shape->rank(); ++i)
+    flat = (*shape)[i].isLeaf() && !(*shape)[i].isUnderscore();
+  if (!flat)
+    return error(site.argExpr(0), "make_identity_tensor takes a shape of integers such as (M, "
+                                  "N), not " +
+                                      site.bound[0].describe());
+  std::vector<SemaValue> modes;
+  for (size_t k = 0; k < shape->rank(); ++k) {
+    std::vector<IntTuple> stride;
+    for (size_t i = 0; i < shape->rank(); ++i)
+      stride.push_back(IntTuple(i == k ? 1 : 0));
+    Layout layout(*shape, shape->isLeaf() ? IntTuple(1) : IntTuple::tuple(std::move(stride)));
+    modes.push_back(SemaValue::runTime(builder->createValue(
+        ir::OpKind::IdentityTensor, site.loc(),
+        ir::Type::tensor(ir::DataType::I32, ir::MemorySpace::Coordinate, layout), {})));
+  }
+  return coordinateTensor(std::move(modes));
+}
+
+SemaValue IRGen::sliceCoordinates(const SemaValue &c, const ast::SubscriptExpr &subscript,
+                                  const std::vector<SemaValue> &coords) {
+  const std::vector<SemaValue> &modes = c.field("_modes")->elements();
+  const Layout &layout = modes.front().type().tensorLayout();
+  std::vector<SemaValue> sliced;
+  if (coords.size() == 1 && layout.shape.isTuple() && layout.rank() > 1) {
+    const SemaValue &index = coords.front();
+    std::optional<int64_t> n = size(layout).getStatic();
+    if (!index.is(SemaValue::Kind::Int) || !index.intValue().isStatic() || !n)
+      return error(subscript, "one index into a coordinate tensor of several modes must be a "
+                              "compile-time integer, and the tensor's shape static; give one "
+                              "coordinate per mode instead");
+    int64_t i = index.intValue().staticValue();
+    if (i < 0 || i >= *n)
+      return error(subscript, "index " + llvm::Twine(i) + " is out of range for a coordinate "
+                              "tensor of " + llvm::Twine(*n) + " elements");
+    IntTuple natural = idx2crd(IntExpr(i), layout.shape);
+    for (const SemaValue &mode : modes)
+      sliced.push_back(sliceWith(mode, natural, {}, subscript.getLoc()));
+  } else {
+    for (const SemaValue &mode : modes)
+      sliced.push_back(sliceTensor(mode, subscript, coords));
+  }
+  for (const SemaValue &mode : sliced)
+    if (mode.isPoison())
+      return mode;
+  if (!isRankZero(sliced.front().type().tensorLayout()))
+    return coordinateTensor(std::move(sliced));
+  std::vector<SemaValue> coordinate;
+  for (const SemaValue &mode : sliced)
+    coordinate.push_back(load(mode, subscript));
+  return coordinate.size() == 1 ? coordinate.front() : SemaValue::tuple(std::move(coordinate));
+}
+
+// elem_less(coord, shape): coord[i] < shape[i] in every mode, CuTe's
+// predicate for the elements inside a ragged tensor. On a whole coordinate
+// tensor (with a static shape), element by element: a fragment of bools.
+SemaValue IRGen::elemLess(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  const SemaValue &bound = site.bound[1];
+  auto modesOf = [](const SemaValue &v) {
+    return v.is(SemaValue::Kind::Tuple) ? v.elements() : std::vector<SemaValue>{v};
+  };
+  std::vector<SemaValue> limits = modesOf(bound);
+  BinarySite where{site.loc(), site.argExpr(0), site.boundExpr(1, "b")};
+  auto less = [&](llvm::ArrayRef<SemaValue> coordinate) {
+    SemaValue all = SemaValue::boolean(true);
+    for (size_t k = 0; k < coordinate.size() && !all.isPoison(); ++k) {
+      SemaValue lt = binary(ast::BinaryOp::Lt, coordinate[k], limits[k], where);
+      all = all.is(SemaValue::Kind::Bool) && all.boolValue()
+                ? lt
+                : binary(ast::BinaryOp::And, all, lt, where);
+    }
+    return all;
+  };
+  std::vector<SemaValue> coordinate;
+  if (isCoordinateTensor(site.bound[0])) {
+    for (const SemaValue &mode : site.bound[0].field("_modes")->elements())
+      coordinate.push_back(load(mode, site.argExpr(0)));
+  } else {
+    coordinate = modesOf(site.bound[0]);
+  }
+  if (coordinate.size() != limits.size())
+    return error(site.loc(), "elem_less compares a coordinate of " +
+                                 llvm::Twine(coordinate.size()) + " modes with a shape of " +
+                                 llvm::Twine(limits.size()),
+                 {site.range()});
+  for (const SemaValue &v : coordinate)
+    if (v.isPoison())
+      return v;
+  if (!isCoordinateTensor(site.bound[0]))
+    return less(coordinate);
+  std::vector<const ast::Expr *> exprs(coordinate.size(), &site.argExpr(0));
+  return elementwise(coordinate, exprs, site.loc(), less);
 }
 
 SemaValue IRGen::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
@@ -287,7 +426,7 @@ void IRGen::store(const SemaValue &value, const SemaValue &view, const ast::Expr
                   llvm::SMLoc loc) {
   if (value.isPoison() || view.isPoison())
     return;
-  if (!isView(view)) {
+  if (!isView(view) || view.type().memorySpace() == ir::MemorySpace::Coordinate) {
     error(loc, "can only store into a tensor in memory, not into " + view.describe());
     return;
   }

@@ -132,6 +132,9 @@ private:
       return lowerMatrixCopy(op);
     case OpKind::TmemTensor:
       return true;
+    case OpKind::IdentityTensor:
+      dead.push_back(&op);
+      return true;
     case OpKind::SmemAlloc:
       return true;
     case OpKind::For:
@@ -219,22 +222,28 @@ private:
     Value *address;
   };
 
+  /// The i32 element offset of element r of the view's non-broadcast modes.
+  Value *elementOffset(ir::Builder &b, const Operation &op, Operation &view, int64_t r) {
+    llvm::Expected<IntExpr> elem =
+        crd2idx(IntTuple(r), filterZeros(view.result()->type().tensorLayout()));
+    if (!elem) {
+      fail(op, llvm::toString(elem.takeError()));
+      return nullptr;
+    }
+    Value *offset = view.operand(1);
+    if (elem->isConstant(0))
+      return offset;
+    Value *delta = materializeOffset(b, kernel, op.loc(), *elem, {}, context);
+    return delta ? binary(b, op.loc(), OpKind::Add, offset, delta) : nullptr;
+  }
+
   /// Element r of the view's non-broadcast modes.
   std::optional<Element> element(ir::Builder &b, const Operation &op, Operation &view, int64_t r) {
     const Type &type = view.result()->type();
-    llvm::Expected<IntExpr> elem = crd2idx(IntTuple(r), filterZeros(type.tensorLayout()));
-    if (!elem) {
-      fail(op, llvm::toString(elem.takeError()));
-      return std::nullopt;
-    }
     llvm::SMLoc loc = op.loc();
-    Value *offset = view.operand(1);
-    if (!elem->isConstant(0)) {
-      Value *delta = materializeOffset(b, kernel, loc, *elem, {}, context);
-      if (!delta)
-        return std::nullopt;
-      offset = binary(b, loc, OpKind::Add, offset, delta);
-    }
+    Value *offset = elementOffset(b, op, view, r);
+    if (!offset)
+      return std::nullopt;
     unsigned bits = ir::bitWidth(type.element());
     if (bits != 4 && bits % 8 != 0) {
       fail(op, "cannot address elements of " + ir::name(type.element()) + " (" + llvm::Twine(bits) +
@@ -525,6 +534,11 @@ private:
     ir::Builder b;
     b.setInsertionPoint(op);
     Registers regs;
+    // An identity tensor's element is its offset.
+    if (view->result()->type().memorySpace() == ir::MemorySpace::Coordinate)
+      for (int64_t r = 0; r < *n; ++r)
+        if (!regs.emplace_back(elementOffset(b, op, *view, r)))
+          return false;
     // Only where words hold several elements or accesses several words.
     if (int64_t width = vectorBytes(*view, *n);
         width > int64_t(ir::bitWidth(view->result()->type().element()) / 8)) {

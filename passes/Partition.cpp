@@ -111,11 +111,12 @@ private:
     return tile->offset;
   }
 
-  /// A kernel's tensor parameter or a shared-memory allocation: what views
-  /// are views of.
+  /// A kernel's tensor parameter, a shared-memory allocation, a tensor-memory
+  /// tensor or an identity tensor's mode: what views are views of.
   static bool isParameter(const Operation &kernel, const Value *v) {
     if (const Operation *def = v->definingOp())
-      return def->kind() == OpKind::SmemAlloc || def->kind() == OpKind::TmemTensor;
+      return def->kind() == OpKind::SmemAlloc || def->kind() == OpKind::TmemTensor ||
+             def->kind() == OpKind::IdentityTensor;
     return v->ownerBlock() == kernel.regions()[0]->blocks().front().get() && v->type().isTensor();
   }
 

@@ -13,6 +13,8 @@ llvm::StringRef name(MemorySpace space) {
     return "tmem";
   case MemorySpace::Register:
     return "rmem";
+  case MemorySpace::Coordinate:
+    return "coord";
   }
   return "?";
 }

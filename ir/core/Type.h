@@ -21,7 +21,10 @@
 
 namespace cutec::ir {
 
-enum class MemorySpace : unsigned char { Global, Shared, Tensor, Register };
+/// Where a tensor's elements are. `Coordinate` holds no memory: its tensors
+/// are views of an identity tensor (make_identity_tensor), whose element at
+/// offset o is o itself, one tensor per coordinate mode.
+enum class MemorySpace : unsigned char { Global, Shared, Tensor, Register, Coordinate };
 llvm::StringRef name(MemorySpace space);
 
 class Type {

@@ -187,7 +187,8 @@ private:
   /// tensor-memory tensor.
   static bool isViewBase(const Value &v) {
     return !v.definingOp() || v.definingOp()->kind() == OpKind::SmemAlloc ||
-           v.definingOp()->kind() == OpKind::TmemTensor;
+           v.definingOp()->kind() == OpKind::TmemTensor ||
+           v.definingOp()->kind() == OpKind::IdentityTensor;
   }
 
   /// Global addresses are u64, shared-window addresses u32.
@@ -342,8 +343,8 @@ private:
            !op.result()->type().isTensor() ||
            op.result()->type().element() != op.operand(0)->type().element() ||
            op.result()->type().memorySpace() != op.operand(0)->type().memorySpace()))
-        fail(op, "views a tensor parameter, shared allocation or tensor-memory tensor at an i32 "
-                 "offset, keeping its element type and memory space");
+        fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
+                 "at an i32 offset, keeping its element type and memory space");
       break;
     case OpKind::BaseAddress:
       if (expectOperands(op, 1) && expectResults(op, 1) &&

@@ -1,7 +1,9 @@
 """Inputs and NumPy results of the SIMT examples (examples/vector_add.cute,
-transpose.cute, rmsnorm.cute, softmax.cute) into DIR.
+transpose.cute, rmsnorm.cute, softmax.cute, and the tiled-copy add of
+tests/lit/run/Inputs/tiled_copy_add.cute) into DIR.
 
-usage: simt_data.py add N DIR | transpose M N DIR | rmsnorm M N DIR | softmax M N DIR
+usage: simt_data.py add N DIR | add2d M N DIR | transpose M N DIR | rmsnorm M N DIR |
+       softmax M N DIR
 
 Each writes the kernel's inputs, its output filled with NaNs (every element
 the kernel fails to write shows), and ref.npy: the output as cutec run
@@ -37,6 +39,10 @@ def main(argv):
         (n,) = sizes
         a, b = normal(rng, n, 1e3), normal(rng, n, 1e-2)
         save(out, a=a, b=b, c=nan_like(n), ref=a + b)
+    elif kind == "add2d":
+        m, n = sizes
+        a, b = normal(rng, (m, n), 1e3), normal(rng, (m, n), 1e-2)
+        save(out, a=a, b=b, c=nan_like((m, n)), ref=(a + b).reshape(-1))
     elif kind == "transpose":
         m, n = sizes
         x = normal(rng, (m, n))
