@@ -52,5 +52,14 @@ pids+=($!)
 check simt_kernels_check tests/hardware/SimtKernelsCheck.cpp "$gen/vector_add_emu.cpp" \
   "$gen/transpose_emu.cpp" "$gen/rmsnorm_emu.cpp" "$gen/softmax_emu.cpp" &
 pids+=($!)
+check warp_primitives_check tests/hardware/WarpPrimitivesCheck.cpp "$gen/shuffles_emu.cpp" \
+  "$gen/warp_reduction_emu.cpp" "$gen/block_reduction_emu.cpp" "$gen/atomics_emu.cpp" &
+pids+=($!)
+forms=()
+for form in f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat; do
+  forms+=("$gen/wgmma_${form}_emu.cpp")
+done
+check wgmma_forms_check tests/hardware/WgmmaFormsCheck.cpp "${forms[@]}" &
+pids+=($!)
 finish
 echo "built the hardware checks in $out"

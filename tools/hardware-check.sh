@@ -26,6 +26,11 @@
 #    and their GB/s next to cuMemcpyDtoD of the same bytes;
 #    tests/hardware/torch_simt_peers.py prints PyTorch's on the same shapes
 #    where PyTorch is installed;
+#  - warp_primitives_check: the warp shuffles, warp and block reductions
+#    and atomics of the emulation tests (tests/lit/run/Inputs) on three
+#    sizes, GPU against emulation;
+#  - wgmma_forms_check: every wgmma form as cutec compiles it (A from shared
+#    memory and from registers), GPU against emulation on full-range inputs;
 #  - tools/wgmma-numerics-check.sh: every wgmma form against the emulator's
 #    numerics model on random tiles.
 #   tools/hardware-check.sh [BUILD_DIR]
@@ -34,7 +39,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
-  warp_roles_check persistent_transform_check hopper_gemm_check simt_kernels_check
+  warp_roles_check persistent_transform_check hopper_gemm_check simt_kernels_check \
+  warp_primitives_check wgmma_forms_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
   "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx" "$build/tests/hardware/handwritten_gemv.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
@@ -46,6 +52,14 @@ cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_mode
 "$build/bin/simt_kernels_check" "$build/tests/hardware/vector_add.sm_90a.ptx" \
   "$build/tests/hardware/transpose.sm_90a.ptx" "$build/tests/hardware/rmsnorm.sm_90a.ptx" \
   "$build/tests/hardware/softmax.sm_90a.ptx"
+"$build/bin/warp_primitives_check" "$build/tests/hardware/shuffles.sm_90a.ptx" \
+  "$build/tests/hardware/warp_reduction.sm_90a.ptx" \
+  "$build/tests/hardware/block_reduction.sm_90a.ptx" "$build/tests/hardware/atomics.sm_90a.ptx"
+forms=()
+for form in f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat; do
+  forms+=("$build/tests/hardware/wgmma_$form.sm_90a.ptx")
+done
+"$build/bin/wgmma_forms_check" "${forms[@]}"
 if python3 -c 'import torch' 2>/dev/null; then
   python3 tests/hardware/cublas_gemm.py
   python3 tests/hardware/torch_simt_peers.py

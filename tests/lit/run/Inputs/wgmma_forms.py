@@ -7,11 +7,10 @@ near the ends of the s32 range, so that wrapping and .satfinite (clamping
 after each instruction's K block of 32) give different D.
 
 usage: wgmma_forms.py DIR f16acc|fp8f16|tf32|s8u8|s8sat|rmem|rmem_tf32|rmem_fp8|rmem_s8sat
+       wgmma_forms.py --kernels DIR   (every form's kernel, DIR/wgmma_FORM.cute)
 """
 import os
 import sys
-
-import numpy as np
 
 M, N, K = 128, 128, 64
 
@@ -35,7 +34,7 @@ FORMS = {
 }
 
 KERNEL = """@kernel(block=128, grid=(1, 1, 1))
-def wgmma_form(mA: Tensor[{a}, ({m}, {k}):({k}, 1)], mB: Tensor[{b}, ({n}, {k}):({k}, 1)],
+def wgmma_{form}(mA: Tensor[{a}, ({m}, {k}):({k}, 1)], mB: Tensor[{b}, ({n}, {k}):({k}, 1)],
                mC: Tensor[{acc}, ({m}, {n}):({n}, 1)], mD: Tensor[{acc}, ({m}, {n}):({n}, 1)]):
     tidx = thread_idx().x
     tiled_mma = make_tiled_mma({op})
@@ -59,7 +58,8 @@ def wgmma_form(mA: Tensor[{a}, ({m}, {k}):({k}, 1)], mB: Tensor[{b}, ({n}, {k}):
 """
 
 
-def kernel(op, a, b, acc, rmem):
+def kernel(form):
+    op, a, b, acc, rmem = FORMS[form]
     sizes = dict(m=M, n=N, k=K)
     if rmem:
         smem_a, load_a = "", ""
@@ -72,7 +72,7 @@ def kernel(op, a, b, acc, rmem):
                   "bar[0])\n").format(**sizes)
         operand_a = "    a = sA[_, _, 0]\n"
         size = "size_in_bytes(sA[_, _, 0]) + size_in_bytes(sB[_, _, 0])"
-    return KERNEL.format(op=op, a=a, b=b, acc=acc, smem_a=smem_a, load_a=load_a,
+    return KERNEL.format(form=form, op=op, a=a, b=b, acc=acc, smem_a=smem_a, load_a=load_a,
                          operand_a=operand_a, bytes=size, **sizes)
 
 
@@ -88,6 +88,7 @@ def fp8_code(value, mantissa_bits, bias):
 
 
 def encode(x, dtype):
+    import numpy as np
     if dtype == "f16":
         return x.astype(np.float16)
     if dtype in ("tf32", "f32"):
@@ -100,6 +101,13 @@ def encode(x, dtype):
 
 
 def main():
+    if sys.argv[1] == "--kernels":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for form in FORMS:
+            with open(os.path.join(sys.argv[2], f"wgmma_{form}.cute"), "w") as f:
+                f.write(kernel(form))
+        return
+    import numpy as np  # only the data needs it, not the kernels
     out, form = sys.argv[1], sys.argv[2]
     op, ta, tb, tacc, rmem = FORMS[form]
     rng = np.random.default_rng(sum(map(ord, form)))
@@ -131,7 +139,7 @@ def main():
     np.save(os.path.join(out, "c.npy"), encode(c, tacc))
     np.save(os.path.join(out, "ref.npy"), encode(d, tacc).reshape(-1))
     with open(os.path.join(out, "kernel.cute"), "w") as f:
-        f.write(kernel(op, ta, tb, tacc, rmem))
+        f.write(kernel(form))
 
 
 main()
