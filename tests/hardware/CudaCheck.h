@@ -1,14 +1,19 @@
 // What the hardware checks share: a CUDA driver call that records its error
 // text and makes the calling function return false, opening the first
 // device (or saying there is none, which is not a failure: CI has no GPU),
-// and timing launches and device-to-device copies with CUDA events.
+// loading cutec's PTX through its host launchers, the emulator's launch
+// configuration, and timing launches and device-to-device copies with
+// CUDA events.
 #ifndef CUTEC_TESTS_HARDWARE_CUDACHECK_H
 #define CUTEC_TESTS_HARDWARE_CUDACHECK_H
+
+#include "runtime/Launch.h"
 
 #include <cuda.h>
 
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -52,6 +57,37 @@ inline std::string readFile(const char *path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+/// What a host launcher's cutec_load_<kernel> is.
+using LoadKernel = CUresult (*)(const char *ptx, CUmodule *module, CUfunction *function);
+
+/// Loads the PTX file paths[i] with loads[i] into functions[i]; false after
+/// saying which one failed.
+inline bool loadKernels(const char *tool, char *const *paths,
+                        std::initializer_list<LoadKernel> loads, CUfunction *functions) {
+  for (LoadKernel load : loads) {
+    std::string ptx = readFile(*paths);
+    CUmodule module;
+    if (CUresult loaded = load(ptx.c_str(), &module, functions); loaded != CUDA_SUCCESS) {
+      std::fprintf(stderr, "%s: cannot load %s (CUresult %d)\n", tool, *paths, int(loaded));
+      return false;
+    }
+    ++paths;
+    ++functions;
+  }
+  return true;
+}
+
+/// The emulator's launch of `grid` CTAs of `block` threads with `shared`
+/// bytes of dynamic shared memory.
+inline cutec::rt::LaunchConfig emulatedLaunch(cutec::rt::Dim3 grid, cutec::rt::Dim3 block,
+                                              uint32_t shared) {
+  cutec::rt::LaunchConfig c;
+  c.grid = grid;
+  c.block = block;
+  c.dynamicSharedBytes = shared;
+  return c;
 }
 
 } // namespace cutec::hw

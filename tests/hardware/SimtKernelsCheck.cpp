@@ -59,14 +59,6 @@ Case start(std::string title, Buffers buffers, std::vector<const char *> names) 
 
 uintptr_t address(std::vector<float> &v) { return reinterpret_cast<uintptr_t>(v.data()); }
 
-cutec::rt::LaunchConfig config(cutec::rt::Dim3 grid, cutec::rt::Dim3 block, uint32_t shared) {
-  cutec::rt::LaunchConfig c;
-  c.grid = grid;
-  c.block = block;
-  c.dynamicSharedBytes = shared;
-  return c;
-}
-
 std::vector<float> random(size_t count, float scale, uint32_t seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<float> normal(0.0f, scale);
@@ -113,7 +105,8 @@ Case vectorAdd(uint32_t, uint32_t n, CUfunction f) {
     vector_add_Params p{address(b[0]), address(b[1]), address(b[2]), n};
     return cutec::rt::launch(
         cutec_kernel_vector_add,
-        config(vector_add_grid(n), vector_add_block(), /*sharedBytes=*/0), &p, map);
+        cutec::hw::emulatedLaunch(vector_add_grid(n), vector_add_block(), /*sharedBytes=*/0), &p,
+        map);
   };
   c.error = [](const Buffers &b, const std::vector<float> &out) {
     std::vector<float> sum(out.size());
@@ -137,7 +130,8 @@ Case transpose(uint32_t m, uint32_t n, CUfunction f) {
     transpose_Params p{address(b[0]), address(b[1]), m, n};
     return cutec::rt::launch(
         cutec_kernel_transpose,
-        config(transpose_grid(m, n), transpose_block(), transpose_shared_bytes), &p, map);
+        cutec::hw::emulatedLaunch(transpose_grid(m, n), transpose_block(), transpose_shared_bytes),
+        &p, map);
   };
   c.error = [=](const Buffers &b, const std::vector<float> &out) {
     std::vector<float> t(out.size());
@@ -161,9 +155,10 @@ Case rmsnorm(uint32_t m, uint32_t n, CUfunction f) {
   };
   c.emulate = [=](Buffers &b, cutec::rt::MemoryMap &map) {
     rmsnorm_Params p{address(b[0]), address(b[1]), address(b[2]), kEps, m, n};
-    return cutec::rt::launch(cutec_kernel_rmsnorm,
-                             config(rmsnorm_grid(m, n), rmsnorm_block(), rmsnorm_shared_bytes), &p,
-                             map);
+    return cutec::rt::launch(
+        cutec_kernel_rmsnorm,
+        cutec::hw::emulatedLaunch(rmsnorm_grid(m, n), rmsnorm_block(), rmsnorm_shared_bytes), &p,
+        map);
   };
   c.error = [=](const Buffers &b, const std::vector<float> &out) {
     return rowError(out, m, n, [&](uint32_t r, std::vector<double> &y) {
@@ -190,9 +185,10 @@ Case softmax(uint32_t m, uint32_t n, CUfunction f) {
   };
   c.emulate = [=](Buffers &b, cutec::rt::MemoryMap &map) {
     softmax_Params p{address(b[0]), address(b[1]), m, n};
-    return cutec::rt::launch(cutec_kernel_softmax,
-                             config(softmax_grid(m, n), softmax_block(), softmax_shared_bytes), &p,
-                             map);
+    return cutec::rt::launch(
+        cutec_kernel_softmax,
+        cutec::hw::emulatedLaunch(softmax_grid(m, n), softmax_block(), softmax_shared_bytes), &p,
+        map);
   };
   c.error = [=](const Buffers &b, const std::vector<float> &out) {
     return rowError(out, m, n, [&](uint32_t r, std::vector<double> &y) {
@@ -297,20 +293,14 @@ int main(int argc, char **argv) {
   CUcontext context;
   if (std::optional<int> status = cutec::hw::openDevice("simt_kernels_check", context))
     return *status;
-  using Load = CUresult (*)(const char *, CUmodule *, CUfunction *);
-  const Load loads[4] = {cutec_load_vector_add, cutec_load_transpose, cutec_load_rmsnorm,
-                         cutec_load_softmax};
-  CUfunction add, trans, rms, soft;
-  CUfunction *functions[4] = {&add, &trans, &rms, &soft};
-  for (int i = 0; i < 4; ++i) {
-    std::string ptx = cutec::hw::readFile(argv[i + 1]);
-    CUmodule module;
-    if (CUresult loaded = loads[i](ptx.c_str(), &module, functions[i]); loaded != CUDA_SUCCESS) {
-      std::fprintf(stderr, "simt_kernels_check: cannot load %s (CUresult %d)\n", argv[i + 1],
-                   int(loaded));
-      return 1;
-    }
-  }
+  CUfunction functions[4];
+  if (!cutec::hw::loadKernels(
+          "simt_kernels_check", argv + 1,
+          {cutec_load_vector_add, cutec_load_transpose, cutec_load_rmsnorm, cutec_load_softmax},
+          functions))
+    return 1;
+  const CUfunction add = functions[0], trans = functions[1], rms = functions[2],
+                   soft = functions[3];
   // Ragged and small shapes against the emulation; large and decode-sized
   // shapes timed (the smaller of them emulated too).
   struct Run {
@@ -320,18 +310,29 @@ int main(int argc, char **argv) {
     bool emulated, timed;
   };
   const Run runs[] = {
-      {vectorAdd, add, 1, 1, true, false},         {vectorAdd, add, 1, 4099, true, false},
-      {vectorAdd, add, 1, 1000003, true, true},    {vectorAdd, add, 1, 1u << 20, true, true},
+      {vectorAdd, add, 1, 1, true, false},
+      {vectorAdd, add, 1, 4099, true, false},
+      {vectorAdd, add, 1, 1000003, true, true},
+      {vectorAdd, add, 1, 1u << 20, true, true},
       {vectorAdd, add, 1, (1u << 28) + 3, false, true},
-      {transpose, trans, 1, 1, true, false},       {transpose, trans, 100, 37, true, false},
-      {transpose, trans, 1000, 1000, true, false}, {transpose, trans, 256, 4096, true, true},
-      {transpose, trans, 8192, 8192, false, true}, {transpose, trans, 12289, 4097, false, true},
-      {rmsnorm, rms, 3, 4100, true, false},        {rmsnorm, rms, 33, 200, true, false},
-      {rmsnorm, rms, 1, 8192, true, true},         {rmsnorm, rms, 8, 8192, true, true},
-      {rmsnorm, rms, 4096, 4096, true, true},      {rmsnorm, rms, 16384, 8192, false, true},
-      {softmax, soft, 3, 4100, true, false},       {softmax, soft, 33, 200, true, false},
-      {softmax, soft, 1, 32000, true, true},       {softmax, soft, 8, 128000, true, true},
-      {softmax, soft, 4096, 32000, false, true},   {softmax, soft, 16384, 8192, false, true},
+      {transpose, trans, 1, 1, true, false},
+      {transpose, trans, 100, 37, true, false},
+      {transpose, trans, 1000, 1000, true, false},
+      {transpose, trans, 256, 4096, true, true},
+      {transpose, trans, 8192, 8192, false, true},
+      {transpose, trans, 12289, 4097, false, true},
+      {rmsnorm, rms, 3, 4100, true, false},
+      {rmsnorm, rms, 33, 200, true, false},
+      {rmsnorm, rms, 1, 8192, true, true},
+      {rmsnorm, rms, 8, 8192, true, true},
+      {rmsnorm, rms, 4096, 4096, true, true},
+      {rmsnorm, rms, 16384, 8192, false, true},
+      {softmax, soft, 3, 4100, true, false},
+      {softmax, soft, 33, 200, true, false},
+      {softmax, soft, 1, 32000, true, true},
+      {softmax, soft, 8, 128000, true, true},
+      {softmax, soft, 4096, 32000, false, true},
+      {softmax, soft, 16384, 8192, false, true},
   };
   int passed = 0, failed = 0;
   for (const Run &r : runs)

@@ -65,14 +65,6 @@ Words randomWords(size_t n, bool floats, std::mt19937 &rng) {
   return w;
 }
 
-cutec::rt::LaunchConfig config(cutec::rt::Dim3 grid, cutec::rt::Dim3 block, uint32_t shared) {
-  cutec::rt::LaunchConfig c;
-  c.grid = grid;
-  c.block = block;
-  c.dynamicSharedBytes = shared;
-  return c;
-}
-
 /// The shuffles and reductions: inputs x (f32) and k (i32), outputs f (f32,
 /// fColumns per thread), n (i32, nColumns) and u (u32).
 template <typename Params, typename Args>
@@ -94,7 +86,7 @@ Case primitive(const char *name, uint32_t n, size_t fColumns, size_t nColumns, C
   };
   c.emulate = [=, &kernel](const std::vector<uint64_t> &a, cutec::rt::MemoryMap &map) {
     Params p{a[0], a[1], a[2], a[3], a[4], n};
-    return cutec::rt::launch(kernel, config(grid, block, shared), &p, map);
+    return cutec::rt::launch(kernel, cutec::hw::emulatedLaunch(grid, block, shared), &p, map);
   };
   return c;
 }
@@ -128,16 +120,17 @@ Case atomics(uint32_t n, CUfunction f) {
          {},
          {}};
   c.launch = [=](const std::vector<CUdeviceptr> &d) {
-    return cutec_launch_atomics(f, {d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9],
-                                    d[10], d[11], d[12], d[13], n},
-                                nullptr);
+    return cutec_launch_atomics(
+        f,
+        {d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], n},
+        nullptr);
   };
   c.emulate = [=](const std::vector<uint64_t> &a, cutec::rt::MemoryMap &map) {
-    atomics_Params p{a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-                     a[12], a[13], n};
-    return cutec::rt::launch(cutec_kernel_atomics,
-                             config(atomics_grid(n), atomics_block(), atomics_shared_bytes), &p,
-                             map);
+    atomics_Params p{a[0], a[1], a[2],  a[3],  a[4],  a[5],  a[6], a[7],
+                     a[8], a[9], a[10], a[11], a[12], a[13], n};
+    return cutec::rt::launch(
+        cutec_kernel_atomics,
+        cutec::hw::emulatedLaunch(atomics_grid(n), atomics_block(), atomics_shared_bytes), &p, map);
   };
   return c;
 }
@@ -237,18 +230,12 @@ int main(int argc, char **argv) {
   CUcontext context;
   if (std::optional<int> status = cutec::hw::openDevice("warp_primitives_check", context))
     return *status;
-  using Load = CUresult (*)(const char *, CUmodule *, CUfunction *);
-  const Load loads[4] = {cutec_load_shuffles, cutec_load_warp_reduction,
-                         cutec_load_block_reduction, cutec_load_atomics};
   CUfunction functions[4];
-  for (int i = 0; i < 4; ++i) {
-    CUmodule module;
-    std::string ptx = cutec::hw::readFile(argv[i + 1]);
-    if (loads[i](ptx.c_str(), &module, &functions[i]) != CUDA_SUCCESS) {
-      std::fprintf(stderr, "warp_primitives_check: cannot load %s\n", argv[i + 1]);
-      return 1;
-    }
-  }
+  if (!cutec::hw::loadKernels("warp_primitives_check", argv + 1,
+                              {cutec_load_shuffles, cutec_load_warp_reduction,
+                               cutec_load_block_reduction, cutec_load_atomics},
+                              functions))
+    return 1;
   int passed = 0, failed = 0;
   for (uint32_t n : {256u, 4096u, 65536u}) {
     const Case cases[] = {

@@ -92,27 +92,18 @@ std::vector<uint8_t> randomTensor(Element e, size_t count, std::mt19937 &rng) {
 
 using Launch = CUresult (*)(CUfunction, const CUdeviceptr *);
 using Emulate = cutec::rt::Status (*)(const uint64_t *, cutec::rt::MemoryMap &);
-using Load = CUresult (*)(const char *, CUmodule *, CUfunction *);
 
 struct Form {
   const char *name;
   Element a, b, acc;
-  Load load;
+  cutec::hw::LoadKernel load;
   Launch launch;
   Emulate emulate;
 };
 
-cutec::rt::LaunchConfig config(cutec::rt::Dim3 grid, cutec::rt::Dim3 block, uint32_t shared) {
-  cutec::rt::LaunchConfig c;
-  c.grid = grid;
-  c.block = block;
-  c.dynamicSharedBytes = shared;
-  return c;
-}
-
-#define CUTEC_WGMMA_FORM(Name, A, B, Acc)                                                           \
+#define CUTEC_WGMMA_FORM(Name, A, B, Acc)                                                          \
   Form {                                                                                           \
-    #Name, Element::A, Element::B, Element::Acc, cutec_load_wgmma_##Name,                          \
+#Name, Element::A, Element::B, Element::Acc, cutec_load_wgmma_##Name,                          \
         [](CUfunction f, const CUdeviceptr *d) {                                                   \
           return cutec_launch_wgmma_##Name(f, {d[0], d[1], d[2], d[3]}, nullptr);                  \
         },                                                                                         \
@@ -123,10 +114,10 @@ cutec::rt::LaunchConfig config(cutec::rt::Dim3 grid, cutec::rt::Dim3 block, uint
           p.mC = a[2];                                                                             \
           p.mD = a[3];                                                                             \
           return cutec::rt::launch(cutec_kernel_wgmma_##Name,                                      \
-                                   config(wgmma_##Name##_grid(), wgmma_##Name##_block(),           \
+                                   cutec::hw::emulatedLaunch(wgmma_##Name##_grid(), wgmma_##Name##_block(),           \
                                           wgmma_##Name##_shared_bytes),                            \
                                    &p, map);                                                       \
-        }                                                                                          \
+        }   \
   }
 
 /// Every form, in the order of the command line's PTX files.
@@ -184,8 +175,9 @@ cutec::rt::Status emulate(const Form &form, std::vector<std::vector<uint8_t>> t,
 
 int main(int argc, char **argv) {
   if (size_t(argc) != kFormCount + 1) {
-    std::fprintf(stderr, "usage: wgmma_forms_check wgmma_FORM.sm_90a.ptx ... (%zu files: "
-                         "f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat)\n",
+    std::fprintf(stderr,
+                 "usage: wgmma_forms_check wgmma_FORM.sm_90a.ptx ... (%zu files: "
+                 "f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat)\n",
                  kFormCount);
     return 2;
   }
@@ -195,13 +187,9 @@ int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   for (size_t i = 0; i < kFormCount; ++i) {
     const Form &form = kForms[i];
-    CUmodule module;
     CUfunction function;
-    std::string ptx = cutec::hw::readFile(argv[i + 1]);
-    if (form.load(ptx.c_str(), &module, &function) != CUDA_SUCCESS) {
-      std::fprintf(stderr, "wgmma_forms_check: cannot load %s\n", argv[i + 1]);
+    if (!cutec::hw::loadKernels("wgmma_forms_check", argv + i + 1, {form.load}, &function))
       return 1;
-    }
     for (uint32_t seed : {1u, 2u, 3u}) {
       std::vector<std::vector<uint8_t>> t = inputs(form, seed);
       std::vector<uint8_t> gpu, emu;
@@ -219,8 +207,8 @@ int main(int argc, char **argv) {
       size_t differ = 0;
       for (size_t e = 0; e < gpu.size(); e += width)
         differ += std::memcmp(&gpu[e], &emu[e], width) != 0;
-      std::printf("wgmma_%-10s seed %u: GPU vs emulation %s (%zu of %u differ)\n", form.name,
-                  seed, differ ? "DIFFERENT" : "byte-identical", differ, kM * kN);
+      std::printf("wgmma_%-10s seed %u: GPU vs emulation %s (%zu of %u differ)\n", form.name, seed,
+                  differ ? "DIFFERENT" : "byte-identical", differ, kM * kN);
       (differ ? failed : passed)++;
     }
   }
