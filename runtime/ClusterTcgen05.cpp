@@ -108,7 +108,8 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
       part.sfbTmem = op.sfbTmem + h * half / 32;
       part.bShared = &views[h];
       TmemRegion written;
-      MmaProblem problem = executeTcgen05Mma(part, views[c], pair[c]->tmem, written);
+      MmaProblem problem = executeTcgen05Mma(part, launch.config.tcgen05Numerics, views[c],
+                                             pair[c]->tmem, written);
       if (problem) {
         std::vector<uint32_t>().swap(units[0]); // the frame is abandoned
         std::vector<uint32_t>().swap(units[1]);

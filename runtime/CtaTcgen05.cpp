@@ -255,7 +255,7 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
 
 void CtaRunner::tcgen05Mma(Thread &t, const MmaOperands &op, const char *what) {
   issueTcgen05(t, what, [&](const SharedView &view, TmemRegion &written) {
-    return executeTcgen05Mma(op, view, tmem, written);
+    return executeTcgen05Mma(op, launch.config.tcgen05Numerics, view, tmem, written);
   });
   // An A in TMEM (M = 128, 8 columns) must have been stored (wait::st), and
   // must not be overwritten before the MMA is seen complete.

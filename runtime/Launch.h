@@ -22,6 +22,7 @@
 #include "runtime/Kernel.h"
 #include "runtime/MemoryMap.h"
 #include "runtime/Result.h"
+#include "runtime/Tcgen05Numerics.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -50,6 +51,9 @@ struct LaunchConfig {
   /// The schedule the CTAs' threads run in (runtime/Schedule.h): 0 is the
   /// fixed round-robin one, any other seed a randomised interleaving.
   uint64_t scheduleSeed = 0;
+  /// The arithmetic of tcgen05.mma's floating-point kinds
+  /// (runtime/Tcgen05Numerics.h); the default is the emulator's f32 steps.
+  Tcgen05Numerics tcgen05Numerics = Tcgen05Numerics::F32Steps;
 };
 
 /// Runs `kernel` over `config.grid` x `config.block` threads. `params` points

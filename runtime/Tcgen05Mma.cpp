@@ -19,8 +19,10 @@
 #include "runtime/MmaAccumulate.h"
 #include "runtime/PtxCvt.h"
 #include "runtime/ScaledOperands.h"
+#include "runtime/Tcgen05HopperNumerics.h"
 #include "runtime/Thread.h"
 #include "runtime/UmmaDescriptors.h"
+#include "runtime/WgmmaAccumulate.h"
 
 #include <algorithm>
 #include <array>
@@ -211,8 +213,8 @@ std::string checkSfAddress(const TensorMemory &tmem, uint32_t address, uint32_t 
 
 } // namespace
 
-MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
-                                 TensorMemory &tmem, TmemRegion &written) {
+MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
+                             const SharedView &shared, TensorMemory &tmem, TmemRegion &written) {
   MmaInstrDescriptor d = decodeInstrDescriptor(op.idesc, op.blockScaled);
   const std::string idescText = describeInstrDescriptor(op.idesc, op.blockScaled);
   auto problem = [&](const std::string &why) {
@@ -255,6 +257,14 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
     return problem("saturate (bit 3) is only valid for kind::i8");
   if ((d.negateA || d.negateB) && integer)
     return problem("negate (bits 13-14) is not valid for kind::i8");
+  // kind::i8 sums exactly under either numerics.
+  const bool hopper = numerics == Tcgen05Numerics::Hopper && !integer;
+  WgmmaKind hopperKind;
+  if (hopper) {
+    std::string gap = hopperWgmmaKind(op.blockScaled, fa, fb, d.dFormat == 0, hopperKind);
+    if (!gap.empty())
+      return problem(gap);
+  }
 
   const uint32_t M = d.m, N = d.n, K = 2 * fa.perChunk;
   const uint32_t dLane = op.dTmem >> 16, dColumn = op.dTmem & 0xFFFF;
@@ -331,6 +341,22 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
   if (MmaProblem p = gatherOperand(op.bShared ? *op.bShared : shared, op.bDesc, d.bMnMajor, fb,
                                        N, K, true, "B", b))
     return p;
+  written = {};
+  for (uint32_t m = 0; m < M; ++m)
+    written.lanes.add(laneOf(m));
+  written.column = dColumn;
+  written.columns = N;
+
+  // Scratch is kept per worker thread: fresh vectors per instruction cost
+  // page faults.
+  thread_local std::vector<uint32_t *> dRows;
+  dRows.resize(M);
+  if (hopper) {
+    for (uint32_t m = 0; m < M; ++m)
+      dRows[m] = &tmem.cell(laneOf(m), dColumn);
+    wgmmaDotRows(hopperKind, a, b, d.negateA, d.negateB, M, N, dRows.data(), op.enableInputD);
+    return {};
+  }
   auto dValue = [&](uint32_t cell) {
     float acc = 0;
     if (op.enableInputD) {
@@ -356,13 +382,9 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
   // out; see runtime/MmaAccumulate.h), on D's TMEM rows in place when D is
   // f32, on an f32 copy when it is f16; rows from the first with a NaN in D
   // on, and the integer kinds, take the loop below, one output at a time.
-  // Scratch is kept per worker thread: fresh vectors per instruction cost
-  // page faults.
-  thread_local std::vector<uint32_t *> dRows;
   thread_local std::vector<uint32_t> dF16AsF32;
   uint32_t firstScalarRow = 0;
   if (!integer && !anyNaN) {
-    dRows.resize(M);
     dF16AsF32.resize(d.dFormat == 0 ? size_t(M) * N : 0);
     for (uint32_t m = 0; m < M; ++m) {
       uint32_t *row = &tmem.cell(laneOf(m), dColumn);
@@ -446,11 +468,6 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
       setD(cell, acc);
     }
   }
-  written = {};
-  for (uint32_t m = 0; m < M; ++m)
-    written.lanes.add(laneOf(m));
-  written.column = dColumn;
-  written.columns = N;
   return {};
 }
 

@@ -9,11 +9,14 @@
 // accumulator starts from D (enable-input-d) or 0 and adds the products in
 // increasing k with f32 round-to-nearest-even additions; an f16 D is
 // converted to f32 first and rounded back (RN) at the end. kind::i8 sums
-// exactly and wraps to s32, or clamps when the descriptor saturates.
+// exactly and wraps to s32, or clamps when the descriptor saturates. That is
+// Tcgen05Numerics::F32Steps, the default; Tcgen05Numerics::Hopper applies
+// the H100's measured wgmma arithmetic instead (runtime/Tcgen05Numerics.h).
 #pragma once
 
 #include "runtime/MmaOperandGather.h"
 #include "runtime/Tcgen05.h"
+#include "runtime/Tcgen05Numerics.h"
 #include "runtime/Tmem.h"
 
 #include <cstddef>
@@ -71,9 +74,10 @@ struct TmemRegion {
   uint32_t column = 0, columns = 0;
 };
 
-/// Executes tcgen05.mma.cta_group::1 on `tmem`.
-MmaProblem executeTcgen05Mma(const MmaOperands &op, const SharedView &shared,
-                                 TensorMemory &tmem, TmemRegion &written);
+/// Executes tcgen05.mma.cta_group::1 on `tmem` with the floating-point
+/// arithmetic `numerics`.
+MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
+                             const SharedView &shared, TensorMemory &tmem, TmemRegion &written);
 
 /// Executes tcgen05.cp.cta_group::1.<shape> [taddr], desc on `tmem`.
 MmaProblem executeTcgen05Cp(uint32_t taddr, uint64_t desc, Tcgen05CpShape shape,

@@ -13,8 +13,6 @@
 namespace cutec::rt {
 namespace {
 
-constexpr uint32_t kM = 64;
-
 /// The code of an element value of `element` (exact in it).
 uint32_t elementCode(WgmmaElement element, float value) {
   uint32_t bits;
@@ -54,9 +52,9 @@ uint32_t signBit(WgmmaElement element) {
 
 /// All codes of an operand, row by row: codes[r * K + k].
 std::vector<uint32_t> codesOf(const GatheredOperand &operand, WgmmaElement element, uint32_t rows,
-                              uint32_t K, int scale) {
+                              uint32_t K, bool negate) {
   std::vector<uint32_t> codes(size_t(rows) * K);
-  const uint32_t flip = scale < 0 ? signBit(element) : 0;
+  const uint32_t flip = negate ? signBit(element) : 0;
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t k = 0; k < K; ++k)
       codes[size_t(r) * K + k] = elementCode(element, operand.at(r, k)) ^ flip;
@@ -65,20 +63,30 @@ std::vector<uint32_t> codesOf(const GatheredOperand &operand, WgmmaElement eleme
 
 } // namespace
 
-void wgmmaAccumulate(const WgmmaShape &shape, GatheredOperand &a, GatheredOperand &b, uint32_t *d,
-                     bool accumulate) {
-  const uint32_t N = shape.n, K = wgmmaK(shape);
-  const std::vector<uint32_t> aCodes = codesOf(a, shape.a, kM, K, shape.scaleA),
-                              bCodes = codesOf(b, shape.b, N, K, shape.scaleB);
-  const WgmmaKind kind{shape.a, shape.b, shape.d, shape.satfinite};
-  for (uint32_t m = 0; m < kM; ++m)
+void wgmmaDotRows(const WgmmaKind &kind, const GatheredOperand &a, const GatheredOperand &b,
+                  bool negateA, bool negateB, uint32_t M, uint32_t N, uint32_t *const *dRows,
+                  bool accumulate) {
+  const uint32_t K = wgmmaK(kind.a);
+  const std::vector<uint32_t> aCodes = codesOf(a, kind.a, M, K, negateA),
+                              bCodes = codesOf(b, kind.b, N, K, negateB);
+  for (uint32_t m = 0; m < M; ++m)
     for (uint32_t n = 0; n < N; ++n) {
-      uint32_t &cell = d[size_t(m) * N + n];
-      // Without scale-d the instruction starts from +0.
+      uint32_t &cell = dRows[m][n];
+      // Without scale-d (enable-input-d) the instruction starts from +0.
       uint32_t start = accumulate ? cell : 0u;
       cell = wgmmaDot(kind, &aCodes[size_t(m) * K], &bCodes[size_t(n) * K],
-                      shape.d == WgmmaAccum::F16 ? start & 0xFFFF : start);
+                      kind.d == WgmmaAccum::F16 ? start & 0xFFFF : start);
     }
+}
+
+void wgmmaAccumulate(const WgmmaShape &shape, const GatheredOperand &a, const GatheredOperand &b,
+                     uint32_t *d, bool accumulate) {
+  constexpr uint32_t kM = 64;
+  uint32_t *rows[kM];
+  for (uint32_t m = 0; m < kM; ++m)
+    rows[m] = d + size_t(m) * shape.n;
+  wgmmaDotRows(WgmmaKind{shape.a, shape.b, shape.d, shape.satfinite}, a, b, shape.scaleA < 0,
+               shape.scaleB < 0, kM, shape.n, rows, accumulate);
 }
 
 } // namespace cutec::rt

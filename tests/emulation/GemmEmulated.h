@@ -19,11 +19,12 @@ struct EmulatedBuffer {
 };
 
 /// Launches `kernel` with `params` on the runtime, which lets it access
-/// `buffers`.
+/// `buffers`; `workers` and `numerics` as in rt::LaunchConfig.
 template <typename Params>
 rt::Status launchEmulated(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt::Dim3 block,
                           uint32_t sharedBytes, Params &params,
-                          std::initializer_list<EmulatedBuffer> buffers, unsigned workers) {
+                          std::initializer_list<EmulatedBuffer> buffers, unsigned workers,
+                          rt::Tcgen05Numerics numerics = rt::Tcgen05Numerics::F32Steps) {
   rt::MemoryMap memory;
   for (const EmulatedBuffer &buffer : buffers)
     if (rt::Status added = memory.add(buffer.data, buffer.size, buffer.name); !added)
@@ -33,6 +34,7 @@ rt::Status launchEmulated(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt:
   config.block = block;
   config.dynamicSharedBytes = sharedBytes;
   config.workerThreads = workers;
+  config.tcgen05Numerics = numerics;
   return rt::launch(kernel, config, &params, memory);
 }
 
@@ -43,7 +45,8 @@ template <typename Params>
 rt::Status runEmulatedGemm(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt::Dim3 block,
                            uint32_t sharedBytes, const void *a, size_t aBytes, const void *b,
                            size_t bBytes, void *c, size_t cBytes, uint32_t m, uint32_t n,
-                           uint32_t k, unsigned workers = 0) {
+                           uint32_t k, unsigned workers = 0,
+                           rt::Tcgen05Numerics numerics = rt::Tcgen05Numerics::F32Steps) {
   Params params{};
   params.mA = reinterpret_cast<uintptr_t>(a);
   params.mB = reinterpret_cast<uintptr_t>(b);
@@ -52,7 +55,8 @@ rt::Status runEmulatedGemm(const rt::KernelDescriptor &kernel, rt::Dim3 grid, rt
   params.N = n;
   params.K = k;
   return launchEmulated(kernel, grid, block, sharedBytes, params,
-                        {{a, aBytes, "mA"}, {b, bBytes, "mB"}, {c, cBytes, "mC"}}, workers);
+                        {{a, aBytes, "mA"}, {b, bBytes, "mB"}, {c, cBytes, "mC"}}, workers,
+                        numerics);
 }
 
 } // namespace cutec::test

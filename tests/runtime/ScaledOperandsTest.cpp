@@ -211,7 +211,7 @@ std::vector<uint32_t> runCase(const Case &c, uint32_t seed, bool scalar) {
   view.bytes = shared.data();
   view.size = uint32_t(shared.size());
   TmemRegion written;
-  MmaProblem p = executeTcgen05Mma(op, view, tmem, written);
+  MmaProblem p = executeTcgen05Mma(op, Tcgen05Numerics::F32Steps, view, tmem, written);
   EXPECT_FALSE(bool(p)) << p.text;
   std::vector<uint32_t> d(size_t(M) * N);
   for (uint32_t m = 0; m < M; ++m)

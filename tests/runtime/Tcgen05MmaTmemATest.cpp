@@ -80,7 +80,7 @@ struct Fixture {
     view.bytes = shared.data();
     view.size = uint32_t(shared.size());
     TmemRegion written;
-    return executeTcgen05Mma(op, view, tmem, written);
+    return executeTcgen05Mma(op, Tcgen05Numerics::F32Steps, view, tmem, written);
   }
 };
 

@@ -12,6 +12,7 @@
 #define CUTEC_TOOLS_RUNCOMMAND_H
 
 #include "ir/core/IR.h"
+#include "runtime/Tcgen05Numerics.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +39,9 @@ struct RunOptions {
   /// S + N - 1 (runtime/ScheduleExploration.h); seed 0 is the fixed one.
   unsigned schedules = 1;
   uint64_t seed = 0;
+  /// `--tcgen05-numerics=f32-steps|hopper`: the arithmetic of tcgen05.mma's
+  /// floating-point kinds (LaunchConfig::tcgen05Numerics).
+  rt::Tcgen05Numerics tcgen05Numerics = rt::Tcgen05Numerics::F32Steps;
   /// The directory holding runtime/, for the emulation's includes; empty:
   /// the JIT's default (see CxxCompileOptions::runtimeIncludeDir).
   std::string includeRoot;

@@ -74,6 +74,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.grid = *grid;
   plan.config.workerThreads = options.workers;
   plan.config.multiprocessors = options.sms;
+  plan.config.tcgen05Numerics = options.tcgen05Numerics;
   plan.schedules = std::max(1u, options.schedules);
   plan.seed = options.seed;
   if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))

@@ -93,6 +93,16 @@ cl::opt<uint64_t> runSeed("seed", cl::sub(runCommand),
                           cl::desc("The first schedule's seed; 0, the default, is the fixed "
                                    "round-robin schedule"),
                           cl::value_desc("S"), cl::init(0));
+cl::opt<cutec::rt::Tcgen05Numerics> runTcgen05Numerics(
+    "tcgen05-numerics", cl::sub(runCommand),
+    cl::desc("The arithmetic of tcgen05.mma's floating-point kinds (Blackwell's is unmeasured)"),
+    cl::init(cutec::rt::Tcgen05Numerics::F32Steps),
+    cl::values(clEnumValN(cutec::rt::Tcgen05Numerics::F32Steps, "f32-steps",
+                          "each product rounded to f32, added in k order with f32 "
+                          "round-to-nearest additions (default)"),
+               clEnumValN(cutec::rt::Tcgen05Numerics::Hopper, "hopper",
+                          "the H100's measured wgmma arithmetic: exact products, one "
+                          "truncated aligned sum per instruction (f16, bf16, tf32, e4m3, e5m2)")));
 
 // --- cutec KERNEL.cute ------------------------------------------------------
 enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
@@ -256,6 +266,7 @@ int runRun() {
   options.sms = runSms;
   options.schedules = runSchedules;
   options.seed = runSeed;
+  options.tcgen05Numerics = runTcgen05Numerics;
   return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
 }
 
