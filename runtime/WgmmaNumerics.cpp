@@ -25,23 +25,6 @@ struct Value {
   int lead = 0;
 };
 
-const FloatFormat &formatOf(WgmmaElement element) {
-  switch (element) {
-  case WgmmaElement::F16:
-    return kF16;
-  case WgmmaElement::BF16:
-    return kBF16;
-  case WgmmaElement::TF32:
-    return kTF32;
-  case WgmmaElement::E4M3:
-    return kE4M3;
-  case WgmmaElement::E5M2:
-    return kE5M2;
-  default:
-    assert(false && "not a floating-point element");
-    return kF16;
-  }
-}
 
 Value decodeFields(const FloatFormat &f, uint32_t code) {
   Value v;
@@ -68,7 +51,7 @@ Value decodeElement(WgmmaElement element, uint32_t code) {
   // tf32 is an f32 pattern; the tensor core reads its top 19 bits.
   if (element == WgmmaElement::TF32)
     code >>= 13;
-  return decodeFields(formatOf(element), code);
+  return decodeFields(wgmmaElementFormat(element), code);
 }
 
 Value multiply(const Value &a, const Value &b) {
@@ -217,6 +200,24 @@ uint32_t integerDot(const WgmmaKind &type, const uint32_t *aCodes, const uint32_
 }
 
 } // namespace
+
+const FloatFormat &wgmmaElementFormat(WgmmaElement element) {
+  switch (element) {
+  case WgmmaElement::F16:
+    return kF16;
+  case WgmmaElement::BF16:
+    return kBF16;
+  case WgmmaElement::TF32:
+    return kTF32;
+  case WgmmaElement::E4M3:
+    return kE4M3;
+  case WgmmaElement::E5M2:
+    return kE5M2;
+  default:
+    assert(false && "not a floating-point element");
+    return kF16;
+  }
+}
 
 unsigned wgmmaK(WgmmaElement element) { return 32 / wgmmaElementBytes(element); }
 

@@ -81,6 +81,10 @@ WgmmaAdder wgmmaAdder(const WgmmaKind &type);
 /// wgmmaK(type.a) element codes (an f32 bit pattern for tf32, the low bits
 /// for the narrower types), `d` the accumulator's bit pattern (f16 in the
 /// low 16 bits); returns the new bit pattern of d.
+/// The floating-point format of a wgmma element's code (tf32: its top 19
+/// bits); the integer elements have none.
+const FloatFormat &wgmmaElementFormat(WgmmaElement element);
+
 uint32_t wgmmaDot(const WgmmaKind &type, const uint32_t *aCodes, const uint32_t *bCodes,
                   uint32_t d);
 /// The same with an explicit adder (for probing other models).

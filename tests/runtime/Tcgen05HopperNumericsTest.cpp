@@ -152,28 +152,12 @@ std::vector<uint32_t> wgmmaReference(const Form &form, const Inputs &in) {
   return d;
 }
 
-/// The floating-point format of an element's code (tf32: its top 19 bits).
-const FloatFormat &formatOf(WgmmaElement e) {
-  switch (e) {
-  case WgmmaElement::F16:
-    return kF16;
-  case WgmmaElement::BF16:
-    return kBF16;
-  case WgmmaElement::TF32:
-    return kTF32;
-  case WgmmaElement::E4M3:
-    return kE4M3;
-  default:
-    return kE5M2;
-  }
-}
-
 /// A random code: any pattern (NaN, Inf and subnormals included) or, with
 /// `moderate`, a finite one with an exponent within 2^-4 .. 2^4.
 uint32_t randomCode(WgmmaElement e, bool moderate, std::mt19937 &rng) {
   if (e == WgmmaElement::S8)
     return rng() & 0xFF;
-  const FloatFormat &f = formatOf(e);
+  const FloatFormat &f = wgmmaElementFormat(e);
   uint32_t code = rng() & ((1u << (1 + f.expBits + f.manBits)) - 1);
   if (moderate) {
     const uint32_t exponent = uint32_t(f.bias) - 4 + rng() % 9;
@@ -236,7 +220,7 @@ TEST(Tcgen05HopperNumerics, TheDefaultKeepsItsF32StepsAndTheModelsDiffer) {
     const Inputs in = randomInputs(*form, /*moderate=*/true, seed++);
     const std::vector<uint32_t> steps = run(*form, in, Tcgen05Numerics::F32Steps),
                                 hopper = run(*form, in, Tcgen05Numerics::Hopper);
-    const FloatFormat &fa = formatOf(form->wgmma.a), &fb = formatOf(form->wgmma.b);
+    const FloatFormat &fa = wgmmaElementFormat(form->wgmma.a), &fb = wgmmaElementFormat(form->wgmma.b);
     auto value = [](const FloatFormat &f, uint32_t code, bool tf32) {
       return decode(f, tf32 ? code >> 13 : code);
     };
@@ -293,7 +277,7 @@ uint32_t codeOf(WgmmaElement e, float v) {
   case WgmmaElement::TF32:
     return bitsOf(v);
   default:
-    return encode(formatOf(e), v);
+    return encode(wgmmaElementFormat(e), v);
   }
 }
 
