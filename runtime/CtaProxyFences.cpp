@@ -22,12 +22,12 @@ const GenericWrites::Write *CtaRunner::unfencedWrite(uint32_t offset, uint32_t &
 
 std::string CtaRunner::unfencedWriteText(const char *reader, const GenericWrites::Write &w,
                                          uint32_t at) const {
-  return std::string(reader) + " reads shared byte " + hex(kSharedWindowBase + at) +
-         rankText() + ", which " + issuerText(w.writer, /*alwaysNameCta=*/false) +
-         " wrote with " + quoted(w.what) +
-         " and has not fenced since: a thread's shared-memory writes reach the async proxy "
-         "(TMA, tcgen05, wgmma) only after it executes fence.proxy.async.shared::cta, so on "
-         "the GPU " + reader + " may read the old value";
+  std::string writer = issuerText(w.writer, /*alwaysNameCta=*/false);
+  return std::string(reader) + " reads shared byte " + hex(kSharedWindowBase + at) + rankText() +
+         ", which " + writer + " wrote with " + quoted(w.what) +
+         " and has not fenced since: a thread's shared-memory writes reach the async proxy (TMA, "
+         "tcgen05, wgmma) only after it executes fence.proxy.async.shared::cta, so on the GPU " +
+         reader + " may read the old value";
 }
 
 void CtaRunner::checkOperandsFenced(Thread &t, std::vector<uint32_t> &units, const char *what,
