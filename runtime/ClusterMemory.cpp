@@ -49,6 +49,8 @@ std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t
     });
   if (owner.pendingAsync != 0)
     owner.checkPendingAsync(t, local, width, store, what);
+  if (store)
+    owner.genericWrites.note(offset, width, {what, clusterThreadId(t), t.asyncProxyFences});
   return owner.shared.data() + offset;
 }
 

@@ -120,6 +120,8 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
       }
     }
   for (int c = 0; c < 2; ++c)
+    pair[c]->checkOperandsFenced(t, units[c], what, &units[c ^ 1]);
+  for (int c = 0; c < 2; ++c)
     if (pair[c]->tmemLdStPending() &&
         pair[c]->tmemLdStInFlight(TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n, true,
                                   UINT32_MAX)) {
@@ -169,6 +171,7 @@ void CtaRunner::tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05C
         failTcgen05(t, what, problem);
       }
     }
+    cta->checkOperandsFenced(t, units, what);
     uint64_t serial =
         cta->tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);
     cta->noteTcgen05Reads(serial, std::move(units), what, issuer);

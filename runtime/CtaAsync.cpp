@@ -139,6 +139,7 @@ void CtaRunner::landCopy(Thread &t, size_t i) {
     uint32_t offset = target - kSharedWindowBase;
     std::memcpy(shared.data() + offset, c.image.data() + byte, 16);
     asyncOwner[offset / 16] = 0;
+    genericWrites.forgetUnit(offset);
   });
   uint32_t bar = c.bar, bytes = c.bytes;
   CtaRunner *barCta = c.barCta;
@@ -416,8 +417,6 @@ void Thread::mbarrierWaitParity(uint32_t bar, uint32_t parity, const char *what)
     yieldThread(what);
   cta->schedulingPoint(*this);
 }
-
-void Thread::fenceProxyAsync(const char *) {}
 
 void Thread::fenceMbarrierInit(const char *) {}
 

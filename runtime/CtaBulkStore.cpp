@@ -41,6 +41,9 @@ void CtaRunner::tmaStoreTile(Thread &t, uint32_t src, uint64_t tensorMap, const 
                " runs past the end of the CTA's shared memory [" + hex(kSharedWindowBase) + ", " +
                hex(kSharedWindowBase + shared.size()) + ")";
       });
+    uint32_t unfencedAt = 0;
+    if (const GenericWrites::Write *w = unfencedWrite(offset, unfencedAt))
+      fail(t, what, [&] { return unfencedWriteText("the store", *w, unfencedAt); });
     if (asyncOwner.empty() || !asyncOwner[offset / 16])
       return;
     auto load = std::find_if(asyncCopies.begin(), asyncCopies.end(), [&](const AsyncCopy &c) {

@@ -19,8 +19,6 @@ bool sameInstruction(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
 
-std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
-
 } // namespace
 
 Status CtaRunner::prepare() {
@@ -42,6 +40,7 @@ Status CtaRunner::prepare() {
     t.sharedSize = uint32_t(shared.size());
     t.dynamicSharedOffset = staticBytes;
     t.pendingAsyncCopies = &pendingAsync;
+    t.genericWrites = &genericWrites;
     t.index = i;
     t.tid = unflatten(i, config.block);
     t.ntid = config.block;
@@ -74,6 +73,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
     t.cluster_nctarank = uint32_t(dims.volume());
   }
   std::fill(shared.begin(), shared.end(), kSharedFill);
+  genericWrites.reset(shared.size());
   mbarriers.reset(&sharedNames);
   clcFailureObserved = false;
   tmem.reset();
@@ -350,7 +350,7 @@ void CtaRunner::leaveRunning() {
   leaveFiber(running, scheduler);
 }
 
-uint32_t CtaRunner::clusterThreadId(const Thread &t) { return t.cta->rank << 10 | t.index; }
+uint32_t CtaRunner::clusterThreadId(const Thread &t) { return t.clusterThreadId(); }
 
 std::string CtaRunner::rankText() const {
   return cluster.size() > 1 ? " of CTA rank " + std::to_string(rank) : "";

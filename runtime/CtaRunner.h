@@ -202,6 +202,21 @@ public:
   /// The peer of this CTA in its pair (rank ^ 1); fails `t` if the cluster
   /// has none.
   CtaRunner &pairPeer(Thread &t, const char *instruction, const char *what);
+  // Missing proxy fences (CtaProxyFences.cpp).
+  /// The last write of a byte of the 16-byte unit at shared offset `offset`
+  /// whose writer has not executed fence.proxy.async since (`at`: the
+  /// byte's offset); null if none.
+  const GenericWrites::Write *unfencedWrite(uint32_t offset, uint32_t &at) const;
+  /// "<reader> reads shared byte 0x..., which thread ... wrote with '...'
+  /// and has not fenced since: ..."
+  std::string unfencedWriteText(const char *reader, const GenericWrites::Write &w,
+                                uint32_t at) const;
+  /// Fails `t` if the tensor core reads, in the 16-byte units at these
+  /// shared offsets, a byte with an unfenced write; frees `units` (and
+  /// `alsoFree`, the caller's other vector) first, as `t`'s frames are
+  /// abandoned.
+  void checkOperandsFenced(Thread &t, std::vector<uint32_t> &units, const char *what,
+                           std::vector<uint32_t> *alsoFree = nullptr);
   /// Fails `t` if a pending asynchronous copy writes [address, address+width).
   void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                          const char *what);
@@ -551,6 +566,7 @@ private:
   Mbarriers mbarriers;
   /// Names of shared addresses in this CTA's diagnostics.
   SharedNames sharedNames;
+  GenericWrites genericWrites;
   std::vector<AsyncCopy> asyncCopies; // issue order
   /// Per shared unit (offset / 16): the serial of the in-flight copy writing
   /// it, or 0. Allocated at the CTA's first TMA load; all zero when none is

@@ -240,6 +240,7 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
       failTcgen05(t, what, problem);
     }
   }
+  checkOperandsFenced(t, units, what);
   if (tmemLdStPending() &&
       tmemLdStInFlight(written.lanes, written.column, written.columns, true, UINT32_MAX)) {
     std::vector<uint32_t>().swap(units); // the frame is abandoned

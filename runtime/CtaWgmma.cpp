@@ -60,8 +60,6 @@ std::string formText(const WgmmaLane &lane) {
          ", B descriptor " + hex(lane.bDesc) + ", scale-d " + (lane.scaleD ? "1" : "0") + ")";
 }
 
-std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
-
 /// "warps 4,5" / "warp 6" for the bits of warpgroup g.
 std::string warpsText(uint32_t g, uint32_t bits) {
   std::string list;
@@ -205,6 +203,7 @@ void CtaRunner::wgmmaPerform(Thread &t, Warpgroup &g, const char *what) {
       failTcgen05(t, what, problem);
     }
   }
+  checkOperandsFenced(t, units, what);
   ++g.issued;
   noteWgmmaReads(g, std::move(units), what);
   if (g.uncommitted++ == 0)

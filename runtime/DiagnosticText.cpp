@@ -15,6 +15,8 @@ std::string dim3Text(const Dim3 &d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
+
 std::string laneRanges(uint32_t mask) {
   std::string text;
   for (unsigned lane = 0; lane < 32;) {

@@ -15,6 +15,10 @@ std::string hex(uint64_t value);
 /// "(3,0,1)"
 std::string dim3Text(const Dim3 &d);
 
+/// "'st.shared.b32 at k.cute:3:5'": an instruction's description, quoted
+/// ("?" when there is none).
+std::string quoted(const char *what);
+
 /// The lanes set in `mask`, as ranges: "0-15,20,22-31".
 std::string laneRanges(uint32_t mask);
 

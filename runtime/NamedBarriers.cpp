@@ -13,8 +13,6 @@ bool sameInstruction(const char *a, const char *b) {
   return a == b || (a && b && std::strcmp(a, b) == 0);
 }
 
-std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
-
 } // namespace
 
 void NamedBarriers::reset(std::span<const uint32_t> liveLanes) {

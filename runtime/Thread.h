@@ -11,6 +11,7 @@
 #pragma once
 
 #include "runtime/ClusterLaunchControl.h"
+#include "runtime/GenericWrites.h"
 #include "runtime/Kernel.h"
 #include "runtime/Tcgen05.h"
 #include "runtime/TmemFragment.h"
@@ -163,10 +164,14 @@ public:
   /// The try_wait loop: polls (yieldThread) until the phase has completed.
   /// Needs KernelDescriptor::usesBarriers unless the phase is complete.
   void mbarrierWaitParity(uint32_t bar, uint32_t parity, const char *what);
-  /// `fence.proxy.async.shared::cta`. The emulator's memory is sequentially
-  /// consistent, so fences order nothing here; a missing one is not found.
+  /// `fence.proxy.async.shared::cta`: this thread's shared writes so far
+  /// become visible to the async proxy (runtime/GenericWrites.h); a TMA
+  /// store, tcgen05.mma/cp or wgmma that reads a byte this thread wrote
+  /// before it and has not fenced since is reported.
   void fenceProxyAsync(const char *what);
-  /// `fence.mbarrier_init.release.cluster` (no effect, as above).
+  /// `fence.mbarrier_init.release.cluster`. The emulator's memory is
+  /// sequentially consistent, so it orders nothing here; a missing one is
+  /// not found.
   void fenceMbarrierInit(const char *what);
   /// `cp.async.bulk.tensor.<rank>d.shared::cluster.global.tile
   /// .mbarrier::complete_tx::bytes [dst], [tensorMap, {coords}], [bar]`.
@@ -447,8 +452,12 @@ private:
       failShared(address, width, store, what);
     if (*pendingAsyncCopies != 0)
       checkPendingAsync(address, width, store, what);
+    if (store)
+      genericWrites->note(offset, width, {what, clusterThreadId(), asyncProxyFences});
     return sharedBytes + offset;
   }
+  /// The thread's number in its cluster: CTA rank << 10 | index.
+  uint32_t clusterThreadId() const { return cluster_ctarank << 10 | index; }
   [[noreturn]] void failShared(uint32_t address, uint32_t width, bool store, const char *what);
   std::byte *clusterSharedPointer(uint32_t address, uint32_t width, bool store, const char *what);
   /// A cta_group::2 collective: the warp meets, then waits for the pair
@@ -471,6 +480,10 @@ private:
   /// The CTA's count of asynchronous copies in flight (never null).
   const uint32_t *pendingAsyncCopies = &kNoAsyncCopies;
   static constexpr uint32_t kNoAsyncCopies = 0;
+  /// The CTA's record of the last generic write of each shared byte.
+  GenericWrites *genericWrites = nullptr;
+  /// fence.proxy.async executed, plus 1 (a write records 0 for none).
+  uint32_t asyncProxyFences = 1;
   uint64_t cachedBase = 0, cachedSize = 0;
   /// Stores and other visible changes made; the deadlock detector compares
   /// these between rounds to tell polling that waits from polling that works.

@@ -67,6 +67,7 @@ void pairBody(Thread &t, const void *raw) {
     t.storeShared<Chunk16>(base + i,
                            t.loadGlobal<Chunk16>(p.image + rank * p.imageBytes + i, "ld.global.v4"),
                            "st.shared.v4");
+  t.fenceProxyAsync("fence.proxy.async.shared::cta at pair.cute:4");
   if (warp == 0)
     t.tcgen05AllocPair(slot, 256, "tcgen05.alloc.cta_group::2 at pair.cute:5");
   if (tid == 0) {

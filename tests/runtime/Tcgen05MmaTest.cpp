@@ -406,6 +406,7 @@ void mmaBody(Thread &t, const void *raw) {
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * 16)
     t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
                            "st.shared.v4");
+  t.fenceProxyAsync("fence.proxy.async.shared::cta at mma.cute:2");
   t.barrierSync(0, 0, "bar.sync at mma.cute:3");
   if (warp == 0)
     warpSyncTcgen05Alloc(t, base + kSlot, 512, "tcgen05.alloc at mma.cute:5"); // as emitted
@@ -829,6 +830,7 @@ void twoReadersBody(Thread &t, const void *raw) {
     for (uint32_t i = 0; i < p.imageBytes; i += 16)
       t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
                              "st.shared.v4");
+  t.fenceProxyAsync("fence.proxy.async.shared::cta at two.cute:1");
   t.tcgen05Alloc(base + kSlot, 512, "tcgen05.alloc at two.cute:1");
   const uint32_t tmem = t.loadShared<uint32_t>(base + kSlot, "ld.shared at two.cute:2");
   if (t.tid.x == 0) {

@@ -77,6 +77,7 @@ void storeBody(Thread &t, const void *raw) {
           word |= uint32_t(pattern(i + b)) << (8 * b);
         t.storeShared<uint32_t>(region + i, word, "st.shared.u32 at store.cute:1");
       }
+      t.fenceProxyAsync("fence.proxy.async.shared::cta at store.cute:1");
       break;
     case Op::Store:
       t.tmaStoreTile(region + step.a, map, p.coords, p.rank,

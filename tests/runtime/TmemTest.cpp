@@ -70,6 +70,7 @@ void tmemBody(Thread &t, const void *raw) {
     uint32_t row = i / 32, byte = i % 32;
     t.storeShared<uint8_t>(base + sourceOffset(row, byte), sourceByte(row, byte), "st.shared");
   }
+  t.fenceProxyAsync("fence.proxy.async.shared::cta");
   if (tid == 0)
     t.mbarrierInit(base + kBar, 1, "mbarrier.init");
   t.barrierSync(0, 0, "bar.sync at tmem.cute:10");

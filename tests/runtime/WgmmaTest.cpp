@@ -320,6 +320,7 @@ void wgmmaBody(Thread &t, const void *raw) {
   for (uint32_t i = tid * 16; i < p.imageBytes; i += 128 * p.warpgroups * 16)
     t.storeShared<Chunk16>(base + i, t.loadGlobal<Chunk16>(p.image + i, "ld.global.v4"),
                            "st.shared.v4");
+  t.fenceProxyAsync("fence.proxy.async.shared::cta at wgmma.cute:1");
   const bool handOver = p.mistake == 11 || p.mistake == 12;
   if (handOver && tid == 0)
     t.mbarrierInit(base, 128, "mbarrier.init at wgmma.cute:1");
