@@ -320,13 +320,15 @@ Prepared prepare(const MmaCase &c, uint32_t seed = 1) {
       x = randomCode(c.a, rng);
     for (auto &x : b)
       x = randomCode(c.b, rng);
-    if (c.infinities)
+    if (c.infinities) {
       for (std::vector<uint32_t> *codes : {&a, &b})
-        for (size_t e = 0; e < codes->size(); ++e)
+        for (size_t e = 0; e < codes->size(); ++e) {
           if (e % 13 == 0)
             (*codes)[e] = 0x7C00 | uint32_t(rng() % 2) << 15;
           else if (e % 7 == 0)
             (*codes)[e] = 0;
+        }
+    }
     auto kOffset = [&](const Operand &op) {
       uint32_t width = 16 * test::layoutAtomChunks(op.layout);
       return !op.mnMajor && op.layout != UmmaLayout::None && width > 32 ? width - 32 : 0u;
