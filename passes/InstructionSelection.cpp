@@ -94,6 +94,9 @@ public:
     ir::walk(kernel, [&](Operation &op) {
       if ((op.kind() == OpKind::Div || op.kind() == OpKind::Rem) && nonNegative.known(op.operand(0)))
         nonNegativeDividends.insert(&op);
+      for (const Value *v : op.operands())
+        if (const Operation *def = v->definingOp(); def && def->kind() == OpKind::MemAtomic)
+          readAtomics.insert(def);
     });
     ir::Block &entry = kernel.regions()[0]->front();
     loadParameters(entry);
@@ -293,7 +296,7 @@ private:
     case OpKind::MemLoad:
       return memLoad(b, op, in[0], type);
     case OpKind::MemAtomic:
-      return selectAtomic(b, op, in);
+      return selectAtomic(b, op, in, readAtomics.contains(&op));
     case OpKind::MemStore:
       if (const int64_t *vector = op.attrAs<int64_t>("vector")) {
         storeWords(b, op, in, *vector);
@@ -785,6 +788,8 @@ private:
   /// The divisions and remainders whose dividend is never negative, found
   /// before selection rewrites their operands.
   llvm::DenseSet<const Operation *> nonNegativeDividends;
+  /// The atomics whose old value something reads (the others become red).
+  llvm::DenseSet<const Operation *> readAtomics;
   /// warp_idx(), computed once at the kernel's entry (null when unused).
   Value *warpIndex = nullptr;
   llvm::DenseMap<Value *, Value *> machine;

@@ -15,7 +15,8 @@ static llvm::StringRef atomicTypeSuffix(llvm::StringRef op, DataType type) {
   return type == DataType::F32 ? ".f32" : type == DataType::I32 ? ".s32" : ".u32";
 }
 
-ir::Value *selectAtomic(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
+ir::Value *selectAtomic(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
+                        bool oldValueRead) {
   DataType type = op.result()->type().element();
   const std::string &kind = *op.attrAs<std::string>("op");
   llvm::SMLoc loc = op.loc();
@@ -26,9 +27,13 @@ ir::Value *selectAtomic(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<
   for (ir::Value *v : in.drop_front())
     operands.push_back(viaBits ? ptx::emitValue(b, loc, "mov.b32.fromf32", DataType::U32, {v}) : v);
   bool shared = *op.attrAs<std::string>("space") == ir::name(ir::MemorySpace::Shared);
-  std::string opcode =
-      ("atom." + llvm::Twine(shared ? "shared." : "global.") + kind + suffix).str();
-  ir::Value *old = ptx::emitValue(b, loc, opcode, viaBits ? DataType::U32 : type, operands);
+  std::string name = ((shared ? "shared." : "global.") + kind + suffix).str();
+  // red has no exch or cas: those give the old value even when unread.
+  if (!oldValueRead && kind != "exch" && kind != "cas") {
+    ptx::emitInst(b, loc, "red." + name, {}, operands);
+    return nullptr;
+  }
+  ir::Value *old = ptx::emitValue(b, loc, "atom." + name, viaBits ? DataType::U32 : type, operands);
   return viaBits ? ptx::emitValue(b, loc, "mov.b32.tof32", DataType::F32, {old}) : old;
 }
 
