@@ -391,9 +391,13 @@ SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
 SemaValue IRGen::rearrangeFragment(const SemaValue &fragment, const Layout &arranged,
                                    CallSite &site) {
   std::optional<StaticIndexer> index = StaticIndexer::of(arranged);
+  if (!index)
+    return error(site.loc(), "a register fragment has a compile-time shape; rearranged by " +
+                                 arranged.str() + " it would have a run-time one",
+                 {site.range()});
   const int64_t size = cutec::size(fragment.type().tensorLayout()).staticValue();
   std::vector<ir::Value *> elements;
-  for (int64_t i = 0; index && i < index->size(); ++i) {
+  for (int64_t i = 0; i < index->size(); ++i) {
     int64_t at = (*index)(i);
     if (at < 0 || at >= size)
       return error(site.loc(), "the layout " + arranged.str() + " reaches element " +
@@ -405,10 +409,6 @@ SemaValue IRGen::rearrangeFragment(const SemaValue &fragment, const Layout &arra
       return e;
     elements.push_back(e.irValue());
   }
-  if (!index || elements.empty())
-    return error(site.loc(), "a register fragment rearranged by " + arranged.str() +
-                                 " would have no static elements",
-                 {site.range()});
   ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
                                    makeLayout(arranged.shape));
   return SemaValue::runTime(
