@@ -30,16 +30,16 @@ void checkBarrier(int64_t id, const std::vector<Use> &uses, const ThreadReach &r
   for (const Use &u : uses)
     if (u.threads != uses.front().threads)
       return;
-  llvm::BitVector warps(reach.points() / 32 + 1);
+  // The warps of each CTA that reach the barrier, CTA by CTA.
+  const int64_t perCta = (reach.threadsPerCta() + 31) / 32;
+  llvm::BitVector warps(unsigned(reach.ctas() * perCta));
   for (const Use &u : uses) {
     const llvm::BitVector *points = reach.reach(*u.op);
     if (!points)
       return;
     for (unsigned p : points->set_bits())
-      warps.set(
-          unsigned(reach.rankOf(p) * ((reach.threadsPerCta() + 31) / 32) + reach.threadOf(p) / 32));
+      warps.set(unsigned(reach.rankOf(p) * perCta + reach.threadOf(p) / 32));
   }
-  int64_t perCta = (reach.threadsPerCta() + 31) / 32;
   for (int64_t r = 0; r < reach.ctas(); ++r) {
     int64_t n = 0;
     for (int64_t w = 0; w < perCta; ++w)
