@@ -71,8 +71,10 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   parity &= 1;
   // The waited phase is the current one and lacks only transaction bytes:
   // the loads that owe them land now, in issue order, as far as needed.
-  // A schedule may leave them in flight a while longer (delayLanding).
-  if (s->parity() == parity && s->pendingArrivals == 0 && !cluster.schedule().delayLanding())
+  // A schedule may leave them in flight a while longer (delayLanding); a
+  // kernel without barriers has no schedule (and may not wait again).
+  if (s->parity() == parity && s->pendingArrivals == 0 &&
+      !(launch.kernel.usesBarriers && cluster.schedule().delayLanding()))
     landCopiesFor(t, bar, parity);
   bool done = s->parity() != parity;
   if (done && !tmem.pendingWrites().empty()) {

@@ -65,6 +65,8 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
     return block.takeError();
   if (options.sms < 1)
     return llvm::createStringError("--sms 0: a GPU has at least one SM");
+  if (options.schedules == 0)
+    return llvm::createStringError("--schedules 0: a run needs at least one schedule");
   SizeBindings launchSizes = *sizes;
   launchSizes[ir::kSmCountSize] = options.sms;
   llvm::Expected<rt::Dim3> grid = evaluateDim3(**kernel, "grid", launchSizes);
@@ -75,7 +77,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.workerThreads = options.workers;
   plan.config.multiprocessors = options.sms;
   plan.config.tcgen05Numerics = options.tcgen05Numerics;
-  plan.schedules = std::max(1u, options.schedules);
+  plan.schedules = options.schedules;
   plan.seed = options.seed;
   if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))
     plan.config.dynamicSharedBytes = uint32_t(*shared);
