@@ -520,7 +520,8 @@ private:
                         const std::vector<SemaValue> &coords);
   /// Element `index` (compile-time or run-time) of a rank-1 tensor in memory.
   SemaValue elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc);
-  SemaValue rearrangeFragment(const SemaValue &fragment, const Layout &arranged, CallSite &site);
+  SemaValue rearrangeFragment(const SemaValue &fragment, const Layout &arranged, int64_t first,
+                              llvm::SMLoc loc, llvm::SMRange range);
   SemaValue sliceFragment(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                           const std::vector<SemaValue> &coords);
   SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,

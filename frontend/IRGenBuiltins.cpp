@@ -381,38 +381,37 @@ SemaValue IRGen::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
   if (!result)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
   if (ofFragment && result->get<Layout>())
-    return rearrangeFragment(first, *result->get<Layout>(), site);
+    return rearrangeFragment(first, *result->get<Layout>(), 0, site.loc(), site.range());
   return SemaValue::fromLayoutValue(std::move(*result));
 }
 
 // A layout function of a register fragment (logical_divide(frag, tiler),
 // group_modes, ...), as CuTe applies it to a tensor: a fragment of the same
-// registers whose element i is the one at logical index `arranged(i)`.
+// registers whose element i is the one at logical index first + arranged(i)
+// (first: where a slice starts).
 SemaValue IRGen::rearrangeFragment(const SemaValue &fragment, const Layout &arranged,
-                                   CallSite &site) {
+                                   int64_t first, llvm::SMLoc loc, llvm::SMRange range) {
   std::optional<StaticIndexer> index = StaticIndexer::of(arranged);
   if (!index)
-    return error(site.loc(), "a register fragment has a compile-time shape; rearranged by " +
-                                 arranged.str() + " it would have a run-time one",
-                 {site.range()});
+    return error(loc, "a register fragment has a compile-time shape; rearranged by " +
+                          arranged.str() + " it would have a run-time one",
+                 {range});
   const int64_t size = cutec::size(fragment.type().tensorLayout()).staticValue();
   std::vector<ir::Value *> elements;
   for (int64_t i = 0; i < index->size(); ++i) {
-    int64_t at = (*index)(i);
+    int64_t at = first + (*index)(i);
     if (at < 0 || at >= size)
-      return error(site.loc(), "the layout " + arranged.str() + " reaches element " +
-                                   llvm::Twine(at) + " of a register fragment of " +
-                                   llvm::Twine(size) + " elements",
-                   {site.range()});
-    SemaValue e = fragmentElement(fragment, at, site.loc());
+      return error(loc, "the layout " + arranged.str() + " reaches element " + llvm::Twine(at) +
+                            " of a register fragment of " + llvm::Twine(size) + " elements",
+                   {range});
+    SemaValue e = fragmentElement(fragment, at, loc);
     if (e.isPoison())
       return e;
     elements.push_back(e.irValue());
   }
   ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
                                    makeLayout(arranged.shape));
-  return SemaValue::runTime(
-      builder->createValue(ir::OpKind::FragmentOf, site.loc(), type, elements));
+  return SemaValue::runTime(builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 
 // size(x) and size(x, mode=i) or mode=(i, j) for a nested mode (CuTe DSL's

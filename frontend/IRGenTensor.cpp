@@ -210,20 +210,8 @@ SemaValue IRGen::sliceFragment(const SemaValue &fragment, const ast::SubscriptEx
   llvm::Expected<IntExpr> first = picked ? sliceOffset(logical, at) : llvm::Expected<IntExpr>(0);
   if (!picked || !first)
     return error(subscript, llvm::toString(picked ? first.takeError() : picked.takeError()));
-  std::optional<StaticIndexer> index = StaticIndexer::of(*picked);
-  if (!index)
-    return error(subscript, "internal error: a register fragment of dynamic shape");
-  std::vector<ir::Value *> elements;
-  for (int64_t i = 0; i < index->size(); ++i) {
-    SemaValue e = fragmentElement(fragment, first->staticValue() + (*index)(i), subscript.getLoc());
-    if (e.isPoison())
-      return e;
-    elements.push_back(e.irValue());
-  }
-  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
-                                   makeLayout(picked->shape));
-  return SemaValue::runTime(
-      builder->createValue(ir::OpKind::FragmentOf, subscript.getLoc(), type, elements));
+  return rearrangeFragment(fragment, *picked, first->staticValue(), subscript.getLoc(),
+                           subscript.getRange());
 }
 
 // --- Coordinate tensors ------------------------------------------------------
