@@ -122,14 +122,8 @@ void CtaRunner::tcgen05MmaPair(Thread &t, const MmaOperands &op, const char *wha
   for (int c = 0; c < 2; ++c)
     pair[c]->checkOperandsFenced(t, units[c], what, &units[c ^ 1]);
   for (int c = 0; c < 2; ++c)
-    if (pair[c]->tmemLdStPending() &&
-        pair[c]->tmemLdStInFlight(TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n, true,
-                                  UINT32_MAX)) {
-      std::vector<uint32_t>().swap(units[0]); // the frame is abandoned
-      std::vector<uint32_t>().swap(units[1]);
-      pair[c]->checkTmemLdSt(t, TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n,
-                             /*write=*/true, UINT32_MAX, "it writes", what);
-    }
+    pair[c]->checkTmemLdSt(t, TmemLanes::range(0, 128), op.dTmem & 0xFFFF, d.n, /*write=*/true,
+                           UINT32_MAX, "it writes", what, {&units[0], &units[1]});
   uint32_t issuer = clusterThreadId(t);
   for (int c = 0; c < 2; ++c) {
     uint64_t serial = pair[c]->tmem.addPendingWrite(TmemLanes::range(0, 128), op.dTmem & 0xFFFF,
@@ -172,6 +166,8 @@ void CtaRunner::tcgen05CpPair(Thread &t, uint32_t taddr, uint64_t desc, Tcgen05C
       }
     }
     cta->checkOperandsFenced(t, units, what);
+    cta->checkTmemLdSt(t, written.lanes, written.column, written.columns, /*write=*/true,
+                       UINT32_MAX, "it writes", what, {&units});
     uint64_t serial =
         cta->tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);
     cta->noteTcgen05Reads(serial, std::move(units), what, issuer);

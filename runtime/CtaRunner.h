@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <initializer_list>
 #include <vector>
 
 namespace cutec::rt {
@@ -153,10 +154,11 @@ public:
   void tcgen05WaitLdSt(const Thread &t, bool store);
   /// Fails `t` if a tcgen05.ld or st in flight of a warp other than
   /// `exceptWarp` conflicts with `access` ("the MMA writes") of the region:
-  /// any of them when the access writes, a store when it reads.
+  /// any of them when the access writes, a store when it reads. A failure
+  /// abandons the caller's frame, so its vectors in `frame` are freed first.
   void checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column, uint32_t columns,
-                     bool write, uint32_t exceptWarp, const char *access, const char *what);
-  bool tmemLdStPending() const { return !tmemInFlight.empty(); }
+                     bool write, uint32_t exceptWarp, const char *access, const char *what,
+                     std::initializer_list<std::vector<uint32_t> *> frame = {});
 
   // Warpgroup MMA (CtaWgmma.cpp); see Thread's wgmma methods. Each warp
   // meets (a warp-collective), then the warpgroup: the last warp to arrive

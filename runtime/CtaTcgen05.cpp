@@ -241,12 +241,8 @@ void CtaRunner::issueTcgen05(Thread &t, const char *what, Execute &&execute) {
     }
   }
   checkOperandsFenced(t, units, what);
-  if (tmemLdStPending() &&
-      tmemLdStInFlight(written.lanes, written.column, written.columns, true, UINT32_MAX)) {
-    std::vector<uint32_t>().swap(units); // the frame is abandoned
-    checkTmemLdSt(t, written.lanes, written.column, written.columns, /*write=*/true, UINT32_MAX,
-                  "it writes", what);
-  }
+  checkTmemLdSt(t, written.lanes, written.column, written.columns, /*write=*/true, UINT32_MAX,
+                "it writes", what, {&units});
   uint32_t issuer = clusterThreadId(t);
   uint64_t serial =
       tmem.addPendingWrite(written.lanes, written.column, written.columns, what, issuer);

@@ -38,12 +38,15 @@ const CtaRunner::TmemLdSt *CtaRunner::tmemLdStInFlight(const TmemLanes &lanes, u
 
 void CtaRunner::checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column,
                               uint32_t columns, bool write, uint32_t exceptWarp,
-                              const char *access, const char *what) {
+                              const char *access, const char *what,
+                              std::initializer_list<std::vector<uint32_t> *> frame) {
   const TmemLdSt *a = tmemInFlight.empty()
                           ? nullptr
                           : tmemLdStInFlight(lanes, column, columns, write, exceptWarp);
   if (!a)
     return;
+  for (std::vector<uint32_t> *v : frame)
+    std::vector<uint32_t>().swap(*v);
   fail(t, what, [&] {
     const char *wait = a->store ? "tcgen05.wait::st" : "tcgen05.wait::ld";
     return std::string(access) + " TMEM " + lanes.text() + " columns [" + std::to_string(column) +

@@ -111,9 +111,10 @@ TEST(ScheduleExploration, AResultThatDependsOnTheScheduleIsARace) {
 
 // Warp 0 stores to TMEM lanes 0-31 (or loads them), then warp 4, whose
 // lane quarter is the same, stores there after a bar.sync; warp 0 waits for
-// its own access before the bar.sync only when `wait`.
+// its own access before the bar.sync only when `wait`. With `deallocAtOnce`
+// warp 0 deallocates right after its access instead (and leaves).
 struct TmemParams {
-  bool load, wait;
+  bool load, wait, deallocAtOnce;
 };
 
 void tmemBody(Thread &t, const void *raw) {
@@ -134,6 +135,10 @@ void tmemBody(Thread &t, const void *raw) {
       t.tcgen05WaitLd("tcgen05.wait::ld");
     if (p.wait && !p.load)
       t.tcgen05WaitSt("tcgen05.wait::st");
+    if (p.deallocAtOnce) {
+      t.tcgen05Dealloc(taddr, 32, "tcgen05.dealloc at tmem.cute:9");
+      return;
+    }
   }
   t.barrierSync(0, 0, "bar.sync at tmem.cute:11");
   if (t.warpid == 4)
@@ -148,9 +153,9 @@ void tmemBody(Thread &t, const void *raw) {
 const KernelDescriptor kTmemKernel{"tmem_in_flight", tmemBody, sizeof(TmemParams),
                                    /*usesBarriers=*/true, /*staticSharedBytes=*/0};
 
-std::string runTmem(bool load, bool wait) {
+std::string runTmem(bool load, bool wait, bool deallocAtOnce = false) {
   MemoryMap map;
-  TmemParams params{load, wait};
+  TmemParams params{load, wait, deallocAtOnce};
   LaunchConfig cfg = config({1, 1, 1}, {160, 1, 1}, 1);
   cfg.dynamicSharedBytes = 16;
   Status s = launch(kTmemKernel, cfg, &params, map);
@@ -174,6 +179,15 @@ TEST(TmemInFlight, AStoreOverAStoreNotWaitedForIsReported) {
                       "tcgen05.wait::st since"),
             std::string::npos)
       << runTmem(false, false);
+}
+
+TEST(TmemInFlight, ADeallocBeforeTheWarpsOwnWaitIsReported) {
+  EXPECT_NE(runTmem(/*load=*/true, /*wait=*/false, /*deallocAtOnce=*/true)
+                .find("tcgen05.dealloc at tmem.cute:9: tcgen05.dealloc frees TMEM lanes [0,128) "
+                      "columns [0,32), which 'tcgen05.ld at tmem.cute:8' (warp 0; reads TMEM "
+                      "lanes [0,32) columns [0,4)) may still be reading"),
+            std::string::npos)
+      << runTmem(true, false, true);
 }
 
 TEST(TmemInFlight, AWaitBeforeTheBarrierCompletesTheAccess) {
