@@ -321,7 +321,8 @@ private:
   bool checkTmaOperands(CallSite &site, const SemaValue &tile, const SemaValue &smem,
                         const ast::Expr &smemExpr);
   // --- The math library (IRGenMath.cpp) ------------------------------------
-  /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh.
+  /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh,
+  /// rcp_approx.
   SemaValue mathFunctionCall(CallSite &site);
   // --- Atomics (IRGenAtomic.cpp) -------------------------------------------
   /// atomic_add/max/min/and/or/xor/exch(elem, val), atomic_cas(elem, cmp=,

@@ -1,11 +1,13 @@
 //===- IRGenMath.cpp - The math library on run-time scalars ---------------===//
 //
-// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2 and tanh
-// (docs/language.md "Math functions"). Each checks its arguments' types
-// here and becomes one `math.call` (`fma`: one `arith.fma`); pass
+// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh and
+// rcp_approx (docs/language.md "Math functions"). Each checks its arguments'
+// types here and becomes one `math.call` (`fma`: one `arith.fma`); pass
 // expand-math writes the functions PTX has no exactly rounded instruction
-// for as sequences of exactly rounded ones. With only compile-time
-// integers, `min` is the layout library's (grid sizes) and `max` folds.
+// for as sequences of exactly rounded ones. `fastmath=True` (rsqrt, exp,
+// exp2) and rcp_approx name the special-function unit's approximation
+// instead: fn "exp2.approx" and so on. With only compile-time integers,
+// `min` is the layout library's (grid sizes) and `max` folds.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/IRGen.h"
@@ -22,13 +24,17 @@ struct MathFunction {
   llvm::StringLiteral name;
   bool takesInt32;   // i32 (and u32, unless signedOnly) besides f32
   bool signedOnly;   // i32 but not u32 (abs)
+  bool fastMath;     // takes fastmath=
 };
 
 constexpr MathFunction kMathFunctions[] = {
-    {"max", true, false},       {"min", true, false},     {"abs", true, true},
-    {"fma", false, false},      {"copysign", false, false}, {"sqrt", false, false},
-    {"rsqrt", false, false},    {"exp", false, false},    {"exp2", false, false},
-    {"log", false, false},      {"log2", false, false},   {"tanh", false, false},
+    {"max", true, false, false},      {"min", true, false, false},
+    {"abs", true, true, false},       {"fma", false, false, false},
+    {"copysign", false, false, false}, {"sqrt", false, false, false},
+    {"rsqrt", false, false, true},    {"exp", false, false, true},
+    {"exp2", false, false, true},     {"log", false, false, false},
+    {"log2", false, false, false},    {"tanh", false, false, false},
+    {"rcp_approx", false, false, false},
 };
 
 const MathFunction &mathFunction(llvm::StringRef name) {
@@ -54,6 +60,15 @@ bool accepts(const MathFunction &f, DataType t) {
 SemaValue IRGen::mathFunctionCall(CallSite &site) {
   const MathFunction &f = mathFunction(site.callee);
   std::vector<SemaValue> &args = site.bound;
+  // The op's function: the unit's approximation for fastmath=True.
+  std::optional<SemaValue> fastMath;
+  if (f.fastMath) {
+    fastMath = args.back();
+    args.pop_back();
+  }
+  std::string fn = f.name == "rcp_approx" ? "rcp.approx" : f.name.str();
+  if (fastMath && fastMath->boolValue())
+    fn += ".approx";
   // On register fragments: element by element.
   if (llvm::any_of(args, isFragment)) {
     std::vector<const ast::Expr *> exprs;
@@ -62,6 +77,8 @@ SemaValue IRGen::mathFunctionCall(CallSite &site) {
     return elementwise(args, exprs, site.loc(), [&](llvm::ArrayRef<SemaValue> scalars) {
       CallSite element = site;
       element.bound.assign(scalars.begin(), scalars.end());
+      if (fastMath)
+        element.bound.push_back(*fastMath);
       return mathFunctionCall(element);
     });
   }
@@ -123,7 +140,7 @@ SemaValue IRGen::mathFunctionCall(CallSite &site) {
   if (f.name == "fma")
     return SemaValue::runTime(b->createValue(ir::OpKind::Fma, site.loc(), scalar, operands));
   ir::Operation &op = b->create(ir::OpKind::MathCall, site.loc(), operands, {scalar});
-  op.setAttr("fn", f.name.str());
+  op.setAttr("fn", fn);
   return SemaValue::runTime(op.result());
 }
 

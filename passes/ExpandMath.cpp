@@ -86,6 +86,9 @@ public:
     }
     if (fn == "exp")
       return exp(x);
+    // CUDA's __expf: x * log2(e) (rounded to f32), then the unit's 2^x.
+    if (fn == "exp.approx")
+      return math("exp2.approx", {mul(x, f32(0x1.715476p+0))});
     if (fn == "log" || fn == "log2")
       return log(x, fn == "log2");
     if (fn == "tanh")

@@ -21,6 +21,10 @@ constexpr MathRule kMathRules[] = {
     {"max", DataType::U32, "max.u32"},    {"min", DataType::F32, "min.f32"},
     {"min", DataType::I32, "min.s32"},    {"min", DataType::U32, "min.u32"},
     {"abs", DataType::I32, "abs.s32"},    {"sqrt", DataType::F32, "sqrt.rn.f32"},
+    // fastmath: the special-function unit (exp.approx is expand-math's).
+    {"exp2.approx", DataType::F32, "ex2.approx.ftz.f32"},
+    {"rsqrt.approx", DataType::F32, "rsqrt.approx.ftz.f32"},
+    {"rcp.approx", DataType::F32, "rcp.approx.ftz.f32"},
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "runtime/Numerics.h"
 #include "runtime/PtxArith.h"
 #include "runtime/PtxAtomic.h"
+#include "runtime/Sfu.h"
 #include "runtime/Tcgen05Collectives.h"
 #include "runtime/Thread.h"
 #include "runtime/WarpMatrix.h"

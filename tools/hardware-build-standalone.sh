@@ -55,6 +55,8 @@ pids+=($!)
 check warp_primitives_check tests/hardware/WarpPrimitivesCheck.cpp "$gen/shuffles_emu.cpp" \
   "$gen/warp_reduction_emu.cpp" "$gen/block_reduction_emu.cpp" "$gen/atomics_emu.cpp" &
 pids+=($!)
+check sfu_check tests/hardware/SfuCheck.cpp "$gen/fast_math_emu.cpp" &
+pids+=($!)
 forms=()
 for form in f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat; do
   forms+=("$gen/wgmma_${form}_emu.cpp")

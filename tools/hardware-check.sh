@@ -29,6 +29,8 @@
 #  - warp_primitives_check: the warp shuffles, warp and block reductions
 #    and atomics of the emulation tests (tests/lit/run/Inputs) on three
 #    sizes, GPU against emulation;
+#  - sfu_check: exp2/exp/rsqrt with fastmath=True and rcp_approx, GPU
+#    against emulation on random inputs and on every f32 input;
 #  - wgmma_forms_check: every wgmma form as cutec compiles it (A from shared
 #    memory and from registers), GPU against emulation on full-range inputs;
 #  - tools/wgmma-numerics-check.sh: every wgmma form against the emulator's
@@ -40,7 +42,7 @@ build=${1:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_model_check \
   warp_roles_check persistent_transform_check hopper_gemm_check simt_kernels_check \
-  warp_primitives_check wgmma_forms_check
+  warp_primitives_check sfu_check wgmma_forms_check
 "$build/bin/gemv_hardware_check" "$build/tests/hardware/nvfp4_gemv.sm_90a.ptx" \
   "$build/tests/hardware/nvfp4_gemv_warp.sm_90a.ptx" "$build/tests/hardware/handwritten_gemv.sm_90a.ptx"
 "$build/bin/tma_tile_copy_check" "$build/tests/hardware/tma_tile_copy.sm_90a.ptx"
@@ -55,6 +57,7 @@ cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_mode
 "$build/bin/warp_primitives_check" "$build/tests/hardware/shuffles.sm_90a.ptx" \
   "$build/tests/hardware/warp_reduction.sm_90a.ptx" \
   "$build/tests/hardware/block_reduction.sm_90a.ptx" "$build/tests/hardware/atomics.sm_90a.ptx"
+"$build/bin/sfu_check" "$build/tests/hardware/fast_math.sm_90a.ptx"
 forms=()
 for form in f16acc fp8f16 tf32 s8u8 s8sat rmem rmem_tf32 rmem_fp8 rmem_s8sat; do
   forms+=("$build/tests/hardware/wgmma_$form.sm_90a.ptx")
