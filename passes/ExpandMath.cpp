@@ -1,8 +1,10 @@
 //===- ExpandMath.cpp - Math functions as exactly rounded operations ------===//
 //
-// PTX computes rsqrt, exp2, lg2 and tanh only approximately (the MUFU unit,
-// `ex2.approx` and friends), and no document defines their results bit for
-// bit, so the emulation could not reproduce them. This pass writes
+// PTX computes rsqrt, exp2, lg2 and tanh in one instruction only
+// approximately (the special-function unit, `ex2.approx` and friends), which
+// the user asks for with fastmath=True (`math.call` "exp2.approx": isel
+// selects the instruction; "exp.approx" becomes a product by log2(e) here,
+// then "exp2.approx"). Otherwise this pass writes
 // `math.call` rsqrt, exp, exp2, log, log2 and tanh as sequences of
 // operations that PTX rounds exactly (add/sub/mul/div/fma .rn, sqrt.rn,
 // comparisons, selects, integer arithmetic on the bits), which the
