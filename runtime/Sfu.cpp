@@ -23,20 +23,23 @@ float scaledValue(int64_t value, int exponent, int scale) {
   return std::fabs(result) < 0x1p-126f ? 0.0f : result;
 }
 
-/// The biased exponent and the fraction bits of an f32.
+/// The sign bit, biased exponent and fraction bits of an f32.
 struct Parts {
+  uint32_t sign;
   int biased;
   uint32_t fraction;
 };
-Parts partsOf(uint32_t bits) { return {int(bits >> 23 & 0xFF), bits & 0x7FFFFF}; }
+Parts partsOf(float x) {
+  uint32_t bits = std::bit_cast<uint32_t>(x);
+  return {bits & kSign, int(bits >> 23 & 0xFF), bits & 0x7FFFFF};
+}
 
 } // namespace
 
 float ex2ApproxFtzF32(float x) {
   static const sfu::DecodedTable table(sfu::kEx2Table);
-  uint32_t bits = std::bit_cast<uint32_t>(x);
-  Parts p = partsOf(bits);
-  bool negative = bits & kSign;
+  Parts p = partsOf(x);
+  bool negative = p.sign;
   if (p.biased == 0xFF)
     return p.fraction ? fromBits(kCanonicalNaN) : negative ? 0.0f : fromBits(kInfinity);
   if (p.biased == 0)
@@ -58,14 +61,12 @@ float ex2ApproxFtzF32(float x) {
 
 float rsqrtApproxFtzF32(float x) {
   static const sfu::DecodedTable table(sfu::kRsqrtTable);
-  uint32_t bits = std::bit_cast<uint32_t>(x);
-  Parts p = partsOf(bits);
-  bool negative = bits & kSign;
+  Parts p = partsOf(x);
   if (p.biased == 0xFF && p.fraction)
     return fromBits(kCanonicalNaN);
   if (p.biased == 0) // zeros and subnormals
-    return fromBits(kInfinity | (bits & kSign));
-  if (negative)
+    return fromBits(kInfinity | p.sign);
+  if (p.sign)
     return fromBits(kCanonicalNaN);
   if (p.biased == 0xFF)
     return 0.0f;
@@ -79,15 +80,13 @@ float rsqrtApproxFtzF32(float x) {
 
 float rcpApproxFtzF32(float x) {
   static const sfu::DecodedTable table(sfu::kRcpTable);
-  uint32_t bits = std::bit_cast<uint32_t>(x);
-  Parts p = partsOf(bits);
-  uint32_t sign = bits & kSign;
+  Parts p = partsOf(x);
   if (p.biased == 0xFF)
-    return p.fraction ? fromBits(kCanonicalNaN) : fromBits(sign);
+    return p.fraction ? fromBits(kCanonicalNaN) : fromBits(p.sign);
   if (p.biased == 0)
-    return fromBits(kInfinity | sign);
+    return fromBits(kInfinity | p.sign);
   float magnitude = scaledValue(table[p.fraction], -(p.biased - 127), 24);
-  return sign ? -magnitude : magnitude;
+  return p.sign ? -magnitude : magnitude;
 }
 
 } // namespace cutec::rt::ptx
