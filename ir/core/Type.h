@@ -26,7 +26,14 @@ namespace cutec::ir {
 /// offset o is o itself, one tensor per coordinate mode. `ClusterShared`
 /// is the shared memory of a CTA of the cluster reached through mapa
 /// (distributed shared memory): a view of it names its CTA's rank.
-enum class MemorySpace : unsigned char { Global, Shared, Tensor, Register, Coordinate, ClusterShared };
+enum class MemorySpace : unsigned char {
+  Global,
+  Shared,
+  Tensor,
+  Register,
+  Coordinate,
+  ClusterShared
+};
 llvm::StringRef name(MemorySpace space);
 
 class Type {

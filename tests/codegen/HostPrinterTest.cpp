@@ -65,7 +65,8 @@ TEST(HostPrinter, PrintsProductsSumsAndOnlyTheHelpersUsed) {
 }
 
 TEST(HostPrinter, ClustersAbove8CtasOptInToNonPortableSizes) {
-  const char *optIn = "cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)";
+  const char *optIn =
+      "cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)";
   auto module = decodeSumWithGrid();
   module->kernels()[0]->setAttr("grid", tup(16, 1, 1));
   module->kernels()[0]->setAttr("cluster", tup(8, 1, 1));

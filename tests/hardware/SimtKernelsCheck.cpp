@@ -190,7 +190,9 @@ Case softmaxRows(const char *name, uint32_t m, uint32_t n, CUfunction f,
   Case c =
       start(std::string(name) + " M=" + std::to_string(m) + " N=" + std::to_string(n),
             {random(size_t(m) * n, 4.0f, m + n), std::vector<float>(size_t(m) * n)}, {"mX", "mY"});
-  c.launch = [=](const std::vector<CUdeviceptr> &d) { return launch(f, {d[0], d[1], m, n}, nullptr); };
+  c.launch = [=](const std::vector<CUdeviceptr> &d) {
+    return launch(f, {d[0], d[1], m, n}, nullptr);
+  };
   c.emulate = [=, &kernel](Buffers &b, cutec::rt::MemoryMap &map) {
     Params p{address(b[0]), address(b[1]), m, n};
     return cutec::rt::launch(kernel, cutec::hw::emulatedLaunch(grid(m, n), block, sharedBytes), &p,
