@@ -470,6 +470,13 @@ private:
   /// names CTAs of the cluster and a static rank is one of them.
   ir::Value *clusterArgument(CallSite &site, llvm::StringRef name, llvm::StringRef key,
                              bool &absent);
+  /// clusterArgument's checks of the value `v` of `name`'s `key`, written
+  /// at `expr`; a kernel without clusters is reported at `where`.
+  ir::Value *clusterOperand(llvm::StringRef name, llvm::StringRef key, const SemaValue &v,
+                            const ast::Expr &expr, llvm::SMRange where);
+  /// mapa(tensor, cta): the shared tensor as CTA `cta`'s of the cluster
+  /// (distributed shared memory), to load from and store to.
+  SemaValue mapaView(CallSite &site);
 
   // --- Tiled copies (IRGenCopy.cpp) -----------------------------------------
   SemaValue copyUniversalOp(CallSite &site);

@@ -3,8 +3,9 @@
 // cluster_sync(), and the cta_group= argument that the tcgen05 built-ins
 // and tma_load take. cta_group=2 needs a kernel that runs in clusters of an
 // even number of CTAs (@kernel(..., cluster=(2, 1, 1))), and, as in PTX, all
-// tcgen05 instructions of a kernel use one CTA group. Cluster launch
-// control: issue_clc_query and clc_response.
+// tcgen05 instructions of a kernel use one CTA group. mapa: views of another
+// CTA's shared memory. Cluster launch control: issue_clc_query and
+// clc_response.
 #include "frontend/IRGen.h"
 
 namespace cutec {
@@ -69,33 +70,58 @@ ir::Value *IRGen::clusterArgument(CallSite &site, llvm::StringRef name, llvm::St
   absent = !kw;
   if (!kw)
     return nullptr;
+  return clusterOperand(name, key, kw->value, *kw->expr, kw->nameRange);
+}
+
+ir::Value *IRGen::clusterOperand(llvm::StringRef name, llvm::StringRef key, const SemaValue &v,
+                                 const ast::Expr &expr, llvm::SMRange where) {
   bool multicast = key == "multicast";
   if (clusterCtas < 2) {
-    error(kw->nameRange.Start,
-          name + " with " + key +
-              (multicast ? "= copies into several CTAs of a cluster"
-                         : "= reaches another CTA of the cluster") +
+    std::string with = name == "mapa" ? "" : " with " + key.str() + "=";
+    error(where.Start,
+          name + with +
+              (multicast ? " copies into several CTAs of a cluster"
+                         : " reaches another CTA of the cluster") +
               ": the kernel must run in clusters of 2 or more CTAs, e.g. @kernel(..., "
               "cluster=(2, 1, 1))",
-          {kw->nameRange});
+          {where});
     return nullptr;
   }
-  const SemaValue &v = kw->value;
   if (v.is(SemaValue::Kind::Int) && v.intValue().isStatic()) {
     int64_t value = v.intValue().staticValue();
     if (multicast && (value <= 0 || value >> clusterCtas)) {
-      error(*kw->expr, "the multicast mask " + llvm::Twine(value) +
-                           " must name CTAs of the cluster: bits 0-" +
-                           llvm::Twine(clusterCtas - 1) + ", at least one set");
+      error(expr, "the multicast mask " + llvm::Twine(value) +
+                      " must name CTAs of the cluster: bits 0-" + llvm::Twine(clusterCtas - 1) +
+                      ", at least one set");
       return nullptr;
     }
     if (!multicast && (value < 0 || value >= clusterCtas)) {
-      error(*kw->expr, "the CTA rank " + llvm::Twine(value) + " is not in the cluster of " +
-                           llvm::Twine(clusterCtas) + " CTAs");
+      error(expr, "the CTA rank " + llvm::Twine(value) + " is not in the cluster of " +
+                      llvm::Twine(clusterCtas) + " CTAs");
       return nullptr;
     }
   }
-  return toIndex(v, *kw->expr, multicast ? "the multicast mask" : "the CTA rank");
+  return toIndex(v, expr, multicast ? "the multicast mask" : "the CTA rank");
+}
+
+// mapa(tensor, cta): CuTe DSL's cute.arch.mapa on a tensor instead of a
+// pointer. The result has the tensor's layout and swizzle, in the shared
+// memory of CTA `cta` of the cluster; lower-indexing maps each access's base
+// with mapa.shared::cluster and reads and writes it with ld/st.shared::cluster.
+SemaValue IRGen::mapaView(CallSite &site) {
+  ir::Builder *b = requireBuilder(site.loc(), "mapa()");
+  if (!b)
+    return SemaValue::poison();
+  const SemaValue &tensor = site.bound[0];
+  ir::Value *rank = clusterOperand("mapa", "cta", site.bound[1], site.boundExpr(1, "cta"),
+                                   site.call.getCallee().getRange());
+  if (!rank)
+    return SemaValue::poison();
+  const ir::Type &type = tensor.type();
+  ir::Type peer = ir::Type::tensor(type.element(), ir::MemorySpace::ClusterShared,
+                                   type.tensorLayout(), type.tensorSwizzle());
+  return SemaValue::runTime(
+      b->createValue(ir::OpKind::Mapa, site.loc(), peer, {tensor.irValue(), rank}));
 }
 
 // issue_clc_query(mbar, response, multicast=True): the PTX operands are

@@ -664,12 +664,20 @@ private:
     return nullptr;
   }
 
-  /// The width and state space of a memory op: "global" or "shared".
+  /// The width and PTX state space of a memory op: "global", "shared" or,
+  /// for another CTA's shared memory (dsmem), "shared::cluster".
   std::optional<std::pair<int64_t, std::string>> memoryAccess(const Operation &op) {
     const int64_t *bits = op.attrAs<int64_t>("bits");
     const std::string *space = op.attrAs<std::string>("space");
-    bool shared = space && *space == ir::name(ir::MemorySpace::Shared);
-    if (!space || (!shared && *space != ir::name(ir::MemorySpace::Global))) {
+    static const std::pair<ir::MemorySpace, const char *> spaces[] = {
+        {ir::MemorySpace::Global, "global"},
+        {ir::MemorySpace::Shared, "shared"},
+        {ir::MemorySpace::ClusterShared, "shared::cluster"}};
+    const char *ptxSpace = nullptr;
+    for (const auto &[s, ptx] : spaces)
+      if (space && *space == ir::name(s))
+        ptxSpace = ptx;
+    if (!ptxSpace) {
       fail(op, "only global and shared memory accesses are supported");
       return std::nullopt;
     }
@@ -677,7 +685,7 @@ private:
       fail(op, "cannot access " + llvm::Twine(bits ? *bits : 0) + "-bit elements");
       return std::nullopt;
     }
-    return std::pair(*bits, std::string(shared ? "shared" : "global"));
+    return std::pair(*bits, std::string(ptxSpace));
   }
 
   Value *memLoad(ir::Builder &b, const Operation &op, Value *address, DataType type) {

@@ -11,7 +11,8 @@ using ptx::emitInst;
 using ptx::emitValue;
 
 bool isClusterOp(OpKind kind) {
-  return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync;
+  return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync ||
+         kind == OpKind::MapaAddress;
 }
 
 bool isClusterLaunchControlOp(OpKind kind) {
@@ -66,9 +67,11 @@ ir::Value *pairMask(ir::Builder &b, llvm::SMLoc loc) {
   return emitValue(b, loc, "cvt.u16.u32", DataType::U16, {mask});
 }
 
-ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *>) {
+ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
   if (op.kind() == OpKind::ClusterSpecial)
     return clusterRegister(b, op.loc(), *op.attrAs<std::string>("register"));
+  if (op.kind() == OpKind::MapaAddress)
+    return emitValue(b, op.loc(), "mapa.shared::cluster.u32", DataType::U32, in);
   // cluster_sync: every thread arrives (release), then waits (acquire).
   emitInst(b, op.loc(), "barrier.cluster.arrive.release.aligned", {});
   emitInst(b, op.loc(), "barrier.cluster.wait.acquire.aligned", {});

@@ -13,7 +13,8 @@
 
 namespace cutec {
 
-/// Whether `kind` is a cluster operation, selected by selectCluster.
+/// Whether `kind` is a cluster operation, selected by selectCluster: the
+/// cluster registers, cluster_sync and mapa of an address.
 bool isClusterOp(ir::OpKind kind);
 
 /// Emits the machine IR of `op` (operands `in`); returns its result or null.

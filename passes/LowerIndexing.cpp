@@ -18,7 +18,9 @@
 // (docs/ir.md, "Packed 16-bit pairs"): f32 fragments convert to f16/bf16
 // two registers at a time, and words are made with arith.pack and taken
 // apart with arith.unpack. stmatrix/ldmatrix get each lane's row address
-// (docs/ir.md, "Warp matrix copies").
+// (docs/ir.md, "Warp matrix copies"). A view of another CTA's shared memory
+// is addressed as a shared one from `nvgpu.mapa` of its allocation's base
+// to its CTA's rank, and its accesses are `mem.load/store {space = dsmem}`.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/core/WarpMatrix.h"
@@ -270,7 +272,7 @@ private:
     }
     unsigned bits = ir::bitWidth(type.element());
     DataType word =
-        type.memorySpace() == ir::MemorySpace::Shared ? DataType::U32 : DataType::I64;
+        type.memorySpace() == ir::MemorySpace::Global ? DataType::I64 : DataType::U32;
     Value *bytes;
     if (word == DataType::I64) {
       // A 4-bit element's byte is its offset halved, in 32 bits: widening
@@ -301,7 +303,18 @@ private:
                             constant(b, loc, word, swizzle.shift));
       bytes = binary(b, loc, OpKind::BitXor, bytes, moved);
     }
-    return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)), bytes);
+    return binary(b, loc, OpKind::Add, sharedBase(b, loc, view), bytes);
+  }
+
+  /// The u32 base address of a shared view: the allocation's, or, for a view
+  /// of another CTA's shared memory, its .shared::cluster image in CTA
+  /// `rank` (mapa keeps the offsets within the allocation).
+  Value *sharedBase(ir::Builder &b, llvm::SMLoc loc, Operation &view) {
+    Value *base = baseAddress(view.operand(0));
+    if (view.result()->type().memorySpace() != ir::MemorySpace::ClusterShared)
+      return base;
+    return b.createValue(OpKind::MapaAddress, loc, Type::scalar(DataType::U32),
+                         {base, view.operand(2)});
   }
 
   /// The address of a rank-0 view or of a view's first element (an mbarrier,
@@ -391,6 +404,12 @@ private:
     return true;
   }
 
+  /// Global, shared or another CTA's shared memory: what ld and st reach.
+  static bool isMemory(ir::MemorySpace space) {
+    return space == ir::MemorySpace::Global || space == ir::MemorySpace::Shared ||
+           space == ir::MemorySpace::ClusterShared;
+  }
+
   /// The alignment in bytes, up to 16, of a view's base: tensor parameters
   /// are 16-byte aligned (checked at launch); a shared allocation lies at its
   /// static offset from `cutec_smem`, which is aligned to the kernel's
@@ -430,8 +449,7 @@ private:
     // Loads extract narrow elements from words; stores pack 8- to 32-bit ones
     // (a 4-bit store would write its neighbour's nibble).
     bool packable = bits == 8 || bits == 16 || bits == 32 || (bits == 4 && !store);
-    ir::MemorySpace space = type.memorySpace();
-    if ((space != ir::MemorySpace::Global && space != ir::MemorySpace::Shared) || !packable)
+    if (!isMemory(type.memorySpace()) || !packable)
       return 0;
     int64_t total = n * bits / 8;
     if (n * bits % 32 != 0)
@@ -614,9 +632,7 @@ private:
   int64_t contiguousRun(const Operation &view, int64_t n) {
     const Type &type = view.result()->type();
     unsigned bits = ir::bitWidth(type.element());
-    ir::MemorySpace space = type.memorySpace();
-    if ((bits != 8 && bits != 16) ||
-        (space != ir::MemorySpace::Global && space != ir::MemorySpace::Shared))
+    if ((bits != 8 && bits != 16) || !isMemory(type.memorySpace()))
       return 1;
     Layout elements = filterZeros(type.tensorLayout());
     IntTuple shape = elements.shape, stride = elements.stride;

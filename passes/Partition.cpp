@@ -7,7 +7,9 @@
 // algebra (localTile's offset, the slice pattern's crd2idx) and are emitted
 // where the tile or slice was, so their operands (thread index, loop
 // variable) are in scope. A view of a view adds the offsets, so each view
-// names its parameter directly.
+// names its parameter directly. A view of another CTA's shared memory
+// (`cute.mapa`, distributed shared memory) is `cute.view %alloc, %offset,
+// %rank`.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/MaterializeOffset.h"
@@ -33,6 +35,7 @@ public:
       case OpKind::LocalTile:
       case OpKind::Slice:
       case OpKind::MakeTensor:
+      case OpKind::Mapa:
         tiles.push_back(&op);
         break;
       case OpKind::Load:
@@ -93,8 +96,9 @@ public:
 private:
   /// The symbolic offset that `op` adds to its operand's view.
   static llvm::Expected<IntExpr> tileOffset(const Operation &op) {
-    // cute.make_tensor: the operand's memory under another layout.
-    if (op.kind() == OpKind::MakeTensor)
+    // cute.make_tensor: the operand's memory under another layout; cute.mapa:
+    // the same bytes in another CTA.
+    if (op.kind() == OpKind::MakeTensor || op.kind() == OpKind::Mapa)
       return IntExpr(0);
     const Layout &layout = op.operand(0)->type().tensorLayout();
     const IntTuple *coord = op.attrAs<IntTuple>("coord");
@@ -130,20 +134,30 @@ private:
     }
     ir::Builder b;
     b.setInsertionPoint(op);
-    llvm::SmallVector<Value *, 4> coords(op.operands().drop_front());
+    bool mapa = op.kind() == OpKind::Mapa;
+    llvm::SmallVector<Value *, 4> coords;
+    if (!mapa)
+      coords.append(op.operands().begin() + 1, op.operands().end());
     Value *delta = materializeOffset(b, kernel, op.loc(), *offset, coords, context);
     if (!delta)
       return nullptr;
     Value *base = op.operand(0);
+    // A view of another CTA's shared memory keeps the rank mapa gave it.
+    Value *rank = mapa ? op.operand(1) : nullptr;
     if (Operation *parent = base->definingOp(); parent && parent->kind() == OpKind::View) {
       base = parent->operand(0);
       delta = b.createValue(OpKind::Add, op.loc(), delta->type(), {parent->operand(1), delta});
+      if (parent->operands().size() > 2)
+        rank = parent->operand(2);
     } else if (!isParameter(kernel, base)) {
       context.error(op.loc(), "can only tile or slice a kernel parameter, a shared tensor or a "
                               "view of one");
       return nullptr;
     }
-    Value *view = b.createValue(OpKind::View, op.loc(), op.result()->type(), {base, delta});
+    llvm::SmallVector<Value *, 3> operands{base, delta};
+    if (rank)
+      operands.push_back(rank);
+    Value *view = b.createValue(OpKind::View, op.loc(), op.result()->type(), operands);
     view->setNameHint(op.result()->nameHint());
     ir::replaceAllUsesWith(kernel, op.result(), view);
     return view->definingOp();

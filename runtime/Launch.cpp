@@ -113,6 +113,13 @@ Status launch(const KernelDescriptor &kernel, const LaunchConfig &config, const 
   unsigned workers = config.workerThreads ? config.workerThreads
                                           : std::max(1u, std::thread::hardware_concurrency());
   workers = unsigned(std::min<uint64_t>(workers, slots));
+  // Each fiber's stack has a guard page, which costs the process two memory
+  // mappings of the 65530 Linux allows by default (vm.max_map_count): the
+  // workers' fibers (a cluster's threads each) share a budget below that.
+  constexpr uint64_t kFiberBudget = 24 * 1024;
+  if (kernel.usesBarriers)
+    workers = unsigned(std::clamp<uint64_t>(
+        kFiberBudget / (cluster.volume() * config.block.volume()), 1, workers));
   std::atomic<uint64_t> nextSlot{0};
   // The calling thread is one of the workers. If the system refuses more
   // threads, fewer workers do the same work.

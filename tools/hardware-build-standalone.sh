@@ -50,7 +50,8 @@ check hopper_gemm_check tests/hardware/HopperGemmCheck.cpp "$gen/hopper_gemm_emu
   "$gen/hopper_gemm_fp8_emu.cpp" &
 pids+=($!)
 check simt_kernels_check tests/hardware/SimtKernelsCheck.cpp "$gen/vector_add_emu.cpp" \
-  "$gen/transpose_emu.cpp" "$gen/rmsnorm_emu.cpp" "$gen/softmax_emu.cpp" &
+  "$gen/transpose_emu.cpp" "$gen/rmsnorm_emu.cpp" "$gen/softmax_emu.cpp" \
+  "$gen/softmax_cluster_emu.cpp" &
 pids+=($!)
 check warp_primitives_check tests/hardware/WarpPrimitivesCheck.cpp "$gen/shuffles_emu.cpp" \
   "$gen/warp_reduction_emu.cpp" "$gen/block_reduction_emu.cpp" "$gen/atomics_emu.cpp" &

@@ -22,7 +22,8 @@
 #    with rounding sums, and their TFLOP/s; tests/hardware/cublas_gemm.py
 #    prints cuBLAS's on the same shapes where PyTorch is installed;
 #  - simt_kernels_check: examples/vector_add.cute, transpose.cute,
-#    rmsnorm.cute and softmax.cute on ragged, decode-sized and large shapes,
+#    rmsnorm.cute, softmax.cute and softmax_cluster.cute (a row over a
+#    cluster of 8 or 16 CTAs) on ragged, decode-sized and large shapes,
 #    and their GB/s next to cuMemcpyDtoD of the same bytes;
 #    tests/hardware/torch_simt_peers.py prints PyTorch's on the same shapes
 #    where PyTorch is installed;
@@ -53,7 +54,7 @@ cmake --build "$build" --target gemv_hardware_check tma_tile_copy_check tma_mode
   "$build/tests/hardware/hopper_gemm_fp8.sm_90a.ptx"
 "$build/bin/simt_kernels_check" "$build/tests/hardware/vector_add.sm_90a.ptx" \
   "$build/tests/hardware/transpose.sm_90a.ptx" "$build/tests/hardware/rmsnorm.sm_90a.ptx" \
-  "$build/tests/hardware/softmax.sm_90a.ptx"
+  "$build/tests/hardware/softmax.sm_90a.ptx" "$build/tests/hardware/softmax_cluster.sm_90a.ptx"
 "$build/bin/warp_primitives_check" "$build/tests/hardware/shuffles.sm_90a.ptx" \
   "$build/tests/hardware/warp_reduction.sm_90a.ptx" \
   "$build/tests/hardware/block_reduction.sm_90a.ptx" "$build/tests/hardware/atomics.sm_90a.ptx"

@@ -204,6 +204,11 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
   if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster")) {
     // A cluster kernel: launched with its cluster shape (the one its PTX
     // requires with .reqnctapercluster; the grid is a whole number of them).
+    // More than 8 CTAs (the portable size) need the kernel's opt-in.
+    if (product(*cluster).staticValue() > 8)
+      os << "  if (CUresult r = cuFuncSetAttribute(f, "
+            "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1); r != CUDA_SUCCESS)\n"
+            "    return r;\n";
     os << "  CUlaunchAttribute cluster{};\n"
        << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
        << "  cluster.value.clusterDim.x = " << (*cluster)[0].str() << ";\n"

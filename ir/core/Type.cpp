@@ -15,6 +15,8 @@ llvm::StringRef name(MemorySpace space) {
     return "rmem";
   case MemorySpace::Coordinate:
     return "coord";
+  case MemorySpace::ClusterShared:
+    return "dsmem";
   }
   return "?";
 }

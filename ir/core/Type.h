@@ -23,8 +23,17 @@ namespace cutec::ir {
 
 /// Where a tensor's elements are. `Coordinate` holds no memory: its tensors
 /// are views of an identity tensor (make_identity_tensor), whose element at
-/// offset o is o itself, one tensor per coordinate mode.
-enum class MemorySpace : unsigned char { Global, Shared, Tensor, Register, Coordinate };
+/// offset o is o itself, one tensor per coordinate mode. `ClusterShared`
+/// is the shared memory of a CTA of the cluster reached through mapa
+/// (distributed shared memory): a view of it names its CTA's rank.
+enum class MemorySpace : unsigned char {
+  Global,
+  Shared,
+  Tensor,
+  Register,
+  Coordinate,
+  ClusterShared
+};
 llvm::StringRef name(MemorySpace space);
 
 class Type {

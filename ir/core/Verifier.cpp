@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
+
 namespace cutec::ir {
 namespace {
 
@@ -191,9 +193,17 @@ private:
            v.definingOp()->kind() == OpKind::IdentityTensor;
   }
 
-  /// Global addresses are u64, shared-window addresses u32.
+  /// Global addresses are u64, shared-window and .shared::cluster ones u32.
   static Type addressType(MemorySpace space) {
-    return Type::scalar(space == MemorySpace::Shared ? DataType::U32 : DataType::U64);
+    return Type::scalar(space == MemorySpace::Global ? DataType::U64 : DataType::U32);
+  }
+
+  /// The address type of a mem.load/store's `space`; none for an unknown one.
+  static std::optional<Type> accessAddressType(const std::string &space) {
+    for (MemorySpace s : {MemorySpace::Global, MemorySpace::Shared, MemorySpace::ClusterShared})
+      if (space == name(s))
+        return addressType(s);
+    return std::nullopt;
   }
 
   /// cute.atomic {op} (view, value) or, for cas, (view, compare, value);
@@ -336,15 +346,39 @@ private:
       if (!op.attrAs<std::string>("opcode"))
         fail(op, "needs an 'opcode'");
       break;
-    case OpKind::View:
-      if (expectOperands(op, 2) && expectResults(op, 1) &&
+    case OpKind::View: {
+      // A view of another CTA's shared memory (dsmem) names its i32 rank.
+      bool peer = op.result()->type().isTensor() &&
+                  op.result()->type().memorySpace() == MemorySpace::ClusterShared;
+      if (expectOperands(op, peer ? 3 : 2) && expectResults(op, 1) &&
           (!op.operand(0)->type().isTensor() || !isViewBase(*op.operand(0)) ||
            op.operand(1)->type() != Type::scalar(DataType::I32) ||
            !op.result()->type().isTensor() ||
            op.result()->type().element() != op.operand(0)->type().element() ||
-           op.result()->type().memorySpace() != op.operand(0)->type().memorySpace()))
+           op.operand(0)->type().memorySpace() !=
+               (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
+           (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
         fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-                 "at an i32 offset, keeping its element type and memory space");
+                 "at an i32 offset, keeping its element type and memory space (a dsmem view of "
+                 "a shared allocation adds an i32 CTA rank)");
+      break;
+    }
+    case OpKind::Mapa:
+      if (expectOperands(op, 2) && expectResults(op, 1) &&
+          (!op.operand(0)->type().isTensor() ||
+           op.operand(0)->type().memorySpace() != MemorySpace::Shared ||
+           op.operand(1)->type() != Type::scalar(DataType::I32) ||
+           !op.result()->type().isTensor() ||
+           op.result()->type().memorySpace() != MemorySpace::ClusterShared ||
+           op.result()->type().element() != op.operand(0)->type().element()))
+        fail(op, "takes a shared tensor and an i32 CTA rank to a dsmem tensor of its elements");
+      break;
+    case OpKind::MapaAddress:
+      if (expectOperands(op, 2) && expectResults(op, 1) &&
+          (op.operand(0)->type() != Type::scalar(DataType::U32) ||
+           op.operand(1)->type() != Type::scalar(DataType::I32) ||
+           op.result()->type() != Type::scalar(DataType::U32)))
+        fail(op, "maps a u32 shared address to CTA rank (i32)'s u32 .shared::cluster address");
       break;
     case OpKind::BaseAddress:
       if (expectOperands(op, 1) && expectResults(op, 1) &&
@@ -372,10 +406,8 @@ private:
       const std::string *space = op.attrAs<std::string>("space");
       if (!op.attrAs<int64_t>("bits") || !space)
         fail(op, "needs 'bits' and 'space'");
-      else if (op.operand(0)->type() !=
-               addressType(*space == name(MemorySpace::Shared) ? MemorySpace::Shared
-                                                               : MemorySpace::Global))
-        fail(op, "the address must be u64 (global) or u32 (shared)");
+      else if (op.operand(0)->type() != accessAddressType(*space))
+        fail(op, "the address must be u64 (global) or u32 (shared, dsmem)");
       if (!(isLoad ? op.result() : op.operand(1))->type().isScalar())
         fail(op, "accesses one scalar");
       break;

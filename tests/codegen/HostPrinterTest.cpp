@@ -64,6 +64,22 @@ TEST(HostPrinter, PrintsProductsSumsAndOnlyTheHelpersUsed) {
   EXPECT_EQ(text.find("auto ceil_div = "), std::string::npos) << text;
 }
 
+TEST(HostPrinter, ClustersAbove8CtasOptInToNonPortableSizes) {
+  const char *optIn =
+      "cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)";
+  auto module = decodeSumWithGrid();
+  module->kernels()[0]->setAttr("grid", tup(16, 1, 1));
+  module->kernels()[0]->setAttr("cluster", tup(8, 1, 1));
+  std::string portable = launcherOf(*module);
+  EXPECT_NE(portable.find("cluster.value.clusterDim.x = 8;"), std::string::npos) << portable;
+  EXPECT_EQ(portable.find(optIn), std::string::npos) << portable;
+  module->kernels()[0]->setAttr("cluster", tup(16, 1, 1));
+  std::string large = launcherOf(*module);
+  size_t at = large.find(optIn);
+  EXPECT_NE(at, std::string::npos) << large;
+  EXPECT_LT(at, large.find("cuLaunchKernelEx")) << large;
+}
+
 TEST(HostPrinter, GridOverAnUnknownSizeIsAnError) {
   auto module = decodeSumWithGrid();
   module->kernels()[0]->setAttr("grid", tup(IntExpr::symbol("M"), 1, 1));

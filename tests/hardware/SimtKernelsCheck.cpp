@@ -1,5 +1,6 @@
 // The hardware check of the SIMT examples (examples/vector_add.cute,
-// transpose.cute, rmsnorm.cute and softmax.cute): each one's sm_90a PTX
+// transpose.cute, rmsnorm.cute, softmax.cute and softmax_cluster.cute, whose
+// kernels share a row over clusters of 8 and 16 CTAs): each one's sm_90a PTX
 // runs on the GPU through cutec's host launcher and its emulation on the
 // CPU, on the same inputs; the outputs must be byte-identical, and equal to
 // the exact result (vector add, transpose) or within 1e-5 of a float64
@@ -9,11 +10,13 @@
 // read, half written) in the same run. tests/hardware/torch_simt_peers.py
 // prints PyTorch's on the same shapes.
 //   simt_kernels_check vector_add.sm_90a.ptx transpose.sm_90a.ptx
-//                      rmsnorm.sm_90a.ptx softmax.sm_90a.ptx
+//                      rmsnorm.sm_90a.ptx softmax.sm_90a.ptx softmax_cluster.sm_90a.ptx
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
 #include "CudaCheck.h"
 #include "rmsnorm_emu.h"
 #include "rmsnorm_launch.h"
+#include "softmax_cluster_emu.h"
+#include "softmax_cluster_launch.h"
 #include "softmax_emu.h"
 #include "softmax_launch.h"
 #include "transpose_emu.h"
@@ -176,19 +179,24 @@ Case rmsnorm(uint32_t m, uint32_t n, CUfunction f) {
   return c;
 }
 
-Case softmax(uint32_t m, uint32_t n, CUfunction f) {
+/// A softmax kernel's rows (examples/softmax.cute and softmax_cluster.cute's
+/// kernels take the same parameters); `kernel` names its generated symbols.
+template <typename Params, typename LaunchArgs>
+Case softmaxRows(const char *name, uint32_t m, uint32_t n, CUfunction f,
+                 CUresult (*launch)(CUfunction, const LaunchArgs &, CUstream),
+                 const cutec::rt::KernelDescriptor &kernel,
+                 cutec::rt::Dim3 (*grid)(uint32_t, uint32_t), cutec::rt::Dim3 block,
+                 uint32_t sharedBytes) {
   Case c =
-      start("softmax M=" + std::to_string(m) + " N=" + std::to_string(n),
+      start(std::string(name) + " M=" + std::to_string(m) + " N=" + std::to_string(n),
             {random(size_t(m) * n, 4.0f, m + n), std::vector<float>(size_t(m) * n)}, {"mX", "mY"});
   c.launch = [=](const std::vector<CUdeviceptr> &d) {
-    return cutec_launch_softmax(f, {d[0], d[1], m, n}, nullptr);
+    return launch(f, {d[0], d[1], m, n}, nullptr);
   };
-  c.emulate = [=](Buffers &b, cutec::rt::MemoryMap &map) {
-    softmax_Params p{address(b[0]), address(b[1]), m, n};
-    return cutec::rt::launch(
-        cutec_kernel_softmax,
-        cutec::hw::emulatedLaunch(softmax_grid(m, n), softmax_block(), softmax_shared_bytes), &p,
-        map);
+  c.emulate = [=, &kernel](Buffers &b, cutec::rt::MemoryMap &map) {
+    Params p{address(b[0]), address(b[1]), m, n};
+    return cutec::rt::launch(kernel, cutec::hw::emulatedLaunch(grid(m, n), block, sharedBytes), &p,
+                             map);
   };
   c.error = [=](const Buffers &b, const std::vector<float> &out) {
     return rowError(out, m, n, [&](uint32_t r, std::vector<double> &y) {
@@ -205,6 +213,23 @@ Case softmax(uint32_t m, uint32_t n, CUfunction f) {
   c.bound = 1e-5;
   c.bytes = 8.0 * m * n;
   return c;
+}
+
+Case softmax(uint32_t m, uint32_t n, CUfunction f) {
+  return softmaxRows<softmax_Params>("softmax", m, n, f, cutec_launch_softmax, cutec_kernel_softmax,
+                                     softmax_grid, softmax_block(), softmax_shared_bytes);
+}
+
+Case softmaxCluster8(uint32_t m, uint32_t n, CUfunction f) {
+  return softmaxRows<softmax_cluster8_Params>(
+      "softmax_cluster8", m, n, f, cutec_launch_softmax_cluster8, cutec_kernel_softmax_cluster8,
+      softmax_cluster8_grid, softmax_cluster8_block(), softmax_cluster8_shared_bytes);
+}
+
+Case softmaxCluster16(uint32_t m, uint32_t n, CUfunction f) {
+  return softmaxRows<softmax_cluster16_Params>(
+      "softmax_cluster16", m, n, f, cutec_launch_softmax_cluster16, cutec_kernel_softmax_cluster16,
+      softmax_cluster16_grid, softmax_cluster16_block(), softmax_cluster16_shared_bytes);
 }
 
 /// Runs `c` on the GPU: `out` gets the output; `ms` the mean time of
@@ -285,22 +310,26 @@ bool check(const Case &c, bool emulated, bool timed, int &passed, int &failed) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
+  if (argc != 6) {
     std::fprintf(stderr, "usage: simt_kernels_check vector_add.sm_90a.ptx transpose.sm_90a.ptx "
-                         "rmsnorm.sm_90a.ptx softmax.sm_90a.ptx\n");
+                         "rmsnorm.sm_90a.ptx softmax.sm_90a.ptx softmax_cluster.sm_90a.ptx\n");
     return 2;
   }
   CUcontext context;
   if (std::optional<int> status = cutec::hw::openDevice("simt_kernels_check", context))
     return *status;
-  CUfunction functions[4];
-  if (!cutec::hw::loadKernels(
-          "simt_kernels_check", argv + 1,
-          {cutec_load_vector_add, cutec_load_transpose, cutec_load_rmsnorm, cutec_load_softmax},
-          functions))
+  // softmax_cluster.sm_90a.ptx holds both cluster kernels: it is loaded once
+  // for each.
+  char *paths[] = {argv[1], argv[2], argv[3], argv[4], argv[5], argv[5]};
+  CUfunction functions[6];
+  if (!cutec::hw::loadKernels("simt_kernels_check", paths,
+                              {cutec_load_vector_add, cutec_load_transpose, cutec_load_rmsnorm,
+                               cutec_load_softmax, cutec_load_softmax_cluster8,
+                               cutec_load_softmax_cluster16},
+                              functions))
     return 1;
   const CUfunction add = functions[0], trans = functions[1], rms = functions[2],
-                   soft = functions[3];
+                   soft = functions[3], soft8 = functions[4], soft16 = functions[5];
   // Ragged and small shapes against the emulation; large and decode-sized
   // shapes timed (the smaller of them emulated too).
   struct Run {
@@ -333,8 +362,26 @@ int main(int argc, char **argv) {
       {softmax, soft, 33, 200, true, false},
       {softmax, soft, 1, 32000, true, true},
       {softmax, soft, 8, 128000, true, true},
+      {softmax, soft, 32, 65536, false, true},
       {softmax, soft, 4096, 32000, false, true},
       {softmax, soft, 16384, 8192, false, true},
+      // A row over a cluster: rows that leave CTAs without vectors (N=200),
+      // ragged rows (not a multiple of the cluster's 4 * 1024 * C elements)
+      // against the emulation, and the few-long-rows shapes timed.
+      {softmaxCluster8, soft8, 3, 4100, true, false},
+      {softmaxCluster8, soft8, 33, 200, true, false},
+      {softmaxCluster8, soft8, 2, 65540, true, false},
+      {softmaxCluster8, soft8, 1, 32000, true, true},
+      {softmaxCluster8, soft8, 8, 128000, true, true},
+      {softmaxCluster8, soft8, 32, 65536, false, true},
+      {softmaxCluster8, soft8, 4096, 32000, false, true},
+      {softmaxCluster16, soft16, 3, 4100, true, false},
+      {softmaxCluster16, soft16, 33, 200, true, false},
+      {softmaxCluster16, soft16, 2, 65540, true, false},
+      {softmaxCluster16, soft16, 1, 32000, true, true},
+      {softmaxCluster16, soft16, 8, 128000, true, true},
+      {softmaxCluster16, soft16, 32, 65536, false, true},
+      {softmaxCluster16, soft16, 4096, 32000, false, true},
   };
   int passed = 0, failed = 0;
   for (const Run &r : runs)

@@ -3,8 +3,8 @@ times, measured the same way (mean of 20 launches after a warm-up, CUDA
 events) and counted the same way (the bytes each must read and write):
 torch.add (examples/vector_add.cute), x.t().contiguous() (transpose.cute),
 F.rms_norm with a weight (rmsnorm.cute) and torch.softmax over rows
-(softmax.cute), all f32; next to torch's device-to-device copy of the same
-bytes.
+(softmax.cute and softmax_cluster.cute), all f32; next to torch's
+device-to-device copy of the same bytes.
 
 usage: python3 torch_simt_peers.py
 """
@@ -15,7 +15,7 @@ LAUNCHES = 20
 ADD = [1000003, 1 << 20, (1 << 28) + 3]
 TRANSPOSE = [(256, 4096), (8192, 8192), (12289, 4097), (4097, 12289)]
 RMSNORM = [(1, 8192), (8, 8192), (4096, 4096), (16384, 8192)]
-SOFTMAX = [(1, 32000), (8, 128000), (4096, 32000), (16384, 8192)]
+SOFTMAX = [(1, 32000), (8, 128000), (32, 65536), (4096, 32000), (16384, 8192)]
 
 
 def time_ms(op):

@@ -1,9 +1,9 @@
 """Inputs and NumPy results of the SIMT examples (examples/vector_add.cute,
-transpose.cute, rmsnorm.cute, softmax.cute, and the tiled-copy add of
+transpose.cute, rmsnorm.cute, softmax.cute, softmax_cluster.cute, and the tiled-copy add of
 tests/lit/run/Inputs/tiled_copy_add.cute) into DIR.
 
 usage: simt_data.py add N DIR | add2d M N DIR | transpose M N DIR | rmsnorm M N DIR |
-       softmax M N DIR
+       softmax M N DIR | softmax_cluster C M N DIR (clusters of C CTAs per row)
 
 Each writes the kernel's inputs, its output filled with NaNs (every element
 the kernel fails to write shows), and ref.npy: the output as cutec run
@@ -49,6 +49,7 @@ def main(argv):
         save(out, x=x, y=nan_like((n, m)), ref=np.ascontiguousarray(x.T).reshape(-1))
     else:
         import simt_models
+        ctas = sizes.pop(0) if kind == "softmax_cluster" else 1
         m, n = sizes
         x = normal(rng, (m, n), 4.0)
         x64 = x.astype(np.float64)
@@ -58,7 +59,7 @@ def main(argv):
             exact = x64 * w / np.sqrt(np.mean(x64 * x64, axis=1, keepdims=True) + 1e-6)
             save(out, x=x, w=w, y=nan_like((m, n)), ref=y.reshape(-1))
         else:
-            y = simt_models.softmax(x)
+            y = simt_models.softmax(x, ctas)
             exact = np.exp(x64 - x64.max(axis=1, keepdims=True))
             exact /= exact.sum(axis=1, keepdims=True)
             save(out, x=x, y=nan_like((m, n)), ref=y.reshape(-1))

@@ -1,8 +1,11 @@
-"""NumPy models of examples/rmsnorm.cute and softmax.cute that perform the
-kernels' f32 operations in the kernels' order, so they give the kernels'
-results bit for bit: thread t of a row's CTA takes the row's 4-element
-vectors t, t + 1024, ...; warps reduce with butterflies (offsets 16, ...,
-1), and so do the 32 warps' results, one per lane; `a * b + c` is one fma
+"""NumPy models of examples/rmsnorm.cute, softmax.cute and
+softmax_cluster.cute that perform the kernels' f32 operations in the
+kernels' order, so they give the kernels' results bit for bit: thread t of
+a row's CTA takes the row's 4-element vectors t, t + 1024, ... (in
+softmax_cluster, thread t of CTA rank r of the row's cluster of C the
+vectors r * 1024 + t, + C * 1024, ...); warps reduce with butterflies
+(offsets 16, ..., 1), and so do the 32 warps' results, one per lane, and
+the C CTAs' results over groups of C lanes; `a * b + c` is one fma
 (cutec's --fmad); rsqrt and exp are the sequences of docs/language.md
 "Math functions" (passes/ExpandMath.cpp), op for op."""
 import numpy as np
@@ -58,25 +61,28 @@ def rsqrt(x):
     return (F32(1) / np.sqrt(np.asarray(x, F32))).astype(F32)
 
 
-def _per_thread(x):
-    """x (M, N) as (M, steps, THREADS, VEC): step i of thread t holds vector
-    i * THREADS + t, and a mask of the vectors that exist."""
+def _per_thread(x, threads=THREADS):
+    """x (M, N) as (M, steps, threads, VEC): step i of thread t holds vector
+    i * threads + t, and a mask of the vectors that exist."""
     m, n = x.shape
     vectors = n // VEC
-    steps = -(-vectors // THREADS)
-    padded = np.zeros((m, steps * THREADS * VEC), F32)
+    steps = -(-vectors // threads)
+    padded = np.zeros((m, steps * threads * VEC), F32)
     padded[:, :n] = x
-    valid = (np.arange(steps * THREADS) < vectors).reshape(steps, THREADS)
-    return padded.reshape(m, steps, THREADS, VEC), valid
+    valid = (np.arange(steps * threads) < vectors).reshape(steps, threads)
+    return padded.reshape(m, steps, threads, VEC), valid
 
 
-def _butterfly(v, combine):
-    """Every lane's result of a warp butterfly over the last axis (THREADS)."""
-    v = v.reshape(v.shape[0], -1, 32)
-    lanes = np.arange(32)
-    for offset in (16, 8, 4, 2, 1):
+def _butterfly(v, combine, group=32):
+    """Every lane's result of a butterfly over groups of `group` lanes
+    (offsets group / 2, ..., 1) along the last axis."""
+    v = v.reshape(v.shape[0], -1, group)
+    lanes = np.arange(group)
+    offset = group // 2
+    while offset:
         v = combine(v, v[:, :, lanes ^ offset]).astype(F32)
-    return v  # (M, warps, 32)
+        offset //= 2
+    return v  # (M, groups, group)
 
 
 
@@ -96,10 +102,11 @@ def rmsnorm(x, w, eps=F32(1e-6)):
     return ((x * scale[:, None]).astype(F32) * w[None, :]).astype(F32)
 
 
-def softmax(x):
-    x = x.astype(F32)
-    chunks, valid = _per_thread(x)
-    m = np.full((x.shape[0], THREADS), F32(-3.4028234663852886e38), F32)
+def _online(x, threads):
+    """Each thread's running maximum m and sum s of exp(x - m) over its
+    vectors (M, threads), updated vector by vector."""
+    chunks, valid = _per_thread(x, threads)
+    m = np.full((x.shape[0], threads), F32(-3.4028234663852886e38), F32)
     s = np.zeros_like(m)
     for step in range(chunks.shape[1]):
         v = chunks[:, step]
@@ -110,13 +117,26 @@ def softmax(x):
             acc = (acc + exp((v[..., j] - m_new).astype(F32))).astype(F32)
         s = np.where(valid[step], acc, s)
         m = np.where(valid[step], m_new, m)
-    warp_max = _butterfly(m, np.fmax)
-    wm = warp_max.reshape(m.shape)
-    warp_sum = _butterfly((s * exp((m - wm).astype(F32))).astype(F32), np.add)[:, :, 0]
-    warp_max = warp_max[:, :, 0]
-    row_max = _butterfly(warp_max, np.fmax)[:, 0, 0]
-    scaled = (warp_sum * exp((warp_max - row_max[:, None]).astype(F32))).astype(F32)
-    row_sum = _butterfly(scaled, np.add)[:, 0, 0]
+    return m, s
+
+
+def _combine(m, s, group):
+    """The pairs of each run of `group` lanes combined: their maximum W by a
+    butterfly, then the butterfly sum of s * exp(m - W); (M, runs) each."""
+    w = _butterfly(m, np.fmax, group)
+    scaled = (s * exp((m - w.reshape(m.shape)).astype(F32))).astype(F32)
+    return w[:, :, 0], _butterfly(scaled, np.add, group)[:, :, 0]
+
+
+def softmax(x, ctas=1):
+    """examples/softmax.cute, or with `ctas` softmax_cluster.cute's kernel
+    for clusters of that many CTAs."""
+    x = x.astype(F32)
+    m, s = _combine(*_online(x, ctas * THREADS), 32)   # per warp
+    m, s = _combine(m, s, THREADS // 32)                # per CTA
+    if ctas > 1:
+        m, s = _combine(m, s, ctas)                     # per cluster
+    row_max, row_sum = m[:, 0], s[:, 0]
     inverse = (F32(1) / row_sum).astype(F32)
     y = exp((x - row_max[:, None]).astype(F32))
     return (y * inverse[:, None]).astype(F32)
