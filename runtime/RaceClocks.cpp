@@ -15,11 +15,21 @@ void joinClock(VectorClock &into, const uint32_t *from, uint32_t size) {
 
 void RaceClocks::reset(uint32_t ctas, uint32_t ctaThreads) {
   uint32_t threads = ctas * ctaThreads;
+  // The previous cluster's clocks stay: every clock of this one starts above
+  // all of them, so they say nothing about its threads, and the rows need
+  // no clearing (the quadratic part of a reset).
+  uint32_t floor = 0;
+  if (threads == threadCount) {
+    for (uint32_t t = 0; t < threads; ++t)
+      floor = std::max(floor, row(t)[t]);
+  } else {
+    clocks.assign(size_t(threads) * threads, 0);
+  }
   threadCount = threads;
   perCta = ctaThreads;
-  clocks.assign(size_t(threads) * threads, 0);
   for (uint32_t t = 0; t < threads; ++t)
-    row(t)[t] = 1;
+    row(t)[t] = floor + 1;
+  lastMeeting.assign(threads, 0);
   mbarriers.clear();
   barriers.assign(16 * 16, VectorClock{});
   clusterArrivals.clear();
@@ -42,12 +52,27 @@ void RaceClocks::release(uint32_t t, VectorClock &into) {
 }
 
 void RaceClocks::acquire(uint32_t t, const VectorClock &from) {
+  lastMeeting[t] = 0;
   uint32_t *to = row(t);
   for (uint32_t u = 0; u < from.size() && u < threadCount; ++u)
     to[u] = std::max(to[u], from[u]);
 }
 
 void RaceClocks::meet(std::span<const uint32_t> members) {
+  uint32_t previous = lastMeeting[members.front()];
+  bool sameMeeting = previous != 0;
+  for (uint32_t t : members)
+    sameMeeting = sameMeeting && lastMeeting[t] == previous;
+  ++meetings;
+  for (uint32_t t : members)
+    lastMeeting[t] = meetings;
+  if (sameMeeting) {
+    // Equal rows but for the members' own entries, each the largest.
+    for (uint32_t t : members)
+      for (uint32_t u : members)
+        row(t)[u] = row(u)[u];
+    return;
+  }
   scratch.assign(threadCount, 0);
   for (uint32_t t : members)
     joinClock(scratch, row(t), threadCount);

@@ -27,9 +27,9 @@ using VectorClock = std::vector<uint32_t>;
 
 class RaceClocks {
 public:
-  /// Starts a cluster of `ctas` CTAs of `ctaThreads` threads: each at
-  /// clock 1, knowing nothing of the others; forgets the synchronisation
-  /// objects and read sets.
+  /// Starts a cluster of `ctas` CTAs of `ctaThreads` threads, each knowing
+  /// nothing of the others (every clock above the previous cluster's);
+  /// forgets the synchronisation objects and read sets.
   void reset(uint32_t ctas, uint32_t ctaThreads);
   uint32_t size() const { return threadCount; }
   /// The dense number of thread `index` of the CTA with rank `rank`.
@@ -84,6 +84,13 @@ private:
 
   uint32_t threadCount = 0, perCta = 1;
   std::vector<uint32_t> clocks; // threadCount x threadCount, row t: thread t's clock
+  /// Per thread: the last meeting it took part in, if it has acquired
+  /// nothing since (else 0). The members of one meeting then have equal
+  /// rows but for their own entries, so a new meeting of threads that all
+  /// come from the same one only exchanges those (a warp's shuffles in a
+  /// row cost 32 x 32, not 32 x threadCount).
+  std::vector<uint32_t> lastMeeting;
+  uint32_t meetings = 0;
   std::unordered_map<uint64_t, VectorClock> mbarriers;
   std::vector<VectorClock> barriers;
   std::vector<VectorClock> readSets;

@@ -27,6 +27,17 @@ TEST(RaceClocks, ThreadsStartUnordered) {
   EXPECT_FALSE(c.sameWarp(0, 64));
 }
 
+TEST(RaceClocks, AResetForgetsWhatThePreviousClusterLearnt) {
+  RaceClocks c = clocks();
+  VectorClock bar;
+  c.release(1, bar);
+  c.acquire(2, bar);
+  EXPECT_TRUE(c.before(1, 1, 2));
+  c.reset(2, 64);
+  EXPECT_FALSE(c.before(1, c.now(1), 2));
+  EXPECT_GT(c.now(1), 2u); // above every clock of the previous cluster
+}
+
 TEST(RaceClocks, ReleaseThenAcquireOrdersWhatCameBefore) {
   RaceClocks c = clocks();
   uint32_t before = c.now(1);
@@ -51,6 +62,18 @@ TEST(RaceClocks, AWarpMeetingOrdersItsLanesBothWays) {
   for (uint32_t l : lanes)
     c.tick(l);
   EXPECT_FALSE(c.before(0, c.now(0), 2));
+  // The next meeting of the same lanes exchanges their new clocks.
+  uint32_t again0 = c.now(0);
+  c.meet(lanes);
+  EXPECT_TRUE(c.before(0, again0, 2));
+  // What one lane acquired in between reaches the others at the next one.
+  VectorClock fromFive;
+  uint32_t at5 = c.now(5);
+  c.release(5, fromFive);
+  c.acquire(1, fromFive);
+  EXPECT_FALSE(c.before(5, at5, 2));
+  c.meet(lanes);
+  EXPECT_TRUE(c.before(5, at5, 2));
 }
 
 TEST(RaceCell, AnUnorderedReadAfterAWriteRaces) {
