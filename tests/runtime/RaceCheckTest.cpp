@@ -101,6 +101,69 @@ TEST(RaceCheck, EachSynchronisationOrdersTheHandover) {
   EXPECT_NE(handover(Sync::WarpCollective, 33).find("data race"), std::string::npos);
 }
 
+struct ClusterParams {
+  uint64_t out;
+  uint32_t mode; // 0: no synchronisation, 1: barrier.cluster, 2: a remote mbarrier arrival
+};
+
+// Thread 0 of CTA rank 0 stores a shared word; thread 0 of rank 1 loads it
+// through .shared::cluster.
+void clusterHandoverBody(Thread &t, const void *raw) {
+  auto &p = *static_cast<const ClusterParams *>(raw);
+  uint32_t bar = t.staticSharedBase(), word = bar + 16;
+  if (t.tid.x == 0)
+    t.mbarrierInit(bar, 1, "mbarrier.init at c.cute:1:5");
+  t.clusterArrive("barrier.cluster.arrive at c.cute:2:1");
+  t.clusterWait("barrier.cluster.wait at c.cute:2:1");
+  if (t.cluster_ctarank == 0 && t.tid.x == 0) {
+    t.storeShared<uint32_t>(word, 42, "st.shared.u32 at c.cute:3:5");
+    if (p.mode == 2)
+      t.mbarrierArriveCluster(t.mapaShared(bar, 1, "mapa at c.cute:4:9"),
+                              "mbarrier.arrive.shared::cluster at c.cute:4:5");
+  }
+  if (p.mode == 1) {
+    t.clusterArrive("barrier.cluster.arrive at c.cute:5:1");
+    t.clusterWait("barrier.cluster.wait at c.cute:5:1");
+  }
+  if (t.cluster_ctarank == 1 && t.tid.x == 0) {
+    if (p.mode == 2)
+      t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity at c.cute:6:5");
+    uint32_t v = t.loadSharedCluster<uint32_t>(t.mapaShared(word, 0, "mapa at c.cute:7:9"),
+                                               "ld.shared::cluster.u32 at c.cute:7:9");
+    t.storeGlobal<uint32_t>(p.out, v, "st.global.u32 at c.cute:8:5");
+  }
+  t.clusterArrive("barrier.cluster.arrive at c.cute:9:1");
+  t.clusterWait("barrier.cluster.wait at c.cute:9:1");
+}
+const KernelDescriptor clusterHandoverKernel{"cluster_handover", clusterHandoverBody,
+                                             sizeof(ClusterParams), true, 32};
+
+std::string clusterHandover(uint32_t mode) {
+  std::vector<uint32_t> out(1, 0);
+  MemoryMap map;
+  addBuffer(map, out, "out");
+  ClusterParams params{addressOf(out), mode};
+  LaunchConfig c = config({2, 1, 1}, {32, 1, 1}, 1);
+  c.cluster = {2, 1, 1};
+  c.raceCheck = true;
+  Status status = launch(clusterHandoverKernel, c, &params, map);
+  if (status)
+    EXPECT_EQ(out[0], 42u);
+  return status ? "" : status.error();
+}
+
+TEST(RaceCheck, TheClusterBarrierAndRemoteArrivalsOrderCtasOfACluster) {
+  std::string e = clusterHandover(0);
+  EXPECT_NE(e.find("CTA (1,0,0), thread (0,0,0) (warp 0, lane 0): ld.shared::cluster.u32 at "
+                   "c.cute:7:9: data race: this 4-byte shared load at 0x410 of CTA rank 0 reads "
+                   "shared byte 0x410, which CTA (0,0,0) thread (0,0,0), warp 0 lane 0 wrote "
+                   "with 'st.shared.u32 at c.cute:3:5'"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(clusterHandover(1), "");
+  EXPECT_EQ(clusterHandover(2), "");
+}
+
 struct SharedGlobalParams {
   uint64_t in, out;
   uint32_t mode;
