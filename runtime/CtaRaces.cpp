@@ -93,11 +93,12 @@ void CtaRunner::checkGlobalRace(Thread &t, uint64_t address, uint32_t width, Rac
   }
 }
 
-std::string CtaRunner::raceThreadText(uint32_t thread, uint64_t clusterIndex) const {
+std::string CtaRunner::raceThreadText(const Thread &t, uint32_t thread,
+                                      uint64_t clusterIndex) const {
   const RaceClocks &clocks = cluster.raceClocks();
   uint32_t id = clocks.clusterThreadId(thread);
-  if (clusterIndex == cta || clusterIndex == UINT64_MAX)
-    return issuerText(id, /*alwaysNameCta=*/false);
+  if (clusterIndex == cta)
+    return issuerText(id, /*alwaysNameCta=*/id >> 10 != t.cluster_ctarank);
   const Dim3 &block = launch.config.block;
   Dim3 origin = cluster.firstCtaOf(clusterIndex);
   Dim3 local = unflatten(id >> 10, cluster.dims());
@@ -121,9 +122,9 @@ void CtaRunner::failRace(Thread &t, const char *what, const std::string &access,
       who = priorCluster == UINT64_MAX ? "threads of several CTAs"
                                        : "threads of CTA " + dim3Text(cluster.firstCtaOf(priorCluster));
     else if (prior.readSet)
-      who = "several threads, among them " + raceThreadText(prior.thread, priorCta) + ",";
+      who = "several threads, among them " + raceThreadText(t, prior.thread, priorCta) + ",";
     else
-      who = raceThreadText(prior.thread, priorCta);
+      who = raceThreadText(t, prior.thread, priorCta);
     std::string text = "data race: " + access + ", which " + who + " " + earlier + " with '" +
                        std::string(prior.what ? prior.what : "?") + "'";
     if (crossCluster)

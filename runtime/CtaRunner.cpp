@@ -236,6 +236,11 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
   wgmmaOrderBarrier(t, id, completed);
   if (t.raceClocks) {
     raceBarrierArrive(t, id);
+    // Every lane waits for its warp's arrival, so the warp's lanes meet.
+    if (!barriers.lanePending(id, t.warpid, t.laneid)) {
+      raceWarpMeet(t.warpid, liveLanes[t.warpid]);
+      raceWarpTick(t.warpid, liveLanes[t.warpid]);
+    }
     raceBarriersCompleted(completed ? 1u << id : 0);
   }
   release(completed ? 1u << id : 0);

@@ -450,9 +450,9 @@ private:
   /// runs), and tick (after it ran).
   void raceWarpMeet(uint32_t warp, uint32_t mask);
   void raceWarpTick(uint32_t warp, uint32_t mask);
-  /// "thread (3,0,0), warp 0 lane 3" (with its CTA when another CTA) of
-  /// dense race thread `thread` of cluster `clusterIndex`.
-  std::string raceThreadText(uint32_t thread, uint64_t clusterIndex) const;
+  /// "thread (3,0,0), warp 0 lane 3" of dense race thread `thread` of
+  /// cluster `clusterIndex`, with its CTA when that is not `t`'s.
+  std::string raceThreadText(const Thread &t, uint32_t thread, uint64_t clusterIndex) const;
   /// Stops `t` at `what`, reporting the race of its access with `prior`.
   /// `crossCluster`: `prior` is of cluster `priorCluster` (UINT64_MAX:
   /// several clusters read the byte).
