@@ -34,6 +34,54 @@ std::string accessName(uint32_t width, const char *space, RaceAccess access) {
 
 } // namespace
 
+std::string CtaRunner::raceThreadText(const Thread &t, uint32_t thread,
+                                      uint64_t clusterIndex) const {
+  const RaceClocks &clocks = cluster.raceClocks();
+  uint32_t id = clocks.clusterThreadId(thread);
+  if (clusterIndex == cta)
+    return issuerText(id, /*alwaysNameCta=*/id >> 10 != t.cluster_ctarank);
+  const Dim3 &block = launch.config.block;
+  Dim3 origin = cluster.firstCtaOf(clusterIndex);
+  Dim3 local = unflatten(id >> 10, cluster.dims());
+  Dim3 ctaOf{origin.x + local.x, origin.y + local.y, origin.z + local.z};
+  uint32_t index = id & 1023;
+  return "thread " + dim3Text(unflatten(index, block)) + ", warp " + std::to_string(index / 32) +
+         " lane " + std::to_string(index % 32) + " of CTA " + dim3Text(ctaOf);
+}
+
+template <typename Describe>
+void CtaRunner::failRace(Thread &t, const char *what, RaceAccess kind, const RacePrior &prior,
+                         bool crossCluster, uint64_t priorCluster, Describe &&access) {
+  fail(t, what, [&] {
+    std::string earlier = prior.write ? (prior.atomic ? "updated atomically" : "wrote") : "read";
+    std::string before = prior.write ? (prior.atomic ? "that atomic" : "that write") : "that read";
+    std::string now = kind == RaceAccess::Read    ? "this read"
+                      : kind == RaceAccess::Write ? "this write"
+                                                  : "this atomic";
+    uint64_t priorCta = crossCluster ? priorCluster : cta;
+    std::string who;
+    if (crossCluster && (prior.readSet || priorCluster == UINT64_MAX))
+      who = priorCluster == UINT64_MAX
+                ? "threads of several CTAs"
+                : "threads of CTA " + dim3Text(cluster.firstCtaOf(priorCluster));
+    else if (prior.readSet)
+      who = "several threads, among them " + raceThreadText(t, prior.thread, priorCta) + ",";
+    else
+      who = raceThreadText(t, prior.thread, priorCta);
+    std::string text = "data race: " + access() + ", which " + who + " " + earlier + " with '" +
+                       std::string(prior.what ? prior.what : "?") + "'";
+    if (crossCluster && (prior.readSet || priorCluster == UINT64_MAX))
+      text += " (the latest)";
+    if (crossCluster)
+      return text + ": CTAs that are not in one cluster are never ordered within a launch, so " +
+             now + " and " + before +
+             " race (only atomics may share a location between CTAs; or split the work into "
+             "two launches)";
+    return text + ", and no bar.sync, mbarrier wait, warp collective or barrier.cluster orders " +
+           now + " after " + before + " (on the GPU they may happen in either order)";
+  });
+}
+
 void Thread::raceShared(uint32_t address, uint32_t width, RaceAccess access, const void *value,
                         const char *what) {
   cta->checkSharedRace(*this, address, width, access, value, what);
@@ -61,9 +109,10 @@ void CtaRunner::checkSharedRace(Thread &t, uint32_t local, uint32_t width, RaceA
         checkRace(genericWrites.cell(offset + b), clocks, t.raceThread, access, what, same);
     if (!prior)
       continue;
-    std::string text = accessName(width, "shared", access) + " at " + sharedNames.label(local) +
-                       rankText() + " " + verb(access) + " shared byte " + hex(local + b);
-    failRace(t, what, text, access, *prior, false, 0);
+    failRace(t, what, access, *prior, false, 0, [&] {
+      return accessName(width, "shared", access) + " at " + sharedNames.label(local) + rankText() +
+             " " + verb(access) + " shared byte " + hex(local + b);
+    });
   }
 }
 
@@ -86,55 +135,11 @@ void CtaRunner::checkGlobalRace(Thread &t, uint64_t address, uint32_t width, Rac
     }
     if (!prior)
       continue;
-    std::string text = accessName(width, "global", access) + " at " + hex(address) + " " +
-                       verb(access) + " byte " + std::to_string(offset + b) + " of buffer '" +
-                       buffer->name + "'";
-    failRace(t, what, text, access, *prior, crossCluster, other);
+    failRace(t, what, access, *prior, crossCluster, other, [&] {
+      return accessName(width, "global", access) + " at " + hex(address) + " " + verb(access) +
+             " byte " + std::to_string(offset + b) + " of buffer '" + buffer->name + "'";
+    });
   }
-}
-
-std::string CtaRunner::raceThreadText(const Thread &t, uint32_t thread,
-                                      uint64_t clusterIndex) const {
-  const RaceClocks &clocks = cluster.raceClocks();
-  uint32_t id = clocks.clusterThreadId(thread);
-  if (clusterIndex == cta)
-    return issuerText(id, /*alwaysNameCta=*/id >> 10 != t.cluster_ctarank);
-  const Dim3 &block = launch.config.block;
-  Dim3 origin = cluster.firstCtaOf(clusterIndex);
-  Dim3 local = unflatten(id >> 10, cluster.dims());
-  Dim3 ctaOf{origin.x + local.x, origin.y + local.y, origin.z + local.z};
-  uint32_t index = id & 1023;
-  return "thread " + dim3Text(unflatten(index, block)) + ", warp " + std::to_string(index / 32) +
-         " lane " + std::to_string(index % 32) + " of CTA " + dim3Text(ctaOf);
-}
-
-void CtaRunner::failRace(Thread &t, const char *what, const std::string &access, RaceAccess kind,
-                         const RacePrior &prior, bool crossCluster, uint64_t priorCluster) {
-  fail(t, what, [&] {
-    std::string earlier = prior.write ? (prior.atomic ? "updated atomically" : "wrote") : "read";
-    std::string before = prior.write ? (prior.atomic ? "that atomic" : "that write") : "that read";
-    std::string now = kind == RaceAccess::Read    ? "this read"
-                      : kind == RaceAccess::Write ? "this write"
-                                                  : "this atomic";
-    uint64_t priorCta = crossCluster ? priorCluster : cta;
-    std::string who;
-    if (crossCluster && (prior.readSet || priorCluster == UINT64_MAX))
-      who = priorCluster == UINT64_MAX ? "threads of several CTAs"
-                                       : "threads of CTA " + dim3Text(cluster.firstCtaOf(priorCluster));
-    else if (prior.readSet)
-      who = "several threads, among them " + raceThreadText(t, prior.thread, priorCta) + ",";
-    else
-      who = raceThreadText(t, prior.thread, priorCta);
-    std::string text = "data race: " + access + ", which " + who + " " + earlier + " with '" +
-                       std::string(prior.what ? prior.what : "?") + "'";
-    if (crossCluster)
-      return text + (prior.readSet || priorCluster == UINT64_MAX ? " (the latest)" : "") + ": CTAs that are not in one cluster are never ordered within a launch, so " +
-             now + " and " + before +
-             " race (only atomics may share a location between CTAs; or split the work into "
-             "two launches)";
-    return text + ", and no bar.sync, mbarrier wait, warp collective or barrier.cluster orders " +
-           now + " after " + before + " (on the GPU they may happen in either order)";
-  });
 }
 
 void CtaRunner::raceMbarrierArrive(const Thread &t, const CtaRunner &owner, uint32_t bar) {

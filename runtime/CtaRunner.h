@@ -453,12 +453,13 @@ private:
   /// "thread (3,0,0), warp 0 lane 3" of dense race thread `thread` of
   /// cluster `clusterIndex`, with its CTA when that is not `t`'s.
   std::string raceThreadText(const Thread &t, uint32_t thread, uint64_t clusterIndex) const;
-  /// Stops `t` at `what`, reporting the race of its access with `prior`.
-  /// `crossCluster`: `prior` is of cluster `priorCluster` (UINT64_MAX:
-  /// several clusters read the byte).
-  [[noreturn]] void failRace(Thread &t, const char *what, const std::string &access,
-                             RaceAccess kind, const RacePrior &prior, bool crossCluster,
-                             uint64_t priorCluster);
+  /// Stops `t` at `what`, reporting the race of its access (`access()`
+  /// describes it) with `prior`. `crossCluster`: `prior` is of cluster
+  /// `priorCluster` (UINT64_MAX: several clusters read the byte). The text
+  /// is built in the message's frame, as the thread's stack is abandoned.
+  template <typename Describe>
+  [[noreturn]] void failRace(Thread &t, const char *what, RaceAccess kind, const RacePrior &prior,
+                             bool crossCluster, uint64_t priorCluster, Describe &&access);
   /// Runs thread `index` if it can run; false as runRound.
   bool runSlot(uint32_t index);
   static void sequentialEntry(void *runner);

@@ -65,9 +65,7 @@ public:
     return mbarriers[uint64_t(rank) << 32 | address];
   }
   /// The arrivals of named barrier `id` of CTA `rank` in its current phase.
-  VectorClock &namedBarrier(uint32_t rank, uint32_t id) {
-    return barriers[rank * 16 + id];
-  }
+  VectorClock &namedBarrier(uint32_t rank, uint32_t id) { return barriers[rank * 16 + id]; }
   /// barrier.cluster: the arrivals of the current phase, and what the
   /// completed phases released.
   VectorClock clusterArrivals, clusterCompleted;

@@ -190,24 +190,28 @@ void sharedGlobalBody(Thread &t, const void *params) {
     t.storeGlobal<uint32_t>(p.out, cta, "st.global.u32 at g.cute:1:5");
     break;
   case 1:
-    t.atomicGlobal(p.out, [](uint32_t v) { return v + 1; }, "red.global.add.u32 at g.cute:2:5");
+    t.atomicGlobal(
+        p.out, [](uint32_t v) { return v + 1; }, "red.global.add.u32 at g.cute:2:5");
     break;
   case 2:
     if (cta == 0)
       t.storeGlobal<uint32_t>(p.out, 7, "st.global.u32 at g.cute:3:5");
     else
-      t.storeGlobal<uint32_t>(p.out + 4, t.loadGlobal<uint32_t>(p.out, "ld.global.u32 at g.cute:4:9"),
+      t.storeGlobal<uint32_t>(p.out + 4,
+                              t.loadGlobal<uint32_t>(p.out, "ld.global.u32 at g.cute:4:9"),
                               "st.global.u32 at g.cute:4:5");
     break;
   case 3:
-    t.storeGlobal<uint32_t>(p.out + 4 * cta, t.loadGlobal<uint32_t>(p.in, "ld.global.u32 at g.cute:5:9"),
+    t.storeGlobal<uint32_t>(p.out + 4 * cta,
+                            t.loadGlobal<uint32_t>(p.in, "ld.global.u32 at g.cute:5:9"),
                             "st.global.u32 at g.cute:5:5");
     break;
   case 4:
     if (cta == 0)
       t.storeGlobal<uint32_t>(p.out, 7, "st.global.u32 at g.cute:6:5");
     else
-      t.atomicGlobal(p.out, [](uint32_t v) { return v + 1; }, "red.global.add.u32 at g.cute:7:5");
+      t.atomicGlobal(
+          p.out, [](uint32_t v) { return v + 1; }, "red.global.add.u32 at g.cute:7:5");
     break;
   }
 }

@@ -47,7 +47,7 @@ TEST(RaceClocks, ReleaseThenAcquireOrdersWhatCameBefore) {
   EXPECT_GT(after, before); // the release ticks
   c.acquire(2, bar);
   EXPECT_TRUE(c.before(1, before, 2));
-  EXPECT_FALSE(c.before(1, after, 2)); // what 1 does after releasing is not covered
+  EXPECT_FALSE(c.before(1, after, 2));    // what 1 does after releasing is not covered
   EXPECT_FALSE(c.before(2, c.now(2), 1)); // one way only
 }
 
