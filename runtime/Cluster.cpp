@@ -64,6 +64,8 @@ void ClusterRunner::run(uint64_t clusterIndex, uint64_t clusterSlot) {
     p = Pair{};
   choices.reset(launch.config.scheduleSeed, clusterIndex, size(),
                 uint32_t((launch.config.block.volume() + 31) / 32));
+  if (launch.config.raceCheck)
+    clocks.reset(size(), uint32_t(launch.config.block.volume()));
   for (auto &m : members) {
     Dim3 local = unflatten(m->clusterRank(), clusterDims);
     runningCta = m.get();
@@ -156,6 +158,11 @@ void ClusterRunner::completeBarrierIfDone() {
     return;
   ++barrier.phase;
   barrier.arrivals = 0;
+  if (launch.config.raceCheck) {
+    joinClock(clocks.clusterCompleted, clocks.clusterArrivals.data(),
+              uint32_t(clocks.clusterArrivals.size()));
+    clocks.clusterArrivals.clear();
+  }
 }
 
 void ClusterRunner::clusterArrive(Thread &t, const char *what) {
@@ -167,6 +174,8 @@ void ClusterRunner::clusterArrive(Thread &t, const char *what) {
     });
   arrived = barrier.phase + 1;
   ++barrier.arrivals;
+  if (t.raceClocks)
+    clocks.release(t.raceThread, clocks.clusterArrivals);
   t.noteProgress();
   completeBarrierIfDone();
 }
@@ -181,6 +190,8 @@ bool ClusterRunner::clusterWaitDone(Thread &t, const char *what) {
   if (arrived - 1 >= barrier.phase)
     return false;
   arrived = 0;
+  if (t.raceClocks)
+    clocks.acquire(t.raceThread, clocks.clusterCompleted);
   return true;
 }
 

@@ -77,6 +77,11 @@ public:
   uint32_t clusterAddress(const CtaRunner &owner, uint32_t local) const {
     return members.size() > 1 ? (owner.clusterRank() + 1) * kClusterWindowStride + local : local;
   }
+  /// The vector clocks of the cluster's threads for the race detector.
+  RaceClocks &raceClocks() { return clocks; }
+  /// The cluster's linear index in the grid.
+  uint64_t linearIndex() const { return index; }
+
   /// The serial of the next TMA load of the cluster (from 1, in issue order).
   uint32_t nextCopySerial() { return ++copySerials; }
 
@@ -124,6 +129,7 @@ private:
   ClusterBarrier barrier;
   std::vector<Pair> pairs;
   Schedule choices;
+  RaceClocks clocks;
 };
 
 /// The cluster shape a launch of `kernel` with `config` uses; "" or the

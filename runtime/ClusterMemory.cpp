@@ -62,6 +62,7 @@ uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *w
   failIf(t, what, owner.mbarriers.arrive(local, 0, token));
   if (&owner == this)
     wgmmaOrderArrive(t, local);
+  raceMbarrierArrive(t, owner, local);
   ++t.effects;
   return token;
 }

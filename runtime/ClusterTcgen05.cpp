@@ -206,6 +206,7 @@ void CtaRunner::tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask
     for (CtaRunner *w : written)
       if (w)
         w->tmem.commit(issuer, cluster.clusterAddress(target, bar), phase);
+    raceMbarrierArrive(t, target, bar);
   }
   ++t.effects;
 }

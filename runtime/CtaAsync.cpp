@@ -49,6 +49,7 @@ uint64_t CtaRunner::mbarrierArrive(Thread &t, uint32_t bar, uint32_t txBytes, co
   if (recordIf(*this, t, what, mbarriers.arrive(bar, txBytes, token)))
     abandonRunning();
   wgmmaOrderArrive(t, bar);
+  raceMbarrierArrive(t, *this, bar);
   ++t.effects;
   return token;
 }
@@ -87,8 +88,10 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
   }
   if (done && cluster.size() > 1)
     forgetPeerReadsCompletedBy(bar, s->phase);
-  if (done)
+  if (done) {
     wgmmaOrderWaited(t, bar);
+    raceMbarrierWaited(t, bar);
+  }
   Slot &slot = slots[t.index];
   slot.pollsMbarrier = !done;
   slot.mbarrier = bar;

@@ -41,6 +41,10 @@ Status CtaRunner::prepare() {
     t.dynamicSharedOffset = staticBytes;
     t.pendingAsyncCopies = &pendingAsync;
     t.genericWrites = &genericWrites;
+    if (config.raceCheck) {
+      t.raceClocks = &cluster.raceClocks();
+      t.raceThread = rank * threadCount + i;
+    }
     t.index = i;
     t.tid = unflatten(i, config.block);
     t.ntid = config.block;
@@ -73,7 +77,7 @@ void CtaRunner::start(uint64_t clusterIndex, Dim3 id) {
     t.cluster_nctarank = uint32_t(dims.volume());
   }
   std::fill(shared.begin(), shared.end(), kSharedFill);
-  genericWrites.reset(shared.size());
+  genericWrites.reset(shared.size(), launch.config.raceCheck);
   mbarriers.reset(&sharedNames);
   clcFailureObserved = false;
   tmem.reset();
@@ -183,7 +187,10 @@ void CtaRunner::exitThread(Thread &t) {
   liveLanes[t.warpid] &= ~(1u << t.laneid);
   --liveThreads;
   ++t.effects;
-  release(barriers.recheck());
+  uint32_t completed = barriers.recheck();
+  if (t.raceClocks)
+    raceBarriersCompleted(completed);
+  release(completed);
   releaseArrivals(t.warpid);
   cluster.threadExited(t);
   leaveFiber(s.fiber, scheduler);
@@ -227,6 +234,15 @@ void CtaRunner::barrier(Thread &t, uint32_t id, uint32_t count, const char *what
   else if (barriers.lanePending(id, t.warpid, t.laneid))
     s.state = State::AtBarrierArrival;
   wgmmaOrderBarrier(t, id, completed);
+  if (t.raceClocks) {
+    raceBarrierArrive(t, id);
+    // Every lane waits for its warp's arrival, so the warp's lanes meet.
+    if (!barriers.lanePending(id, t.warpid, t.laneid)) {
+      raceWarpMeet(t.warpid, liveLanes[t.warpid]);
+      raceWarpTick(t.warpid, liveLanes[t.warpid]);
+    }
+    raceBarriersCompleted(completed ? 1u << id : 0);
+  }
   release(completed ? 1u << id : 0);
   releaseArrivals(t.warpid);
   if (s.state != State::Runnable)
@@ -296,7 +312,11 @@ void CtaRunner::warpSync(Thread &t, uint32_t memberMask, void *laneData, const c
     block(t);
     return;
   }
+  if (t.raceClocks)
+    raceWarpMeet(t.warpid, memberMask);
   call(fn, WarpCollective{t.warpid, memberMask, w.laneData});
+  if (t.raceClocks)
+    raceWarpTick(t.warpid, memberMask);
   w.arrived = 0;
   w.laneData = {};
   for (uint32_t lane = 0; lane < 32; ++lane)

@@ -222,6 +222,17 @@ public:
   /// Fails `t` if a pending asynchronous copy writes [address, address+width).
   void checkPendingAsync(Thread &t, uint32_t address, uint32_t width, bool store,
                          const char *what);
+  // The data-race detector (CtaRaces.cpp, docs/emulator.md "Data races").
+  /// Checks and records t's plain access (or atomic) of `width` bytes at
+  /// .shared::cta address `local` of this CTA; `value` is a store's bytes.
+  void checkSharedRace(Thread &t, uint32_t local, uint32_t width, RaceAccess access,
+                       const void *value, const char *what);
+  void checkGlobalRace(Thread &t, uint64_t address, uint32_t width, RaceAccess access,
+                       const void *value, const char *what);
+  /// `t` arrives on the mbarrier at `bar` of `owner` (release) / saw a phase
+  /// of this CTA's mbarrier `bar` complete (acquire).
+  void raceMbarrierArrive(const Thread &t, const CtaRunner &owner, uint32_t bar);
+  void raceMbarrierWaited(const Thread &t, uint32_t bar);
   /// Records the error of t's CTA: `problem`, found by thread `t` at `what`.
   void recordFailure(const Thread &t, const char *what, std::string_view problem);
   /// Leaves the running fiber (of whichever CTA of the cluster runs) for
@@ -431,6 +442,24 @@ private:
   void checkWgmmaAtExit(Thread &t);
   /// Where warpgroup `g` stands, for deadlock reports.
   std::string warpgroupText(uint32_t g) const;
+  /// `t` arrives at named barrier `id` (release); the barriers in `ids`
+  /// (bit i: barrier i) completed: their waiters acquire what they released.
+  void raceBarrierArrive(const Thread &t, uint32_t id);
+  void raceBarriersCompleted(uint32_t ids);
+  /// The lanes `mask` of warp `warp` meet at a warp collective (before it
+  /// runs), and tick (after it ran).
+  void raceWarpMeet(uint32_t warp, uint32_t mask);
+  void raceWarpTick(uint32_t warp, uint32_t mask);
+  /// "thread (3,0,0), warp 0 lane 3" of dense race thread `thread` of
+  /// cluster `clusterIndex`, with its CTA when that is not `t`'s.
+  std::string raceThreadText(const Thread &t, uint32_t thread, uint64_t clusterIndex) const;
+  /// Stops `t` at `what`, reporting the race of its access (`access()`
+  /// describes it) with `prior`. `crossCluster`: `prior` is of cluster
+  /// `priorCluster` (UINT64_MAX: several clusters read the byte). The text
+  /// is built in the message's frame, as the thread's stack is abandoned.
+  template <typename Describe>
+  [[noreturn]] void failRace(Thread &t, const char *what, RaceAccess kind, const RacePrior &prior,
+                             bool crossCluster, uint64_t priorCluster, Describe &&access);
   /// Runs thread `index` if it can run; false as runRound.
   bool runSlot(uint32_t index);
   static void sequentialEntry(void *runner);

@@ -322,6 +322,7 @@ void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
     }
   }
   tmem.commit(clusterThreadId(t), cluster.clusterAddress(*this, bar), phase);
+  raceMbarrierArrive(t, *this, bar);
   ++t.effects;
 }
 

@@ -54,6 +54,11 @@ struct LaunchConfig {
   /// The arithmetic of tcgen05.mma's floating-point kinds
   /// (runtime/Tcgen05Numerics.h); the default is the emulator's f32 steps.
   Tcgen05Numerics tcgen05Numerics = Tcgen05Numerics::F32Steps;
+  /// The data-race detector (docs/emulator.md, "Data races"): reports two
+  /// plain accesses (or a plain access and an atomic) of the same shared or
+  /// global byte by different threads, at least one a write, that no
+  /// synchronisation orders, whatever the schedule made of them.
+  bool raceCheck = false;
 };
 
 /// Runs `kernel` over `config.grid` x `config.block` threads. `params` points

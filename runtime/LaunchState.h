@@ -4,10 +4,12 @@
 #pragma once
 
 #include "runtime/ClusterLaunchControl.h"
+#include "runtime/GlobalAccesses.h"
 #include "runtime/Launch.h"
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -18,7 +20,10 @@ public:
   LaunchState(const KernelDescriptor &kernel, const LaunchConfig &config, const void *params,
               const MemoryMap &globals, uint64_t clusters, uint64_t slots)
       : kernel(kernel), config(config), params(params), globals(globals),
-        pending(clusters, slots) {}
+        pending(clusters, slots) {
+    if (config.raceCheck)
+      globalAccesses = std::make_unique<GlobalAccesses>(globals);
+  }
 
   const KernelDescriptor &kernel;
   const LaunchConfig &config;
@@ -26,6 +31,9 @@ public:
   const MemoryMap &globals;
   /// The clusters no slot has started (runtime/ClusterLaunchControl.h).
   PendingClusters pending;
+  /// The race detector's record of global memory (LaunchConfig::raceCheck),
+  /// else null.
+  std::unique_ptr<GlobalAccesses> globalAccesses;
 
   /// Whether CTA `cta` should stop because a CTA before it failed.
   bool shouldStop(uint64_t cta) const {

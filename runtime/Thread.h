@@ -64,6 +64,8 @@ public:
     checkAccessType<T>();
     if (!isCachedGlobal(address, sizeof(T)))
       checkGlobal(address, sizeof(T), /*store=*/false, what);
+    if (raceClocks)
+      raceGlobal(address, sizeof(T), RaceAccess::Read, nullptr, what);
     T value;
     std::memcpy(&value, reinterpret_cast<const void *>(address), sizeof(T));
     return value;
@@ -73,6 +75,8 @@ public:
     checkAccessType<T>();
     if (!isCachedGlobal(address, sizeof(T)))
       checkGlobal(address, sizeof(T), /*store=*/true, what);
+    if (raceClocks)
+      raceGlobal(address, sizeof(T), RaceAccess::Write, &value, what);
     std::memcpy(reinterpret_cast<void *>(address), &value, sizeof(T));
     ++effects;
   }
@@ -82,12 +86,17 @@ public:
     checkAccessType<T>();
     T value;
     std::memcpy(&value, sharedPointer(address, sizeof(T), /*store=*/false, what), sizeof(T));
+    if (raceClocks)
+      raceShared(address, sizeof(T), RaceAccess::Read, nullptr, what);
     return value;
   }
 
   template <typename T> void storeShared(uint32_t address, const T &value, const char *what) {
     checkAccessType<T>();
-    std::memcpy(sharedPointer(address, sizeof(T), /*store=*/true, what), &value, sizeof(T));
+    std::byte *at = sharedPointer(address, sizeof(T), /*store=*/true, what);
+    if (raceClocks)
+      raceShared(address, sizeof(T), RaceAccess::Write, &value, what);
+    std::memcpy(at, &value, sizeof(T));
     ++effects;
   }
 
@@ -99,12 +108,17 @@ public:
   uint32_t atomicGlobal(uint64_t address, Update &&update, const char *what) {
     if (!isCachedGlobal(address, 4))
       checkGlobal(address, 4, /*store=*/true, what);
+    if (raceClocks)
+      raceGlobal(address, 4, RaceAccess::Atomic, nullptr, what);
     return atomicUpdate(reinterpret_cast<std::byte *>(address), update);
   }
   /// `atom.shared::cta.<op>.b32` at a shared-window address.
   template <typename Update>
   uint32_t atomicShared(uint32_t address, Update &&update, const char *what) {
-    return atomicUpdate(sharedPointer(address, 4, /*store=*/true, what), update);
+    std::byte *at = sharedPointer(address, 4, /*store=*/true, what);
+    if (raceClocks)
+      raceShared(address, 4, RaceAccess::Atomic, nullptr, what);
+    return atomicUpdate(at, update);
   }
 
   /// Window addresses of the static and the dynamic shared memory.
@@ -312,13 +326,17 @@ public:
     T value;
     std::memcpy(&value, clusterSharedPointer(address, sizeof(T), /*store=*/false, what),
                 sizeof(T));
+    if (raceClocks)
+      raceSharedCluster(address, sizeof(T), RaceAccess::Read, nullptr, what);
     return value;
   }
   template <typename T>
   void storeSharedCluster(uint32_t address, const T &value, const char *what) {
     checkAccessType<T>();
-    std::memcpy(clusterSharedPointer(address, sizeof(T), /*store=*/true, what), &value,
-                sizeof(T));
+    std::byte *at = clusterSharedPointer(address, sizeof(T), /*store=*/true, what);
+    if (raceClocks)
+      raceSharedCluster(address, sizeof(T), RaceAccess::Write, &value, what);
+    std::memcpy(at, &value, sizeof(T));
     ++effects;
   }
   /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]`: one
@@ -413,6 +431,7 @@ public:
 
 private:
   friend class CtaRunner;
+  friend class ClusterRunner;
 
   using CollectiveCall = void (*)(void *fn, const WarpCollective &);
 
@@ -430,6 +449,15 @@ private:
            address - cachedBase <= cachedSize - width;
   }
   void checkGlobal(uint64_t address, uint32_t width, bool store, const char *what);
+  // The data-race detector (runtime/CtaRaces.cpp): checks a plain access or
+  // an atomic, at a checked address, against the location's earlier
+  // accesses, and records it. `value` is a store's new bytes.
+  void raceShared(uint32_t address, uint32_t width, RaceAccess access, const void *value,
+                  const char *what);
+  void raceSharedCluster(uint32_t address, uint32_t width, RaceAccess access, const void *value,
+                         const char *what);
+  void raceGlobal(uint64_t address, uint32_t width, RaceAccess access, const void *value,
+                  const char *what);
 
   /// The compare-and-swap loop of the atomics on a checked, aligned word. A
   /// change counts as an effect; an update that leaves the word as it was
@@ -484,6 +512,10 @@ private:
   GenericWrites *genericWrites = nullptr;
   /// fence.proxy.async executed, plus 1 (a write records 0 for none).
   uint32_t asyncProxyFences = 1;
+  /// The cluster's vector clocks when LaunchConfig::raceCheck is on, else
+  /// null; the thread's dense number in them.
+  RaceClocks *raceClocks = nullptr;
+  uint32_t raceThread = 0;
   uint64_t cachedBase = 0, cachedSize = 0;
   /// Stores and other visible changes made; the deadlock detector compares
   /// these between rounds to tell polling that waits from polling that works.

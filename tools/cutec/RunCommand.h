@@ -42,6 +42,8 @@ struct RunOptions {
   /// `--tcgen05-numerics=f32-steps|hopper`: the arithmetic of tcgen05.mma's
   /// floating-point kinds (LaunchConfig::tcgen05Numerics).
   rt::Tcgen05Numerics tcgen05Numerics = rt::Tcgen05Numerics::F32Steps;
+  /// `--race-check`: the data-race detector (LaunchConfig::raceCheck).
+  bool raceCheck = false;
   /// The directory holding runtime/, for the emulation's includes; empty:
   /// the JIT's default (see CxxCompileOptions::runtimeIncludeDir).
   std::string includeRoot;

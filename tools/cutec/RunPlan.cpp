@@ -77,6 +77,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.workerThreads = options.workers;
   plan.config.multiprocessors = options.sms;
   plan.config.tcgen05Numerics = options.tcgen05Numerics;
+  plan.config.raceCheck = options.raceCheck;
   plan.schedules = options.schedules;
   plan.seed = options.seed;
   if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))

@@ -93,6 +93,11 @@ cl::opt<uint64_t> runSeed("seed", cl::sub(runCommand),
                           cl::desc("The first schedule's seed; 0, the default, is the fixed "
                                    "round-robin schedule"),
                           cl::value_desc("S"), cl::init(0));
+cl::opt<bool> runRaceCheck("race-check", cl::sub(runCommand),
+                           cl::desc("Report data races: plain shared or global accesses of "
+                                    "different threads, one a write, that no synchronisation "
+                                    "orders, even where the schedule gave the right result"),
+                           cl::init(false));
 cl::opt<cutec::rt::Tcgen05Numerics> runTcgen05Numerics(
     "tcgen05-numerics", cl::sub(runCommand),
     cl::desc("The arithmetic of tcgen05.mma's floating-point kinds (Blackwell's is unmeasured)"),
@@ -267,6 +272,7 @@ int runRun() {
   options.schedules = runSchedules;
   options.seed = runSeed;
   options.tcgen05Numerics = runTcgen05Numerics;
+  options.raceCheck = runRaceCheck;
   return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
 }
 
