@@ -290,6 +290,7 @@ private:
     uint32_t issuer = 0; // clusterThreadId
     bool committed = false;
     bool sourceRead = false; // retired by a wait_group(.read)
+    bool written = false; // its bytes are in global memory (a schedule wrote them early)
     /// The global bytes it writes: one [address, address + bytes) per box
     /// row that has in-bounds elements, and their hull [low, high).
     std::vector<std::pair<uint64_t, uint64_t>> targets;
@@ -455,8 +456,13 @@ private:
   std::string bulkStoreText(const BulkStore &s) const;
   /// Marks store `s`'s shared source as read: it may be overwritten.
   void retireBulkStoreSource(BulkStore &s);
-  /// Completes the store with serial `serial`: its global writes happen.
+  /// Completes the store with serial `serial`: its global writes happen
+  /// (unless a schedule wrote them already) and it is forgotten.
   void completeBulkStore(uint32_t serial);
+  /// At a scheduling point of `t`: maybe writes the global bytes of one TMA
+  /// store in flight of the cluster, which stays in flight (its readers
+  /// still race with it) until a wait_group retires it.
+  void writeAnyBulkStore(Thread &t);
   /// At the end of the CTA: reports the stores that may still read shared
   /// memory (true if any), else completes the rest.
   bool finishBulkStores();

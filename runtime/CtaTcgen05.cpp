@@ -312,16 +312,8 @@ std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {
 
 void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
   t.sharedPointer(bar, 8, /*store=*/true, what);
-  uint64_t phase = 0;
-  {
-    std::string problem = mbarriers.arrive(bar, 0, phase);
-    if (!problem.empty()) {
-      recordFailure(t, what, "tcgen05.commit: " + problem);
-      problem = {};
-      abandonRunning();
-    }
-  }
-  tmem.commit(clusterThreadId(t), cluster.clusterAddress(*this, bar), phase);
+  ClusterRunner::Arrival arrival{this, bar, &t, what, {{this, tmem.lastSerial()}, {}}};
+  cluster.sendArrival(t, arrival);
   ++t.effects;
 }
 

@@ -24,6 +24,7 @@ template <typename Below> void shuffle(std::vector<uint32_t> &v, Below &&below) 
 } // namespace
 
 uint64_t Schedule::next() { return splitmix64(state); }
+uint64_t Schedule::nextLatency() { return splitmix64(latencyState); }
 
 void Schedule::reset(uint64_t seed, uint64_t clusterIndex, uint32_t ctas, uint32_t warps) {
   ranks.resize(ctas);
@@ -47,6 +48,17 @@ void Schedule::reset(uint64_t seed, uint64_t clusterIndex, uint32_t ctas, uint32
   stallPercent = kStall[below(3)];
   delayPercent = kDelay[below(3)];
   earlyPercent = kEarly[below(3)];
+  // The latency stream: how often asynchronous arrivals and TMA stores
+  // complete late, from gentle to aggressive.
+  latencyState = state ^ 0x6A09E667F3BCC909ull;
+  static constexpr uint32_t kArrivalDelay[] = {0, 50, 90};
+  static constexpr uint32_t kHold[] = {0, 50, 80};
+  static constexpr uint32_t kDeliver[] = {5, 10, 30};
+  static constexpr uint32_t kStore[] = {0, 5, 25};
+  arrivalDelayPercent = kArrivalDelay[latencyBelow(3)];
+  holdPercent = kHold[latencyBelow(3)];
+  deliverPercent = kDeliver[latencyBelow(3)];
+  storePercent = kStore[latencyBelow(3)];
   steps = 0;
   changePoints.clear();
   priority.clear();
