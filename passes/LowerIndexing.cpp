@@ -738,7 +738,7 @@ private:
 
   /// Copies the form attributes of a tmem_load/tmem_store to its words op.
   static void copyForm(const Operation &from, Operation &to) {
-    for (const char *key : {"shape", "num"})
+    for (const char *key : {"shape", "num", "wait"})
       to.setAttr(key, from.attributes().at(key));
   }
 

@@ -95,6 +95,16 @@ void ClusterRunner::deliverArrivalsOf(Thread &t, const Thread &issuer, bool comm
   }
 }
 
+const ClusterRunner::Arrival *ClusterRunner::commitInFlight(const CtaRunner &cta, uint32_t issuer,
+                                                            uint64_t serial) const {
+  for (const Arrival &a : arrivals)
+    if (CtaRunner::clusterThreadId(*a.issuer) == issuer)
+      for (const CommitTracks &c : a.tracks)
+        if (c.cta == &cta && c.through >= serial)
+          return &a;
+  return nullptr;
+}
+
 void ClusterRunner::deliverAnyArrival(Thread &t) {
   if (!arrivals.empty() && choices.deliverEarly())
     deliverArrival(t, choices.latencyBelow(uint32_t(arrivals.size())));

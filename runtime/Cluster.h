@@ -120,6 +120,9 @@ public:
   void deliverArrivalsOf(Thread &t, const Thread &issuer, bool commits);
   /// At a scheduling point of `t`: maybe delivers one arrival in flight.
   void deliverAnyArrival(Thread &t);
+  /// The first commit in flight of cluster thread `issuer` that tracks its
+  /// write `serial` in `cta`'s TMEM, or null.
+  const Arrival *commitInFlight(const CtaRunner &cta, uint32_t issuer, uint64_t serial) const;
 
   /// Called by warp `warp` of `t`'s CTA when all its lanes have arrived:
   /// performs the collective if the peer's warp is there already. Returns

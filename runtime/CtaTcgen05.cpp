@@ -98,6 +98,9 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   if (p.committed)
     text += "committed to mbarrier " + sharedNames.label(p.bar) + " in its phase " + std::to_string(p.phase) +
             ", which no thread has waited for yet)";
+  else if (const ClusterRunner::Arrival *a = cluster.commitInFlight(*this, p.issuer, p.serial))
+    text += "its tcgen05.commit to mbarrier " + a->target->sharedNames.label(a->bar) +
+            " has not arrived yet: it arrives once the operation completes)";
   else
     text += "no tcgen05.commit of that thread has followed it)";
   return text;
