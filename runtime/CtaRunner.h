@@ -321,13 +321,15 @@ private:
     uint32_t issuer;
   };
 
-  /// A tcgen05.ld or st whose warp has not waited for it yet.
+  /// A tcgen05.ld or st whose warp has not waited for it yet: in flight
+  /// until every live lane of the warp has executed the wait::ld/st.
   struct TmemLdSt {
     uint32_t warp;
     bool store;
     TmemLanes lanes;
     uint32_t column, columns;
     const char *what;
+    uint32_t waited = 0; // lanes that have executed the wait since
   };
 
   /// The shared units a wgmma.mma_async read, kept until it retires.

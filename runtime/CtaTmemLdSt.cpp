@@ -22,8 +22,14 @@ void CtaRunner::noteTmemLdSt(const Thread &t, bool store, const TmemLanes &lanes
 }
 
 void CtaRunner::tcgen05WaitLdSt(const Thread &t, bool store) {
-  std::erase_if(tmemInFlight,
-                [&](const TmemLdSt &a) { return a.warp == t.warpid && a.store == store; });
+  // wait::ld/st is .sync.aligned: the warp's operations are complete once
+  // all its lanes have executed it, not at the first one.
+  std::erase_if(tmemInFlight, [&](TmemLdSt &a) {
+    if (a.warp != t.warpid || a.store != store)
+      return false;
+    a.waited |= 1u << t.laneid;
+    return (a.waited & liveLanes[t.warpid]) == liveLanes[t.warpid];
+  });
 }
 
 const CtaRunner::TmemLdSt *CtaRunner::tmemLdStInFlight(const TmemLanes &lanes, uint32_t column,
