@@ -8,9 +8,11 @@
 // is an error, until some thread of the CTA has seen a tcgen05.commit of the
 // issuing thread complete, i.e. until an mbarrier.try_wait succeeds on the
 // mbarrier that commit arrived on, for the phase it arrived in (or a later
-// one). The commit arrives when it is executed, since its operations are
-// complete by then. Because the pipeline completes in order, observing one
-// commit also completes every operation issued before its operations.
+// one). Under the fixed schedule the commit arrives when it is executed,
+// since its operations are complete by then; another schedule may deliver
+// it later (runtime/AsyncArrivals.cpp). Because the pipeline completes in
+// order, observing one commit also completes every operation issued before
+// its operations.
 // Shared bytes that a TMA load in flight still writes are an error to read,
 // as for ld.shared. Everything happens at fixed points of the fixed thread
 // schedule, so results and messages do not depend on the worker count.
