@@ -32,14 +32,16 @@ std::optional<int64_t> staticInteger(const SemaValue &v) {
 
 } // namespace
 
-// tmem_load(t, column, n, shape=(lanes, bits), lane=0) and
-// tmem_store(t, column, fragment, shape=..., lane=0): thread l of warp w
-// moves the n elements of its fragment from or to the cells of `t` the PTX
-// fragment figures give it, from lane 32*(w % 4) + `lane` and `column` on.
+// tmem_load(t, column, n, shape=(lanes, bits), lane=0, wait=True) and
+// tmem_store(t, column, fragment, shape=..., lane=0, wait=True): thread l
+// of warp w moves the n elements of its fragment from or to the cells of
+// `t` the PTX fragment figures give it, from lane 32*(w % 4) + `lane` and
+// `column` on. With wait=False the tcgen05.wait::ld/st is left to a later
+// fence_view_async_tmem_load/store().
 SemaValue IRGen::tmemLoadStore(CallSite &site) {
   llvm::StringRef name = site.callee;
   bool store = name == "tmem_store";
-  if (!inKernel(site) || !checkArity(site, name, 3, 3, {"shape", "lane"}))
+  if (!inKernel(site) || !checkArity(site, name, 3, 3, {"shape", "lane", "wait"}))
     return SemaValue::poison();
   const SemaValue &t = site.args[0];
   if (!t.is(SemaValue::Kind::RunTime) || !t.type().isTensor() ||
@@ -81,6 +83,13 @@ SemaValue IRGen::tmemLoadStore(CallSite &site) {
                    "for a 16-lane shape; " + llvm::Twine(shape->name) + " cannot start at " +
                        kw->value.describe());
     lane = *l;
+  }
+  bool wait = true;
+  if (const CallSite::Keyword *kw = site.keyword("wait")) {
+    if (!kw->value.is(SemaValue::Kind::Bool))
+      return error(*kw->expr, "wait is True or False (whether " + name + " waits with tcgen05.wait::" +
+                                  (store ? "st" : "ld") + "), not " + kw->value.describe());
+    wait = kw->value.boolValue();
   }
 
   // The fragment: its element count and type.
@@ -125,6 +134,7 @@ SemaValue IRGen::tmemLoadStore(CallSite &site) {
     op.setAttr("shape", std::string(shape->name));
     op.setAttr("num", num);
     op.setAttr("lane", lane);
+    op.setAttr("wait", wait);
     return SemaValue::none();
   }
   ir::Operation &op = builder->create(
@@ -134,6 +144,7 @@ SemaValue IRGen::tmemLoadStore(CallSite &site) {
   op.setAttr("shape", std::string(shape->name));
   op.setAttr("num", num);
   op.setAttr("lane", lane);
+  op.setAttr("wait", wait);
   return SemaValue::runTime(op.result());
 }
 

@@ -22,6 +22,8 @@ bool isTcgen05Op(OpKind kind) {
   case OpKind::TmemStoreWords:
   case OpKind::Tcgen05FenceBefore:
   case OpKind::Tcgen05FenceAfter:
+  case OpKind::Tcgen05WaitLd:
+  case OpKind::Tcgen05WaitSt:
     return true;
   default:
     return false;
@@ -132,16 +134,24 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     std::string opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
     ir::Operation &ld = emitInst(b, loc, opcode, words, in);
     setHalfSplitOffset(op, ld, pack);
-    emitInst(b, loc, "tcgen05.wait::ld", {});
+    if (*op.attrAs<bool>("wait"))
+      emitInst(b, loc, "tcgen05.wait::ld", {});
     return ld.result(0);
   }
   case OpKind::TmemStoreWords: {
     bool unpack = *op.attrAs<bool>("pack");
     std::string opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
     setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
-    emitInst(b, loc, "tcgen05.wait::st", {});
+    if (*op.attrAs<bool>("wait"))
+      emitInst(b, loc, "tcgen05.wait::st", {});
     return nullptr;
   }
+  case OpKind::Tcgen05WaitLd:
+    emitInst(b, loc, "tcgen05.wait::ld", {});
+    return nullptr;
+  case OpKind::Tcgen05WaitSt:
+    emitInst(b, loc, "tcgen05.wait::st", {});
+    return nullptr;
   case OpKind::Tcgen05FenceBefore:
     emitInst(b, loc, "tcgen05.fence::before_thread_sync", {});
     return nullptr;

@@ -127,6 +127,8 @@ private:
       return lowerAsync(op, 0, 2);
     case OpKind::TmemLoad:
       return lowerTmemLoad(op);
+    case OpKind::Tcgen05WaitLd:
+      return lowerWaitLd(op);
     case OpKind::TmemStore:
       return lowerTmemStore(op);
     case OpKind::Stmatrix:
@@ -170,7 +172,12 @@ private:
     auto it = fragments.find(v);
     if (it != fragments.end())
       return &it->second;
-    fail(op, "internal error: the fragment was not loaded, filled or converted here");
+    if (llvm::any_of(unwaitedLoads, [&](const auto &u) { return u.first == v; }))
+      fail(op, "this reads the fragment of a tmem_load(wait=False) before "
+               "fence_view_async_tmem_load() in the same block: its registers hold the data only "
+               "once the warp has waited (tcgen05.wait::ld)");
+    else
+      fail(op, "internal error: the fragment was not loaded, filled or converted here");
     return nullptr;
   }
 
@@ -754,7 +761,7 @@ private:
 
   /// Copies the form attributes of a tmem_load/tmem_store to its words op.
   static void copyForm(const Operation &from, Operation &to) {
-    for (const char *key : {"shape", "num"})
+    for (const char *key : {"shape", "num", "wait"})
       to.setAttr(key, from.attributes().at(key));
   }
 
@@ -774,17 +781,50 @@ private:
     Operation &load = b.create(OpKind::TmemLoadWords, loc, {address}, words);
     copyForm(op, load);
     load.setAttr("pack", pack);
+    dead.push_back(&op);
+    if (!*op.attrAs<bool>("wait")) {
+      // The words are not valid before the warp's tcgen05.wait::ld: the
+      // fragment is built from them after the next one in this block.
+      unwaitedLoads.push_back({op.result(), &load});
+      return true;
+    }
+    fragments[op.result()] = fragmentOfWords(b, load, element);
+    return true;
+  }
+
+  /// The registers of a tmem_load's fragment from its u32 words: bitcast,
+  /// or two 16-bit elements to a word (.pack::16b).
+  Registers fragmentOfWords(ir::Builder &b, Operation &load, DataType element) {
     Registers regs;
     for (const auto &word : load.results()) {
-      if (pack) {
-        unpackHalves(b, loc, word.get(), element, regs);
+      if (*load.attrAs<bool>("pack")) {
+        unpackHalves(b, load.loc(), word.get(), element, regs);
         continue;
       }
-      regs.push_back(element == DataType::U32 ? word.get()
-                                              : cast(b, loc, OpKind::Bitcast, word.get(), element));
+      regs.push_back(element == DataType::U32
+                         ? word.get()
+                         : cast(b, load.loc(), OpKind::Bitcast, word.get(), element));
     }
-    fragments[op.result()] = std::move(regs);
-    dead.push_back(&op);
+    return regs;
+  }
+
+  /// fence_view_async_tmem_load(): the fragments of the tmem_load(wait=False)
+  /// before it in its block, built from their words after it.
+  bool lowerWaitLd(Operation &wait) {
+    ir::Builder b;
+    b.setInsertionPoint(wait);
+    Operation *first = nullptr;
+    for (auto &[result, load] : unwaitedLoads) {
+      if (load->parentBlock() != wait.parentBlock())
+        continue;
+      Registers regs = fragmentOfWords(b, *load, result->type().element());
+      if (!first && !regs.empty() && regs.front()->definingOp() != load)
+        first = regs.front()->definingOp();
+      fragments[result] = std::move(regs);
+    }
+    llvm::erase_if(unwaitedLoads, [&](const auto &u) { return fragments.count(u.first); });
+    if (first)
+      ir::moveBefore(wait, *first);
     return true;
   }
 
@@ -1099,6 +1139,9 @@ private:
   Operation &kernel;
   PassContext &context;
   llvm::DenseMap<Value *, Registers> fragments;
+  /// tmem_load(wait=False) results whose fragments wait for the warp's
+  /// fence_view_async_tmem_load(), and their tcgen05.ld words.
+  std::vector<std::pair<Value *, Operation *>> unwaitedLoads;
   std::vector<Operation *> loopsCarryingFragments;
   llvm::DenseMap<Value *, Value *> baseAddresses;
   Divisibility divisibility;

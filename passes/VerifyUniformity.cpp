@@ -118,6 +118,10 @@ Requirement requirement(const Operation &op) {
     return {kWarp, "tmem_load"};
   case OpKind::TmemStore:
     return {kWarp, "tmem_store"};
+  case OpKind::Tcgen05WaitLd:
+    return {kWarp, "fence_view_async_tmem_load"};
+  case OpKind::Tcgen05WaitSt:
+    return {kWarp, "fence_view_async_tmem_store"};
   default:
     return {0, ""};
   }

@@ -62,6 +62,7 @@ void ClusterRunner::run(uint64_t clusterIndex, uint64_t clusterSlot) {
   std::fill(barrier.arrivedIn.begin(), barrier.arrivedIn.end(), 0);
   for (Pair &p : pairs)
     p = Pair{};
+  arrivals.clear();
   choices.reset(launch.config.scheduleSeed, clusterIndex, size(),
                 uint32_t((launch.config.block.volume() + 31) / 32));
   if (launch.config.raceCheck)
@@ -166,6 +167,7 @@ void ClusterRunner::completeBarrierIfDone() {
 }
 
 void ClusterRunner::clusterArrive(Thread &t, const char *what) {
+  deliverArrivalsOf(t, t, /*commits=*/false);
   uint64_t &arrived = barrier.arrivedIn[CtaRunner::clusterThreadId(t)];
   if (arrived != 0 && arrived - 1 == barrier.phase)
     t.failWith(what, [&] {

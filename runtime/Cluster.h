@@ -92,6 +92,43 @@ public:
   /// arrived.
   bool clusterWaitDone(Thread &t, const char *what);
 
+  // Asynchronous mbarrier arrivals (runtime/AsyncArrivals.cpp): a
+  // tcgen05.commit's arrival in each CTA it names, and a remote
+  // mbarrier.arrive. The fixed schedule delivers each at once; another may
+  // leave it in flight and deliver it later.
+  /// What a tcgen05.commit tracks in one CTA's TMEM: the issuer's pending
+  /// writes up to serial `through` (issued before the commit).
+  struct CommitTracks {
+    CtaRunner *cta = nullptr;
+    uint64_t through = 0;
+  };
+  struct Arrival {
+    CtaRunner *target = nullptr; // whose mbarrier
+    uint32_t bar = 0;            // its .shared::cta address there
+    Thread *issuer = nullptr;
+    const char *what = nullptr;
+    /// A commit's TMEM writes (its CTA and, for cta_group::2, the peer's);
+    /// none for a remote mbarrier.arrive.
+    CommitTracks tracks[2];
+    bool multicast = false; // a commit with a CTA mask (messages name the CTA)
+  };
+  /// Delivers `a` now (the running thread `t` issued it) or, as the
+  /// schedule chooses, leaves it in flight.
+  void sendArrival(Thread &t, const Arrival &a);
+  /// At a try_wait of `t` on `target`'s mbarrier `bar` whose phase is
+  /// incomplete: delivers the arrivals in flight to it, unless the schedule
+  /// holds them a while longer.
+  void deliverArrivalsTo(Thread &t, CtaRunner &target, uint32_t bar);
+  /// Delivers the arrivals `issuer` sent that are still in flight (at its
+  /// barrier.cluster.arrive, whose release orders them first, and its exit);
+  /// with `commits` false, only its remote mbarrier.arrive ones.
+  void deliverArrivalsOf(Thread &t, const Thread &issuer, bool commits);
+  /// At a scheduling point of `t`: maybe delivers one arrival in flight.
+  void deliverAnyArrival(Thread &t);
+  /// The first commit in flight of cluster thread `issuer` that tracks its
+  /// write `serial` in `cta`'s TMEM, or null.
+  const Arrival *commitInFlight(const CtaRunner &cta, uint32_t issuer, uint64_t serial) const;
+
   /// Called by warp `warp` of `t`'s CTA when all its lanes have arrived:
   /// performs the collective if the peer's warp is there already. Returns
   /// the generation its lanes wait to pass (pairGeneration).
@@ -115,6 +152,11 @@ private:
   void runCooperative();
   uint32_t liveThreads() const;
   void completeBarrierIfDone();
+  /// Delivers arrival `i` after the earlier ones of its issuer to the same
+  /// CTA (an issuer's arrivals on a CTA land in issue order).
+  void deliverArrival(Thread &t, size_t i);
+  /// Performs arrival `i` on its mbarrier and forgets it.
+  void landArrival(Thread &t, size_t i);
   /// Performs the collective both warps of pair `p` have arrived at.
   void performPair(Thread &t, Pair &p, uint32_t pairIndex, const char *what);
   std::string deadlockReport(const std::string &why) const;
@@ -128,6 +170,7 @@ private:
   uint64_t slot = 0;
   ClusterBarrier barrier;
   std::vector<Pair> pairs;
+  std::vector<Arrival> arrivals; // in flight, issue order
   Schedule choices;
   RaceClocks clocks;
 };

@@ -59,9 +59,16 @@ uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *w
   CtaRunner &owner = resolveCluster(t, bar, local, what);
   clusterSharedPointer(t, bar, 8, /*store=*/true, what);
   uint64_t token = 0;
+  if (&owner != this) {
+    // Another CTA's mbarrier: the arrival reaches it when the schedule says;
+    // the race detector takes the issuer's clock now.
+    raceMbarrierArrive(t, owner, local);
+    cluster.sendArrival(t, {&owner, local, &t, what, {}});
+    ++t.effects;
+    return token;
+  }
   failIf(t, what, owner.mbarriers.arrive(local, 0, token));
-  if (&owner == this)
-    wgmmaOrderArrive(t, local);
+  wgmmaOrderArrive(t, local);
   raceMbarrierArrive(t, owner, local);
   ++t.effects;
   return token;

@@ -186,26 +186,18 @@ void CtaRunner::tcgen05CommitMulticast(Thread &t, uint32_t bar, uint16_t ctaMask
     });
   // The operations a commit tracks: the issuer's, in its CTA's TMEM and, for
   // cta_group::2, in its peer's.
-  CtaRunner *written[2] = {this,
-                           pair ? &pairPeer(t, "tcgen05.commit.cta_group::2", what) : nullptr};
-  uint32_t issuer = clusterThreadId(t);
+  // Each CTA of the mask gets its own arrival, which the schedule may
+  // deliver at its own time.
+  CtaRunner *peer = pair ? &pairPeer(t, "tcgen05.commit.cta_group::2", what) : nullptr;
+  ClusterRunner::CommitTracks tracks[2] = {{this, tmem.lastSerial()},
+                                           {peer, peer ? peer->tmem.lastSerial() : 0}};
   for (uint32_t r = 0; r < cluster.size(); ++r) {
     if (!(ctaMask >> r & 1))
       continue;
     CtaRunner &target = cluster.member(r);
     clusterSharedPointer(t, cluster.clusterAddress(target, bar), 8, /*store=*/true, what);
-    uint64_t phase = 0;
-    {
-      std::string problem = target.mbarriers.arrive(bar, 0, phase);
-      if (!problem.empty()) {
-        recordFailure(t, what, "tcgen05.commit to CTA rank " + std::to_string(r) + ": " + problem);
-        problem = {};
-        abandonRunning();
-      }
-    }
-    for (CtaRunner *w : written)
-      if (w)
-        w->tmem.commit(issuer, cluster.clusterAddress(target, bar), phase);
+    cluster.sendArrival(t, {&target, bar, &t, what, {tracks[0], tracks[1]}, /*multicast=*/true});
+    // The issuer's clock is released at issue; the arrival may land later.
     raceMbarrierArrive(t, target, bar);
   }
   ++t.effects;

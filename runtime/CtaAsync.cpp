@@ -70,6 +70,9 @@ bool CtaRunner::mbarrierTryWait(Thread &t, uint32_t bar, uint32_t parity, const 
              ", where no mbarrier.init initialised an mbarrier";
     });
   parity &= 1;
+  // Arrivals in flight to this mbarrier (runtime/AsyncArrivals.cpp) come in.
+  if (s->parity() == parity)
+    cluster.deliverArrivalsTo(t, *this, bar);
   // The waited phase is the current one and lacks only transaction bytes:
   // the loads that owe them land now, in issue order, as far as needed.
   // A schedule may leave them in flight a while longer (delayLanding); a

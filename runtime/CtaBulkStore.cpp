@@ -8,14 +8,17 @@
 // coordinate or address is reported at the instruction) and is then in
 // flight. Until a wait_group retires its group, every shared byte it reads
 // counts as being read: a store to it, or a TMA load into it, is a race on
-// the GPU and an error here. Its global writes happen at one fixed point:
-// when a wait_group without .read retires its group, or else when the CTA
-// ends (the grid's completion makes every write visible); a global access
-// by the CTA to those bytes before then is reported. A CTA that ends while a
+// the GPU and an error here. Under the fixed schedule its global writes
+// happen when a wait_group without .read retires its group, or else when
+// the CTA ends (the grid's completion makes every write visible); another
+// schedule may write them at any scheduling point after the issue. A global
+// access by the CTA to those bytes before the retirement is reported either
+// way; another CTA's reader sees the old or the new bytes. A CTA that ends while a
 // store's source is not retired is an error: its shared memory is released,
 // and nothing said the store had read it.
 #include "runtime/CtaRunner.h"
 
+#include "runtime/Cluster.h"
 #include "runtime/DiagnosticText.h"
 #include "runtime/MemoryMap.h"
 
@@ -155,8 +158,29 @@ void CtaRunner::completeBulkStore(uint32_t serial) {
   auto s = std::find_if(bulkStores.begin(), bulkStores.end(),
                         [&](const BulkStore &x) { return x.serial == serial; });
   retireBulkStoreSource(*s);
-  scatterTmaBox(s->info, s->coords, s->image.data());
+  if (!s->written)
+    scatterTmaBox(s->info, s->coords, s->image.data());
   bulkStores.erase(s);
+}
+
+void CtaRunner::writeAnyBulkStore(Thread &t) {
+  auto unwritten = [](const BulkStore &s) { return !s.written; };
+  uint32_t count = 0;
+  for (uint32_t r = 0; r < cluster.size(); ++r) {
+    const std::vector<BulkStore> &stores = cluster.member(r).bulkStores;
+    count += uint32_t(std::count_if(stores.begin(), stores.end(), unwritten));
+  }
+  if (count == 0 || !cluster.schedule().writeStoreEarly())
+    return;
+  uint32_t pick = cluster.schedule().latencyBelow(count);
+  for (uint32_t r = 0; r < cluster.size(); ++r)
+    for (BulkStore &s : cluster.member(r).bulkStores)
+      if (unwritten(s) && pick-- == 0) {
+        scatterTmaBox(s.info, s.coords, s.image.data());
+        s.written = true;
+        ++t.effects;
+        return;
+      }
 }
 
 const CtaRunner::BulkStore *CtaRunner::bulkStoreReading(uint32_t offset) const {

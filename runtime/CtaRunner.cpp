@@ -168,6 +168,8 @@ void CtaRunner::schedulingPoint(Thread &t) {
     return;
   if (schedule.landEarly())
     landAnyCopy(t);
+  cluster.deliverAnyArrival(t);
+  writeAnyBulkStore(t);
   if (schedule.preempt(rank, t.warpid)) {
     slots[t.index].state = State::Runnable;
     block(t);
@@ -182,6 +184,7 @@ void CtaRunner::threadEntry(void *thread) {
 
 void CtaRunner::exitThread(Thread &t) {
   checkWgmmaAtExit(t);
+  cluster.deliverArrivalsOf(t, t, /*commits=*/true);
   Slot &s = slots[t.index];
   s.state = State::Exited;
   liveLanes[t.warpid] &= ~(1u << t.laneid);

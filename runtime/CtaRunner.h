@@ -301,6 +301,7 @@ private:
     uint32_t issuer = 0; // clusterThreadId
     bool committed = false;
     bool sourceRead = false; // retired by a wait_group(.read)
+    bool written = false; // its bytes are in global memory (a schedule wrote them early)
     /// The global bytes it writes: one [address, address + bytes) per box
     /// row that has in-bounds elements, and their hull [low, high).
     std::vector<std::pair<uint64_t, uint64_t>> targets;
@@ -331,13 +332,15 @@ private:
     uint32_t issuer;
   };
 
-  /// A tcgen05.ld or st whose warp has not waited for it yet.
+  /// A tcgen05.ld or st whose warp has not waited for it yet: in flight
+  /// until every live lane of the warp has executed the wait::ld/st.
   struct TmemLdSt {
     uint32_t warp;
     bool store;
     TmemLanes lanes;
     uint32_t column, columns;
     const char *what;
+    uint32_t waited = 0; // lanes that have executed the wait since
   };
 
   /// The shared units a wgmma.mma_async read, kept until it retires.
@@ -484,8 +487,13 @@ private:
   std::string bulkStoreText(const BulkStore &s) const;
   /// Marks store `s`'s shared source as read: it may be overwritten.
   void retireBulkStoreSource(BulkStore &s);
-  /// Completes the store with serial `serial`: its global writes happen.
+  /// Completes the store with serial `serial`: its global writes happen
+  /// (unless a schedule wrote them already) and it is forgotten.
   void completeBulkStore(uint32_t serial);
+  /// At a scheduling point of `t`: maybe writes the global bytes of one TMA
+  /// store in flight of the cluster, which stays in flight (its readers
+  /// still race with it) until a wait_group retires it.
+  void writeAnyBulkStore(Thread &t);
   /// At the end of the CTA: reports the stores that may still read shared
   /// memory (true if any), else completes the rest.
   bool finishBulkStores();

@@ -8,9 +8,11 @@
 // is an error, until some thread of the CTA has seen a tcgen05.commit of the
 // issuing thread complete, i.e. until an mbarrier.try_wait succeeds on the
 // mbarrier that commit arrived on, for the phase it arrived in (or a later
-// one). The commit arrives when it is executed, since its operations are
-// complete by then. Because the pipeline completes in order, observing one
-// commit also completes every operation issued before its operations.
+// one). Under the fixed schedule the commit arrives when it is executed,
+// since its operations are complete by then; another schedule may deliver
+// it later (runtime/AsyncArrivals.cpp). Because the pipeline completes in
+// order, observing one commit also completes every operation issued before
+// its operations.
 // Shared bytes that a TMA load in flight still writes are an error to read,
 // as for ld.shared. Everything happens at fixed points of the fixed thread
 // schedule, so results and messages do not depend on the worker count.
@@ -98,6 +100,9 @@ std::string CtaRunner::tcgen05WriteText(const TensorMemory::PendingWrite &p) con
   if (p.committed)
     text += "committed to mbarrier " + sharedNames.label(p.bar) + " in its phase " + std::to_string(p.phase) +
             ", which no thread has waited for yet)";
+  else if (const ClusterRunner::Arrival *a = cluster.commitInFlight(*this, p.issuer, p.serial))
+    text += "its tcgen05.commit to mbarrier " + a->target->sharedNames.label(a->bar) +
+            " has not arrived yet: it arrives once the operation completes)";
   else
     text += "no tcgen05.commit of that thread has followed it)";
   return text;
@@ -312,16 +317,9 @@ std::string CtaRunner::tcgen05ReadText(const Tcgen05Read &r) const {
 
 void CtaRunner::tcgen05Commit(Thread &t, uint32_t bar, const char *what) {
   t.sharedPointer(bar, 8, /*store=*/true, what);
-  uint64_t phase = 0;
-  {
-    std::string problem = mbarriers.arrive(bar, 0, phase);
-    if (!problem.empty()) {
-      recordFailure(t, what, "tcgen05.commit: " + problem);
-      problem = {};
-      abandonRunning();
-    }
-  }
-  tmem.commit(clusterThreadId(t), cluster.clusterAddress(*this, bar), phase);
+  ClusterRunner::Arrival arrival{this, bar, &t, what, {{this, tmem.lastSerial()}, {}}};
+  cluster.sendArrival(t, arrival);
+  // The issuer's clock is released at issue; the arrival may land later.
   raceMbarrierArrive(t, *this, bar);
   ++t.effects;
 }

@@ -22,8 +22,14 @@ void CtaRunner::noteTmemLdSt(const Thread &t, bool store, const TmemLanes &lanes
 }
 
 void CtaRunner::tcgen05WaitLdSt(const Thread &t, bool store) {
-  std::erase_if(tmemInFlight,
-                [&](const TmemLdSt &a) { return a.warp == t.warpid && a.store == store; });
+  // wait::ld/st is .sync.aligned: the warp's operations are complete once
+  // all its lanes have executed it, not at the first one.
+  std::erase_if(tmemInFlight, [&](TmemLdSt &a) {
+    if (a.warp != t.warpid || a.store != store)
+      return false;
+    a.waited |= 1u << t.laneid;
+    return (a.waited & liveLanes[t.warpid]) == liveLanes[t.warpid];
+  });
 }
 
 const CtaRunner::TmemLdSt *CtaRunner::tmemLdStInFlight(const TmemLanes &lanes, uint32_t column,
@@ -49,9 +55,11 @@ void CtaRunner::checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column
     std::vector<uint32_t>().swap(*v);
   fail(t, what, [&] {
     const char *wait = a->store ? "tcgen05.wait::st" : "tcgen05.wait::ld";
+    // A pair instruction checks the peer's TMEM too: name its CTA then.
+    std::string cta = t.cta == this ? "" : "CTA rank " + std::to_string(rank) + " ";
     return std::string(access) + " TMEM " + lanes.text() + " columns [" + std::to_string(column) +
            "," + std::to_string(column + columns) + "), which '" + (a->what ? a->what : "?") +
-           "' (warp " + std::to_string(a->warp) + "; " + (a->store ? "writes" : "reads") +
+           "' (" + cta + "warp " + std::to_string(a->warp) + "; " + (a->store ? "writes" : "reads") +
            " TMEM " + a->lanes.text() + " columns [" + std::to_string(a->column) + "," +
            std::to_string(a->column + a->columns) + ")) may still be " +
            (a->store ? "writing" : "reading") + ": warp " + std::to_string(a->warp) +

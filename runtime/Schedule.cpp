@@ -24,6 +24,7 @@ template <typename Below> void shuffle(std::vector<uint32_t> &v, Below &&below) 
 } // namespace
 
 uint64_t Schedule::next() { return splitmix64(state); }
+uint64_t Schedule::nextLatency() { return splitmix64(latencyState); }
 
 void Schedule::reset(uint64_t seed, uint64_t clusterIndex, uint32_t ctas, uint32_t warps) {
   ranks.resize(ctas);
@@ -37,16 +38,27 @@ void Schedule::reset(uint64_t seed, uint64_t clusterIndex, uint32_t ctas, uint32
   uint64_t mix = seed;
   state = splitmix64(mix) ^ (clusterIndex * 0xD1B54A32D192ED03ull);
   policy = seed % 2 ? Policy::Shuffle : Policy::Priority;
-  // Each schedule also draws how eagerly it preempts and moves loads, so
-  // that a set of schedules spans gentle and aggressive ones.
-  static constexpr uint32_t kPreempt[] = {5, 20, 50};
-  static constexpr uint32_t kDelay[] = {0, 50, 80};
-  static constexpr uint32_t kEarly[] = {0, 5, 25};
-  static constexpr uint32_t kStall[] = {0, 10, 30};
-  preemptPercent = kPreempt[below(3)];
-  stallPercent = kStall[below(3)];
-  delayPercent = kDelay[below(3)];
-  earlyPercent = kEarly[below(3)];
+  // Each schedule also draws how eagerly it preempts and moves loads, and
+  // (from the latency stream) how often asynchronous arrivals and TMA
+  // stores complete late, so that a set of schedules spans gentle and
+  // aggressive ones. The order of the draws is part of each seed.
+  struct Percents {
+    uint32_t Schedule::*field;
+    uint32_t choices[3];
+  };
+  static constexpr Percents kInterleaving[] = {{&Schedule::preemptPercent, {5, 20, 50}},
+                                               {&Schedule::stallPercent, {0, 10, 30}},
+                                               {&Schedule::delayPercent, {0, 50, 80}},
+                                               {&Schedule::earlyPercent, {0, 5, 25}}};
+  static constexpr Percents kLatency[] = {{&Schedule::arrivalDelayPercent, {0, 50, 90}},
+                                          {&Schedule::holdPercent, {0, 50, 80}},
+                                          {&Schedule::deliverPercent, {5, 10, 30}},
+                                          {&Schedule::storePercent, {0, 5, 25}}};
+  for (const Percents &p : kInterleaving)
+    this->*p.field = p.choices[below(3)];
+  latencyState = state ^ 0x6A09E667F3BCC909ull;
+  for (const Percents &p : kLatency)
+    this->*p.field = p.choices[latencyBelow(3)];
   steps = 0;
   changePoints.clear();
   priority.clear();

@@ -13,7 +13,13 @@
 //     of one thread;
 //   - when TMA loads land: early, at any scheduling point after they were
 //     issued, or late, a waiter that could land them finding its phase
-//     incomplete a few more times.
+//     incomplete a few more times;
+//   - the completion latency of the other asynchronous operations: when a
+//     tcgen05.commit (each CTA of a multicast one apart) or a remote
+//     mbarrier arrival reaches its mbarrier, and when a TMA store writes
+//     global memory (runtime/AsyncArrivals.cpp, runtime/CtaBulkStore.cpp).
+//     These draw from a stream of their own, so that the choices above
+//     stay those of the seed.
 //
 // Each cluster draws from its own stream, seeded by the schedule's seed and
 // the cluster's index, so a schedule does not depend on the number of
@@ -50,15 +56,32 @@ public:
   /// A number in [0, n).
   uint32_t below(uint32_t n) { return uint32_t(next() % n); }
 
+  // Completion latency (the latency stream).
+  /// Whether an mbarrier arrival of an asynchronous operation (a
+  /// tcgen05.commit, a remote mbarrier.arrive) stays in flight when issued.
+  bool delayArrival() { return !fixed() && latencyChance(arrivalDelayPercent); }
+  /// Whether a waiter whose phase lacks arrivals in flight leaves them so.
+  bool holdArrivals() { return !fixed() && latencyChance(holdPercent); }
+  /// Whether a scheduling point delivers one of the arrivals in flight.
+  bool deliverEarly() { return !fixed() && latencyChance(deliverPercent); }
+  /// Whether a scheduling point writes one TMA store's bytes to global memory.
+  bool writeStoreEarly() { return !fixed() && latencyChance(storePercent); }
+  /// A number in [0, n), from the latency stream.
+  uint32_t latencyBelow(uint32_t n) { return uint32_t(nextLatency() % n); }
+
 private:
   enum class Policy : uint8_t { Fixed, Shuffle, Priority };
 
   uint64_t next();
+  uint64_t nextLatency();
   bool chance(uint32_t percent) { return percent && next() % 100 < percent; }
+  bool latencyChance(uint32_t percent) { return percent && nextLatency() % 100 < percent; }
 
   Policy policy = Policy::Fixed;
   uint64_t state = 0;
   uint32_t preemptPercent = 0, delayPercent = 0, earlyPercent = 0, stallPercent = 0;
+  uint64_t latencyState = 0;
+  uint32_t arrivalDelayPercent = 0, holdPercent = 0, deliverPercent = 0, storePercent = 0;
   uint32_t warpsPerCta = 0;
   /// Priority policy: per warp of the cluster (rank * warpsPerCta + warp),
   /// higher runs first; the scheduling points counted so far and the ones

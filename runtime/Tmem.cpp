@@ -154,9 +154,9 @@ uint64_t TensorMemory::addPendingWrite(const TmemLanes &lanes, uint32_t column, 
   return p.serial;
 }
 
-void TensorMemory::commit(uint32_t issuer, uint32_t bar, uint64_t phase) {
+void TensorMemory::commit(uint32_t issuer, uint32_t bar, uint64_t phase, uint64_t through) {
   for (PendingWrite &p : pending) {
-    if (p.issuer != issuer)
+    if (p.issuer != issuer || p.serial > through)
       continue;
     if (!p.committed) {
       p.committed = true;

@@ -87,9 +87,12 @@ public:
   /// Returns the write's serial.
   uint64_t addPendingWrite(const TmemLanes &lanes, uint32_t column, uint32_t columns,
                            const char *what, uint32_t issuer, bool readOnly = false);
-  /// Attaches the issuer's pending writes to a commit that arrived on
-  /// mbarrier `bar` in phase `phase` (the earlier commits stay attached).
-  void commit(uint32_t issuer, uint32_t bar, uint64_t phase);
+  /// Attaches the issuer's pending writes up to serial `through` (those
+  /// issued before the commit) to a commit that arrived on mbarrier `bar`
+  /// in phase `phase` (the earlier commits stay attached).
+  void commit(uint32_t issuer, uint32_t bar, uint64_t phase, uint64_t through);
+  /// The serial of the latest write added (0: none yet).
+  uint64_t lastSerial() const { return nextSerial - 1; }
   /// A thread saw mbarrier `bar` complete its phases before `phasesDone`:
   /// the writes committed there, and every write issued before them (the
   /// tcgen05 pipeline completes in order), are observed complete. Returns

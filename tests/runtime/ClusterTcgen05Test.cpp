@@ -303,17 +303,18 @@ TEST(ClusterTcgen05, ABlockScaledPairMmaOfNNotAMultipleOf64IsRefused) {
       << error;
 }
 
+// The peer's warps read D without waiting: under the fixed schedule they
+// load before the leader issues the MMA, whose writes then meet the loads
+// still in flight (no warp of the peer has all its lanes at its wait::ld).
 TEST(ClusterTcgen05, APeerReadingDBeforeTheCommitIsReported) {
   PairMma pair(64);
   pair.p.mode = PeerSkipsWait;
   std::string error = launchError(pairKernel, pair.c, &pair.p, pair.map);
-  EXPECT_NE(error.find("kernel 'pair_mma', CTA (1,0,0), thread (29,0,0) (warp 0, lane 29): "
-                       "tcgen05.ld.32x32b at pair.cute:19: warp 0 reads TMEM lanes [0,32) columns "
-                       "[0,32) at address 0x0 (lane 0, column 0), which the asynchronous "
-                       "'tcgen05.mma.cta_group::2 at pair.cute:13' (issued by CTA (0,0,0) thread "
-                       "(0,0,0), warp 0 lane 0; writes TMEM lanes [0,128) columns [0,64); "
-                       "committed to mbarrier 0x1000408 in its phase 0, which no thread has "
-                       "waited for yet) may still be writing"),
+  EXPECT_NE(error.find("kernel 'pair_mma', CTA (0,0,0), thread (0,0,0) (warp 0, lane 0): "
+                       "tcgen05.mma.cta_group::2 at pair.cute:13: it writes TMEM lanes [0,128) "
+                       "columns [0,64), which 'tcgen05.ld.32x32b at pair.cute:19' (CTA rank 1 "
+                       "warp 1; reads TMEM lanes [32,64) columns [0,32)) may still be reading: "
+                       "warp 1 has not executed tcgen05.wait::ld since"),
             std::string::npos)
       << error;
 }

@@ -111,10 +111,11 @@ TEST(ScheduleExploration, AResultThatDependsOnTheScheduleIsARace) {
 
 // Warp 0 stores to TMEM lanes 0-31 (or loads them), then warp 4, whose
 // lane quarter is the same, stores there after a bar.sync; warp 0 waits for
-// its own access before the bar.sync only when `wait`. With `deallocAtOnce`
-// warp 0 deallocates right after its access instead (and leaves).
+// its own access before the bar.sync only when `wait` (with `oneLaneWaits`,
+// lane 0 alone). With `deallocAtOnce` warp 0 deallocates right after its
+// access instead (and leaves).
 struct TmemParams {
-  bool load, wait, deallocAtOnce;
+  bool load, wait, deallocAtOnce, oneLaneWaits;
 };
 
 void tmemBody(Thread &t, const void *raw) {
@@ -131,9 +132,10 @@ void tmemBody(Thread &t, const void *raw) {
       warpSyncTcgen05Ld(t, taddr, regs, form, "tcgen05.ld at tmem.cute:8");
     else
       warpSyncTcgen05St(t, taddr, regs, form, "tcgen05.st at tmem.cute:10");
-    if (p.wait && p.load)
+    bool waits = p.wait && (!p.oneLaneWaits || t.laneid == 0);
+    if (waits && p.load)
       t.tcgen05WaitLd("tcgen05.wait::ld");
-    if (p.wait && !p.load)
+    if (waits && !p.load)
       t.tcgen05WaitSt("tcgen05.wait::st");
     if (p.deallocAtOnce) {
       t.tcgen05Dealloc(taddr, 32, "tcgen05.dealloc at tmem.cute:9");
@@ -153,9 +155,9 @@ void tmemBody(Thread &t, const void *raw) {
 const KernelDescriptor kTmemKernel{"tmem_in_flight", tmemBody, sizeof(TmemParams),
                                    /*usesBarriers=*/true, /*staticSharedBytes=*/0};
 
-std::string runTmem(bool load, bool wait, bool deallocAtOnce = false) {
+std::string runTmem(bool load, bool wait, bool deallocAtOnce = false, bool oneLaneWaits = false) {
   MemoryMap map;
-  TmemParams params{load, wait, deallocAtOnce};
+  TmemParams params{load, wait, deallocAtOnce, oneLaneWaits};
   LaunchConfig cfg = config({1, 1, 1}, {160, 1, 1}, 1);
   cfg.dynamicSharedBytes = 16;
   Status s = launch(kTmemKernel, cfg, &params, map);
@@ -170,6 +172,17 @@ TEST(TmemInFlight, AStoreOverALoadNotWaitedForIsReported) {
                       "tcgen05.wait::ld since"),
             std::string::npos)
       << runTmem(true, false);
+}
+
+// wait::ld is .sync.aligned: one lane's wait does not complete the warp's
+// load.
+TEST(TmemInFlight, OneLanesWaitLeavesTheWarpsLoadInFlight) {
+  std::string error = runTmem(/*load=*/true, /*wait=*/true, /*deallocAtOnce=*/false,
+                              /*oneLaneWaits=*/true);
+  EXPECT_NE(error.find("which 'tcgen05.ld at tmem.cute:8' (warp 0; reads TMEM lanes [0,32) "
+                       "columns [0,4)) may still be reading"),
+            std::string::npos)
+      << error;
 }
 
 TEST(TmemInFlight, AStoreOverAStoreNotWaitedForIsReported) {

@@ -306,13 +306,27 @@ TEST(Tmem, ALaterCommitCoversWritesAlreadyCommittedElsewhere) {
   TensorMemory tmem;
   const uint32_t issuer = 32, empty = 0x400, done = 0x408;
   uint64_t first = tmem.addPendingWrite(TmemLanes::range(0, 128), 0, 256, "mma 1", issuer);
-  tmem.commit(issuer, empty, 0);
+  tmem.commit(issuer, empty, 0, tmem.lastSerial());
   uint64_t second = tmem.addPendingWrite(TmemLanes::range(0, 128), 0, 256, "mma 2", issuer);
-  tmem.commit(issuer, empty + 8, 0);
-  tmem.commit(issuer, done, 0);
+  tmem.commit(issuer, empty + 8, 0, tmem.lastSerial());
+  tmem.commit(issuer, done, 0, tmem.lastSerial());
   EXPECT_EQ(tmem.observeCompletion(done, 1), second);
   EXPECT_GT(second, first);
   EXPECT_TRUE(tmem.pendingWrites().empty());
+}
+
+// A commit that a schedule delivers late tracks only the operations issued
+// before it: an MMA issued in between stays pending when it arrives.
+TEST(Tmem, ALateCommitDoesNotCoverLaterWrites) {
+  TensorMemory tmem;
+  const uint32_t issuer = 32, full = 0x400;
+  uint64_t first = tmem.addPendingWrite(TmemLanes::range(0, 128), 0, 256, "mma 1", issuer);
+  uint64_t through = tmem.lastSerial();
+  uint64_t second = tmem.addPendingWrite(TmemLanes::range(0, 128), 256, 256, "mma 2", issuer);
+  tmem.commit(issuer, full, 0, through);
+  EXPECT_EQ(tmem.observeCompletion(full, 1), first);
+  ASSERT_EQ(tmem.pendingWrites().size(), 1u);
+  EXPECT_EQ(tmem.pendingWrites().front().serial, second);
 }
 
 } // namespace
