@@ -1,10 +1,11 @@
 //===- ExpandMath.cpp - Math functions as exactly rounded operations ------===//
 //
 // PTX computes rsqrt, exp2, lg2 and tanh in one instruction only
-// approximately (the special-function unit, `ex2.approx` and friends), which
-// the user asks for with fastmath=True (`math.call` "exp2.approx": isel
-// selects the instruction; "exp.approx" becomes a product by log2(e) here,
-// then "exp2.approx"). Otherwise this pass writes
+// approximately (the special-function unit, `ex2.approx` and friends). The
+// user asks for exp2, exp and rsqrt so with fastmath=True, and for rcp with
+// rcp_approx (`math.call` "exp2.approx" ...: isel selects the instruction;
+// "exp.approx" becomes a product by log2(e) here, then "exp2.approx").
+// Otherwise this pass writes
 // `math.call` rsqrt, exp, exp2, log, log2 and tanh as sequences of
 // operations that PTX rounds exactly (add/sub/mul/div/fma .rn, sqrt.rn,
 // comparisons, selects, integer arithmetic on the bits), which the
@@ -90,7 +91,7 @@ public:
       return exp(x);
     // CUDA's __expf: x * log2(e) (rounded to f32), then the unit's 2^x.
     if (fn == "exp.approx")
-      return math("exp2.approx", {mul(x, f32(0x1.715476p+0))});
+      return math("exp2.approx", {mul(x, f32(kLog2eHi))});
     if (fn == "log" || fn == "log2")
       return log(x, fn == "log2");
     if (fn == "tanh")

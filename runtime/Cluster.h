@@ -79,8 +79,6 @@ public:
   }
   /// The vector clocks of the cluster's threads for the race detector.
   RaceClocks &raceClocks() { return clocks; }
-  /// The cluster's linear index in the grid.
-  uint64_t linearIndex() const { return index; }
 
   /// The serial of the next TMA load of the cluster (from 1, in issue order).
   uint32_t nextCopySerial() { return ++copySerials; }

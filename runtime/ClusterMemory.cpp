@@ -54,15 +54,18 @@ std::byte *CtaRunner::clusterSharedPointer(Thread &t, uint32_t address, uint32_t
   return owner.shared.data() + offset;
 }
 
-uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what) {
+uint64_t CtaRunner::mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what,
+                                          bool releaseCluster) {
   uint32_t local = 0;
   CtaRunner &owner = resolveCluster(t, bar, local, what);
   clusterSharedPointer(t, bar, 8, /*store=*/true, what);
   uint64_t token = 0;
   if (&owner != this) {
     // Another CTA's mbarrier: the arrival reaches it when the schedule says;
-    // the race detector takes the issuer's clock now.
-    raceMbarrierArrive(t, owner, local);
+    // the race detector takes the issuer's clock now, if the arrival
+    // releases at cluster scope.
+    if (releaseCluster)
+      raceMbarrierArrive(t, owner, local);
     cluster.sendArrival(t, {&owner, local, &t, what, {}});
     ++t.effects;
     return token;
@@ -147,8 +150,8 @@ std::byte *Thread::clusterSharedPointer(uint32_t address, uint32_t width, bool s
   return cta->clusterSharedPointer(*this, address, width, store, what);
 }
 
-void Thread::mbarrierArriveCluster(uint32_t bar, const char *what) {
-  cta->mbarrierArriveCluster(*this, bar, what);
+void Thread::mbarrierArriveCluster(uint32_t bar, const char *what, bool releaseCluster) {
+  cta->mbarrierArriveCluster(*this, bar, what, releaseCluster);
   cta->schedulingPoint(*this);
 }
 

@@ -126,12 +126,17 @@ void CtaRunner::checkGlobalRace(Thread &t, uint64_t address, uint32_t width, Rac
     RaceCell &cell = cells[offset + b];
     bool check = false;
     uint64_t other = 0;
-    std::optional<RacePrior> prior = claimGlobalCell(cell, cta, access, check, other);
-    bool crossCluster = prior.has_value();
-    if (check) {
-      bool same = value && static_cast<const std::byte *>(value)[b] ==
-                               reinterpret_cast<const std::byte *>(address)[b];
-      prior = checkRace(cell, clocks, t.raceThread, access, what, same);
+    std::optional<RacePrior> prior;
+    bool crossCluster = false;
+    {
+      std::lock_guard lock(launch.globalAccesses->lockOf(cell));
+      prior = claimGlobalCell(cell, cta, access, check, other);
+      crossCluster = prior.has_value();
+      if (check) {
+        bool same = value && static_cast<const std::byte *>(value)[b] ==
+                                 reinterpret_cast<const std::byte *>(address)[b];
+        prior = checkRace(cell, clocks, t.raceThread, access, what, same);
+      }
     }
     if (!prior)
       continue;

@@ -43,7 +43,7 @@ Status CtaRunner::prepare() {
     t.genericWrites = &genericWrites;
     if (config.raceCheck) {
       t.raceClocks = &cluster.raceClocks();
-      t.raceThread = rank * threadCount + i;
+      t.raceThread = rank * threadCount + i; // its dense number (RaceClocks.h)
     }
     t.index = i;
     t.tid = unflatten(i, config.block);

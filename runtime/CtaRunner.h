@@ -176,7 +176,7 @@ public:
   /// The CTA and its .shared::cta address that cluster address `address`
   /// names; fails `t` if no CTA of the cluster has that rank.
   CtaRunner &resolveCluster(Thread &t, uint32_t address, uint32_t &local, const char *what);
-  uint64_t mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what);
+  uint64_t mbarrierArriveCluster(Thread &t, uint32_t bar, const char *what, bool releaseCluster);
   void tmaLoadTilePair(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,
                        uint32_t rank, uint32_t bar, const char *what);
   void tmaLoadTileMulticast(Thread &t, uint32_t dst, uint64_t tensorMap, const int32_t *coords,

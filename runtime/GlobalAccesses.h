@@ -9,13 +9,15 @@
 // cluster's threads compare clocks there; another cluster's access races
 // with a write (unless both are atomics), and a write races with another
 // cluster's read. Bytes that several clusters only read need no clocks.
-// Clusters run on several workers at once: the owner is changed with a
-// compare-and-swap, and only the owner's worker writes the rest of the cell.
+// Clusters run on several workers at once: a cell's claim and check happen
+// under one of a set of locks chosen by the cell's address, so a cluster
+// reading another's cell never sees it half written.
 #pragma once
 
 #include "runtime/MemoryMap.h"
 #include "runtime/RaceCell.h"
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -30,8 +32,13 @@ public:
   /// The cells of the buffer holding [address, address + width) (which the
   /// caller has checked lies in one), and that buffer.
   RaceCell *cells(uint64_t address, uint64_t width, const MemoryMap::Buffer *&buffer);
+  /// The lock to hold while claiming and checking `cell`.
+  std::mutex &lockOf(const RaceCell &cell) {
+    return stripes[(reinterpret_cast<uintptr_t>(&cell) / sizeof(RaceCell)) % stripes.size()];
+  }
 
 private:
+  std::array<std::mutex, 64> stripes;
   const MemoryMap &globals;
   std::mutex allocation;
   std::vector<std::atomic<RaceCell *>> buffers; // per buffer of globals.buffers()

@@ -32,8 +32,6 @@ public:
   /// forgets the synchronisation objects and read sets.
   void reset(uint32_t ctas, uint32_t ctaThreads);
   uint32_t size() const { return threadCount; }
-  /// The dense number of thread `index` of the CTA with rank `rank`.
-  uint32_t dense(uint32_t rank, uint32_t index) const { return rank * perCta + index; }
   /// The cluster thread id (rank << 10 | index) of dense thread `t`.
   uint32_t clusterThreadId(uint32_t t) const { return t / perCta << 10 | t % perCta; }
   bool sameWarp(uint32_t a, uint32_t b) const {

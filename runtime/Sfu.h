@@ -4,8 +4,8 @@
 // results; what it does fix, and what these functions reproduce, was measured:
 // each result is a table entry of the function over a reduced domain
 // (runtime/SfuTables.cpp), scaled by a power of two, and every one of the
-// 2^32 inputs of each function gives the H100's result (tests/hardware
-// MufuCheck.cpp). Subnormal inputs and results are flushed to zero of the
+// 2^32 inputs of each function gives the H100's result
+// (tests/hardware/SfuCheck.cpp). Subnormal inputs and results are flushed to zero of the
 // same sign; a NaN gives the canonical NaN 0x7FFFFFFF.
 #pragma once
 

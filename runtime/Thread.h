@@ -339,9 +339,12 @@ public:
     std::memcpy(at, &value, sizeof(T));
     ++effects;
   }
-  /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar]`: one
-  /// arrival on the mbarrier at a .shared::cluster address.
-  void mbarrierArriveCluster(uint32_t bar, const char *what);
+  /// `mbarrier.arrive[.release.cluster].shared::cluster.b64 _, [bar]`: one
+  /// arrival on the mbarrier at a .shared::cluster address. Without
+  /// `.release.cluster` (`releaseCluster` false) the arrival releases at CTA
+  /// scope, which a waiter in another CTA does not acquire: the data-race
+  /// detector then orders nothing across the CTAs by it.
+  void mbarrierArriveCluster(uint32_t bar, const char *what, bool releaseCluster = true);
   /// `barrier.cluster.arrive` and `barrier.cluster.wait` (the wait polls until
   /// every non-exited thread of the cluster has arrived).
   void clusterArrive(const char *what);

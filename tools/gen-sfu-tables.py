@@ -53,7 +53,7 @@ def fit_segment(values):
     a = best[1]
     # The products must fit int64 (the runtime computes them so).
     last = n - 1
-    assert max(abs(a), abs(b * last), abs(c * last * last) >> SQUARE_SHIFT) < 2**61
+    assert max(abs(a), abs(b * last), abs(c * last * last)) < 2**62
     return base, a, b, c
 
 
@@ -80,7 +80,7 @@ def encode(values, segment_bits):
     return segments, bytes(stream), len(where)
 
 
-def decode(segments, stream, segment_bits, count):
+def decode(segments, stream, segment_bits):
     n = 1 << segment_bits
     xl = np.arange(n, dtype=np.int64)
     values = np.concatenate([predict(*fit, xl) for fit in segments])
@@ -113,7 +113,7 @@ def main():
     for name, files, scale, segment_bits in TABLES:
         values = scaled(np.concatenate([np.load(f"{folder}/{f}.npy") for f in files]), scale)
         segments, stream, count = encode(values, segment_bits)
-        assert np.array_equal(decode(segments, stream, segment_bits, count), values)
+        assert np.array_equal(decode(segments, stream, segment_bits), values)
         print(f"{name}: {len(segments)} segments, {count} listed entries "
               f"({count / len(values):.2%}), {len(stream)} bytes", file=sys.stderr)
         out.append(f"static const SegmentFit k{name}Segments[] = {{")

@@ -7,7 +7,8 @@
 //   - on every one of the 2^32 f32 bit patterns, each result compared with
 //     the emulator's function (runtime/Sfu.h) on the CPU.
 // With --tables DIR it instead writes what the GPU returns over each
-// function's reduced domain (ex2.npy, rsqrt.npy, rcp.npy), from which
+// function's reduced domain (ex2.npy, rsqrt_1_2.npy, rsqrt_2_4.npy, rcp.npy),
+// from which
 // tools/gen-sfu-tables.py makes runtime/SfuTables.cpp.
 //   sfu_check fast_math.sm_90a.ptx [--tables DIR]
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
@@ -83,8 +84,8 @@ uint32_t expected(int c, uint32_t bits) {
 bool exhaustive(CUfunction f) {
   constexpr uint64_t kChunk = uint64_t(1) << 26;
   std::atomic<uint64_t> mismatches[kColumns] = {};
-  std::atomic<uint32_t> firstMismatch[kColumns];
-  for (auto &m : firstMismatch)
+  std::atomic<uint32_t> someMismatch[kColumns];
+  for (auto &m : someMismatch)
     m = 0;
   Words x(kChunk), y;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -102,7 +103,7 @@ bool exhaustive(CUfunction f) {
         for (uint64_t i = t; i < kChunk; i += threads)
           for (int c = 0; c < kColumns; ++c)
             if (y[i * kColumns + c] != expected(c, x[i]) && mismatches[c]++ == 0)
-              firstMismatch[c] = x[i];
+              someMismatch[c] = x[i];
       });
     for (std::thread &t : pool)
       t.join();
@@ -112,8 +113,8 @@ bool exhaustive(CUfunction f) {
     std::printf("all 2^32 inputs: %s: %s", kColumnNames[c],
                 mismatches[c] ? "DIFFERENT" : "byte-identical");
     if (mismatches[c])
-      std::printf(" (%llu differ; the first for x = 0x%08x)",
-                  (unsigned long long)mismatches[c].load(), firstMismatch[c].load());
+      std::printf(" (%llu differ, e.g. for x = 0x%08x)",
+                  (unsigned long long)mismatches[c].load(), someMismatch[c].load());
     std::printf("\n");
     same &= mismatches[c] == 0;
   }

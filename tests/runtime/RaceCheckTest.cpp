@@ -17,8 +17,9 @@ using test::config;
 std::string launchHandover(const KernelDescriptor &kernel, const LaunchConfig &c, void *params,
                            const MemoryMap &map, const std::vector<uint32_t> &out) {
   Status status = launch(kernel, c, params, map);
-  if (status)
+  if (status) {
     EXPECT_EQ(out[0], 42u);
+  }
   return status ? "" : status.error();
 }
 
@@ -114,6 +115,7 @@ TEST(RaceCheck, EachSynchronisationOrdersTheHandover) {
 struct ClusterParams {
   uint64_t out;
   uint32_t mode; // 0: no synchronisation, 1: barrier.cluster, 2: a remote mbarrier arrival
+                 // with .release.cluster, 3: one that releases at CTA scope
 };
 
 // Thread 0 of CTA rank 0 stores a shared word; thread 0 of rank 1 loads it
@@ -127,16 +129,17 @@ void clusterHandoverBody(Thread &t, const void *raw) {
   t.clusterWait("barrier.cluster.wait at c.cute:2:1");
   if (t.cluster_ctarank == 0 && t.tid.x == 0) {
     t.storeShared<uint32_t>(word, 42, "st.shared.u32 at c.cute:3:5");
-    if (p.mode == 2)
+    if (p.mode >= 2)
       t.mbarrierArriveCluster(t.mapaShared(bar, 1, "mapa at c.cute:4:9"),
-                              "mbarrier.arrive.shared::cluster at c.cute:4:5");
+                              "mbarrier.arrive.shared::cluster at c.cute:4:5",
+                              /*releaseCluster=*/p.mode == 2);
   }
   if (p.mode == 1) {
     t.clusterArrive("barrier.cluster.arrive at c.cute:5:1");
     t.clusterWait("barrier.cluster.wait at c.cute:5:1");
   }
   if (t.cluster_ctarank == 1 && t.tid.x == 0) {
-    if (p.mode == 2)
+    if (p.mode >= 2)
       t.mbarrierWaitParity(bar, 0, "mbarrier.try_wait.parity at c.cute:6:5");
     uint32_t v = t.loadSharedCluster<uint32_t>(t.mapaShared(word, 0, "mapa at c.cute:7:9"),
                                                "ld.shared::cluster.u32 at c.cute:7:9");
@@ -169,6 +172,9 @@ TEST(RaceCheck, TheClusterBarrierAndRemoteArrivalsOrderCtasOfACluster) {
       << e;
   EXPECT_EQ(clusterHandover(1), "");
   EXPECT_EQ(clusterHandover(2), "");
+  // A remote arrival that releases at CTA scope orders nothing for the peer.
+  EXPECT_NE(clusterHandover(3).find("wrote with 'st.shared.u32 at c.cute:3:5', and no bar.sync"),
+            std::string::npos);
 }
 
 struct SharedGlobalParams {
