@@ -13,23 +13,24 @@
 namespace cutec::rt {
 namespace {
 
-const char *verb(RaceAccess access) {
-  switch (access) {
-  case RaceAccess::Read:
-    return "reads";
-  case RaceAccess::Write:
-    return "writes";
-  case RaceAccess::Atomic:
-    return "updates atomically";
-  }
-  return "";
+/// How the messages speak of an access of each kind.
+struct AccessWords {
+  const char *verb; // "... reads shared byte 0x400"
+  const char *noun; // "this 4-byte shared load"
+  const char *now;  // "... orders this read after that write"
+};
+
+const AccessWords &wordsOf(RaceAccess access) {
+  static const AccessWords kRead{"reads", "load", "this read"};
+  static const AccessWords kWrite{"writes", "store", "this write"};
+  static const AccessWords kAtomic{"updates atomically", "atomic", "this atomic"};
+  return access == RaceAccess::Read ? kRead : access == RaceAccess::Write ? kWrite : kAtomic;
 }
 
+const char *verb(RaceAccess access) { return wordsOf(access).verb; }
+
 std::string accessName(uint32_t width, const char *space, RaceAccess access) {
-  const char *kind = access == RaceAccess::Read    ? "load"
-                     : access == RaceAccess::Write ? "store"
-                                                   : "atomic";
-  return "this " + std::to_string(width) + "-byte " + space + " " + kind;
+  return "this " + std::to_string(width) + "-byte " + space + " " + wordsOf(access).noun;
 }
 
 } // namespace
@@ -55,9 +56,7 @@ void CtaRunner::failRace(Thread &t, const char *what, RaceAccess kind, const Rac
   fail(t, what, [&] {
     std::string earlier = prior.write ? (prior.atomic ? "updated atomically" : "wrote") : "read";
     std::string before = prior.write ? (prior.atomic ? "that atomic" : "that write") : "that read";
-    std::string now = kind == RaceAccess::Read    ? "this read"
-                      : kind == RaceAccess::Write ? "this write"
-                                                  : "this atomic";
+    std::string now = wordsOf(kind).now;
     uint64_t priorCta = crossCluster ? priorCluster : cta;
     std::string who;
     if (crossCluster && (prior.readSet || priorCluster == UINT64_MAX))
