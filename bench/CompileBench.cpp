@@ -5,7 +5,7 @@
 // with its time.
 //   build/bin/compile_bench [RUNS]      (default 7)
 #include "codegen/ptx/PtxPrinter.h"
-#include "tools/cutec/CompileKernel.h"
+#include "driver/CompileKernel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -5,7 +5,7 @@
 
 #include "codegen/emu/EmuPrinter.h"
 #include "codegen/ptx/PtxPrinter.h"
-#include "tools/cutec/CompileKernel.h"
+#include "driver/CompileKernel.h"
 
 #include <benchmark/benchmark.h>
 

@@ -169,7 +169,6 @@ private:
   // --- Top level (IRGenModule.cpp) --------------------------------------------
   void defineTopLevel(const ast::Stmt &stmt);
   void defineHelper(const ast::FunctionDef &def);
-  void buildKernel(const ast::FunctionDef &def);
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
   /// A kernel parameter's type: a global tensor or a scalar.
   std::optional<ir::Type> evalParamType(const ast::Param &param);

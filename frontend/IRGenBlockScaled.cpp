@@ -3,7 +3,7 @@
 // their SMEM->TMEM copy `tmem_copy`, and the sfa=/sfb=/sfb_row=/kind=
 // arguments of `gemm`. The frontend checks what a call can be at all; which tcgen05.mma
 // kind, scale vector and SF ids the operands make is lower-mma's decision
-// (passes/BlockScaledMma.h), and where each scale-factor tile goes is
+// (passes/lowering/BlockScaledMma.h), and where each scale-factor tile goes is
 // lower-s2t's.
 #include "frontend/IRGen.h"
 

@@ -20,7 +20,7 @@
 // The methods are called by whole warps (they elect the lane that issues
 // what one thread must issue). The bytes a TMA pipeline's stage expects are
 // those of the TMA loads that complete on its barriers: pass pipeline-tx
-// (passes/PipelineTx.cpp) computes them, and checks a tx_count= given here.
+// (passes/lowering/PipelineTx.cpp) computes them, and checks a tx_count= given here.
 #include "frontend/IRGen.h"
 
 namespace cutec {

@@ -6,7 +6,7 @@
 #include "frontend/Diagnostics.h"
 #include "frontend/Parser.h"
 #include "frontend/Sema.h"
-#include "passes/Pipeline.h"
+#include "driver/Pipeline.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

@@ -1,5 +1,5 @@
 // Fuzz target: any bytes as a .npy file; a valid one must re-serialise.
-#include "runtime/Npy.h"
+#include "runtime/io/Npy.h"
 
 #include <cstdint>
 

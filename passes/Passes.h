@@ -57,11 +57,6 @@ std::unique_ptr<Pass> createExpandMathPass();
 /// "licm": pure operations of a run-time loop that do not depend on it
 /// move in front of it (Licm.cpp).
 std::unique_ptr<Pass> createLicmPass();
-/// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
-/// (InstructionSelection.cpp), for `arch` (a target of IselTarget.h).
-std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");
-/// Whether isel can target `arch`.
-bool isSupportedArch(llvm::StringRef arch);
 
 } // namespace cutec
 

@@ -3,19 +3,19 @@
 // conversion instructions call.
 #pragma once
 
-#include "runtime/Kernel.h"
-#include "runtime/Launch.h"
-#include "runtime/MemoryMap.h"
-#include "runtime/TensorMap.h"
-#include "runtime/Numerics.h"
-#include "runtime/PtxArith.h"
-#include "runtime/PtxAtomic.h"
-#include "runtime/Sfu.h"
-#include "runtime/Tcgen05Collectives.h"
-#include "runtime/Thread.h"
-#include "runtime/WarpMatrix.h"
-#include "runtime/WarpRoles.h"
-#include "runtime/WarpShuffle.h"
+#include "runtime/base/Kernel.h"
+#include "runtime/engine/Launch.h"
+#include "runtime/memory/MemoryMap.h"
+#include "runtime/memory/TensorMap.h"
+#include "runtime/numerics/Numerics.h"
+#include "runtime/numerics/PtxArith.h"
+#include "runtime/numerics/PtxAtomic.h"
+#include "runtime/numerics/Sfu.h"
+#include "runtime/engine/Tcgen05Collectives.h"
+#include "runtime/engine/Thread.h"
+#include "runtime/engine/WarpMatrix.h"
+#include "runtime/engine/WarpRoles.h"
+#include "runtime/engine/WarpShuffle.h"
 
 #include <array>  // vector loads read std::array<uint32_t, N>
 #include <cstdio> // launch checks format their messages

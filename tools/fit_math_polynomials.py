@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the polynomials of passes/ExpandMath.cpp and prints their f32
+"""Fits the polynomials of passes/lowering/ExpandMath.cpp and prints their f32
 coefficients (hex), with each fit's largest error on its interval.
 
 Each fit minimises the largest weighted error (Lawson's iteration over

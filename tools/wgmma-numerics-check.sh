@@ -11,6 +11,6 @@ cd "$(dirname "$0")/.."
 out=${WGMMA_CHECK_BUILD:-build/wgmma-check}
 mkdir -p "$out"
 nvcc -std=c++20 -O2 -gencode=arch=compute_90a,code=sm_90a -I. -o "$out/WgmmaNumericsCheck" \
-  tests/hardware/WgmmaNumericsCheck.cu runtime/WgmmaNumerics.cpp runtime/FloatFormat.cpp \
+  tests/hardware/WgmmaNumericsCheck.cu runtime/numerics/WgmmaNumerics.cpp runtime/numerics/FloatFormat.cpp \
   2> >(grep -v -e 'C7517' -e 'C7519' >&2)
 "$out/WgmmaNumericsCheck" "$@"

@@ -7,7 +7,7 @@
 #include "codegen/host/TensorMapCode.h"
 
 #include "codegen/ptx/MachineIRPrinter.h"
-#include "codegen/ptx/PtxInstructions.h"
+#include "target/ptx/PtxInstructions.h"
 #include "ir/core/KernelArguments.h"
 #include "ir/core/LaunchChecks.h"
 
@@ -368,7 +368,7 @@ private:
 
   /// Before an instruction (or a copy) that reads `reads` and writes
   /// `writes`: one run-time check for each register web of a wgmma that it
-  /// touches (runtime/CtaWgmmaHazards.cpp), a read if it reads the web.
+  /// touches (runtime/engine/CtaWgmmaHazards.cpp), a read if it reads the web.
   void checkWgmmaRegisters(llvm::ArrayRef<const Value *> reads,
                            llvm::ArrayRef<const Value *> writes, const std::string &what,
                            unsigned indent) {

@@ -5,7 +5,7 @@
 // locals holding raw bits, loops and conditionals as C++ control flow. Each
 // kernel K becomes a parameter struct K_Params, a per-thread body and an
 // `extern "C" const cutec::rt::KernelDescriptor cutec_kernel_K` that
-// runtime/Launch.h launches; a header declares them for users' tests.
+// runtime/engine/Launch.h launches; a header declares them for users' tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_CODEGEN_EMU_EMUPRINTER_H

@@ -1,8 +1,8 @@
 //===- WgmmaRegisterWebs.cpp - Registers a wgmma.mma_async uses asynchronously -===//
 #include "codegen/emu/WgmmaRegisterWebs.h"
 
-#include "codegen/ptx/MachineTypes.h"
-#include "codegen/ptx/PtxInstructions.h"
+#include "target/ptx/MachineTypes.h"
+#include "target/ptx/PtxInstructions.h"
 
 namespace cutec::emu {
 namespace {

@@ -4,7 +4,7 @@
 // its A registers, in the forms that take A from registers) until the
 // wgmma.wait_group that retires it; the PTX ISA leaves any other access to
 // them before then undefined. The emulation checks those accesses when they
-// run (runtime/CtaWgmmaHazards.cpp); this analysis tells the printer which
+// run (runtime/engine/CtaWgmmaHazards.cpp); this analysis tells the printer which
 // values they concern.
 //
 // The emulation names one register per SSA value, but on the GPU a wgmma's

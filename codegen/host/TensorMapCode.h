@@ -1,6 +1,6 @@
 //===- TensorMapCode.h - C++ that encodes a kernel's tensor maps ----------===//
 //
-// The host launcher (CUDA driver) and the emulation (runtime/TensorMap.h)
+// The host launcher (CUDA driver) and the emulation (runtime/memory/TensorMap.h)
 // encode the same tensor maps from the same launch arguments, so both print
 // this one piece of C++: it evaluates a TensorMapSpec's extents and strides
 // over the dynamic sizes, converts them to the driver's units (byte strides;

@@ -6,7 +6,7 @@
 // the same headers as `clang++` on this machine: the GCC libstdc++ headers and
 // the Clang resource headers (stddef.h, intrinsics). On top of that the
 // directory holding cutec's runtime/ is on the include path, so the emitted
-// emulation can `#include "runtime/Numerics.h"`.
+// emulation can `#include "runtime/numerics/Numerics.h"`.
 #ifndef CUTEC_CODEGEN_JIT_CXXTOMODULE_H
 #define CUTEC_CODEGEN_JIT_CXXTOMODULE_H
 

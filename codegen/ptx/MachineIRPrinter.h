@@ -9,7 +9,7 @@
 #ifndef CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
 #define CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
 
-#include "codegen/ptx/MachineTypes.h"
+#include "target/ptx/MachineTypes.h"
 #include "ir/core/IR.h"
 
 #include "llvm/ADT/DenseMap.h"

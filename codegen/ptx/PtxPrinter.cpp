@@ -10,7 +10,7 @@
 #include "codegen/ptx/PtxPrinter.h"
 
 #include "codegen/ptx/MachineIRPrinter.h"
-#include "codegen/ptx/PtxInstructions.h"
+#include "target/ptx/PtxInstructions.h"
 #include "ir/core/KernelArguments.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -274,29 +274,23 @@ IntTuple coalesceShape(const IntTuple &shape) {
   return out.size() == 1 ? out.front() : IntTuple::tuple(std::move(out));
 }
 
-static IntTuple compactMajor(const IntTuple &shape, IntExpr &current, bool colMajor) {
+/// Column-major strides of `shape` from `current`, which ends past the last.
+static IntTuple compactColMajorFrom(const IntTuple &shape, IntExpr &current) {
   if (shape.isLeaf()) {
     // CuTe gives a static size-1 mode the stride 0.
     IntTuple stride = shape.leaf().isConstant(1) ? IntTuple(0) : IntTuple(current);
     current = current * shape.leaf();
     return stride;
   }
-  std::vector<IntTuple> out(shape.rank());
-  for (size_t k = 0; k < shape.rank(); ++k) {
-    size_t i = colMajor ? k : shape.rank() - 1 - k;
-    out[i] = compactMajor(shape[i], current, colMajor);
-  }
+  std::vector<IntTuple> out;
+  for (size_t i = 0; i < shape.rank(); ++i)
+    out.push_back(compactColMajorFrom(shape[i], current));
   return IntTuple::tuple(std::move(out));
 }
 
 IntTuple compactColMajor(const IntTuple &shape, const IntExpr &start) {
   IntExpr current = start;
-  return compactMajor(shape, current, /*colMajor=*/true);
-}
-
-IntTuple compactRowMajor(const IntTuple &shape, const IntExpr &start) {
-  IntExpr current = start;
-  return compactMajor(shape, current, /*colMajor=*/false);
+  return compactColMajorFrom(shape, current);
 }
 
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,

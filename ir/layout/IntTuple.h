@@ -104,8 +104,6 @@ IntTuple coalesceShape(const IntTuple &shape);
 // --- Strides and coordinates ------------------------------------------------
 /// Column-major (LayoutLeft) compact strides for `shape`, starting at `start`.
 IntTuple compactColMajor(const IntTuple &shape, const IntExpr &start = IntExpr(1));
-/// Row-major (LayoutRight) compact strides.
-IntTuple compactRowMajor(const IntTuple &shape, const IntExpr &start = IntExpr(1));
 /// The index of `coord` in (shape, stride). A leaf coordinate into a tuple
 /// shape is a colexicographic index; the last mode absorbs the remainder.
 llvm::Expected<IntExpr> crd2idx(const IntTuple &coord, const IntTuple &shape,

@@ -519,11 +519,4 @@ llvm::Expected<LayoutValue> callLayoutFunction(llvm::StringRef name, Args args) 
   return result;
 }
 
-std::string layoutFunctionHelp() {
-  std::string s;
-  for (const Function &f : functions())
-    s += std::string("  ") + f.help + "\n";
-  return s;
-}
-
 } // namespace cutec

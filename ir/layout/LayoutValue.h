@@ -45,8 +45,6 @@ llvm::Expected<LayoutValue> callLayoutFunction(llvm::StringRef name,
 bool isLayoutFunction(llvm::StringRef name);
 /// The names of the layout functions, in table order.
 std::vector<llvm::StringRef> layoutFunctionNames();
-/// One line per function: its signature and what it does, for --help.
-std::string layoutFunctionHelp();
 
 } // namespace cutec
 

@@ -4,7 +4,7 @@
 #ifndef CUTEC_TESTS_CODEGEN_MACHINEKERNELS_H
 #define CUTEC_TESTS_CODEGEN_MACHINEKERNELS_H
 
-#include "codegen/ptx/MachineBuilder.h"
+#include "target/ptx/MachineBuilder.h"
 
 namespace cutec::test {
 

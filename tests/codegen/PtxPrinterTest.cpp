@@ -3,7 +3,7 @@
 #include "MachineKernels.h"
 #include "PtxAssembler.h"
 
-#include "codegen/ptx/PtxInstructions.h"
+#include "target/ptx/PtxInstructions.h"
 #include "codegen/ptx/PtxPrinter.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // nvJitLink, loaded at run time, assembles PTX into cubins; what it rejects
 // comes back as an error with its log.
-#include "tools/cutec/NvJitLink.h"
+#include "codegen/cubin/NvJitLink.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "Fp16GemmEmulated.h"
 #include "Fp16GemmReference.h"
 
-#include "runtime/WgmmaNumerics.h"
+#include "runtime/numerics/WgmmaNumerics.h"
 
 #include <random>
 

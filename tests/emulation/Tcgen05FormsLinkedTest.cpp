@@ -10,7 +10,7 @@
 #include "GemmEmulated.h"
 #include "tcgen05_forms_emu.h"
 
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #ifndef CUTEC_TESTS_HARDWARE_CUDACHECK_H
 #define CUTEC_TESTS_HARDWARE_CUDACHECK_H
 
-#include "runtime/Launch.h"
+#include "runtime/engine/Launch.h"
 
 #include <cuda.h>
 

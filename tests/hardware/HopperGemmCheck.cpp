@@ -17,7 +17,7 @@
 #include "hopper_gemm_fp8_launch.h"
 #include "hopper_gemm_launch.h"
 
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include <cstring>
 #include <functional>

@@ -5,7 +5,7 @@
 //   - on 65536 random bit patterns, and in the emulator on the same: the
 //     outputs must be byte-identical;
 //   - on every one of the 2^32 f32 bit patterns, each result compared with
-//     the emulator's function (runtime/Sfu.h) on the CPU.
+//     the emulator's function (runtime/numerics/Sfu.h) on the CPU.
 // With --tables DIR it instead writes what the GPU returns over each
 // function's reduced domain (ex2.npy, rsqrt_1_2.npy, rsqrt_2_4.npy, rcp.npy),
 // from which
@@ -16,9 +16,9 @@
 #include "fast_math_emu.h"
 #include "fast_math_launch.h"
 
-#include "runtime/Npy.h"
-#include "runtime/PtxArith.h"
-#include "runtime/Sfu.h"
+#include "runtime/io/Npy.h"
+#include "runtime/numerics/PtxArith.h"
+#include "runtime/numerics/Sfu.h"
 
 #include <atomic>
 #include <bit>

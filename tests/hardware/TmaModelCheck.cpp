@@ -18,7 +18,7 @@
 // Prints PASS/FAIL per case and a summary; exits 1 on any failure. Without a
 // CUDA device it says so and exits 0 (CI has no GPU).
 #include "runtime/Emulation.h"
-#include "runtime/Tma.h"
+#include "runtime/memory/Tma.h"
 #include "CudaCheck.h"
 #include "TmaImageKernel.h"
 

@@ -4,8 +4,8 @@
 // tile the GPU computed. Plain C++ (the .cu's host code and host tools).
 #pragma once
 
-#include "runtime/FloatFormat.h"
-#include "runtime/WgmmaNumerics.h"
+#include "runtime/numerics/FloatFormat.h"
+#include "runtime/numerics/WgmmaNumerics.h"
 
 #include <cstdint>
 #include <cstring>

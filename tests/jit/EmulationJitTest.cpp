@@ -2,7 +2,7 @@
 // library, threads, the runtime headers and functions of this executable.
 #include "JitTestUtil.h"
 
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -80,8 +80,8 @@ extern "C" double sumOfRootsOnThreads(int numThreads) {
 
 TEST(EmulationJitTest, IncludesRuntimeHeadersAndCallsRuntime) {
   auto jit = jitWith(R"(
-#include "runtime/FloatFormat.h"
-#include "runtime/Fp4Packing.h"
+#include "runtime/numerics/FloatFormat.h"
+#include "runtime/numerics/Fp4Packing.h"
 
 extern "C" float decodeHighNibble(unsigned char byte) {
   return cutec::rt::decode(cutec::rt::kE2M1, cutec::rt::unpackFp4(byte)[1]);

@@ -3,7 +3,7 @@
 // against the TMEM picture of seed 001 (4 columns per 128-row atom; 1X: one
 // byte per K block, 2X: two, 4X: a whole column group).
 #include "ir/layout/ScaleFactorLayouts.h"
-#include "passes/BlockScaledMma.h"
+#include "passes/lowering/BlockScaledMma.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "PtxAssembler.h"
 
 #include "codegen/emu/EmuPrinter.h"
-#include "codegen/ptx/PtxInstructions.h"
+#include "target/ptx/PtxInstructions.h"
 #include "codegen/ptx/PtxPrinter.h"
 
 namespace cutec {

@@ -8,7 +8,7 @@
 #include "codegen/emu/EmuPrinter.h"
 #include "codegen/jit/EmulationJit.h"
 #include "runtime/Emulation.h"
-#include "runtime/PtxCvt.h"
+#include "runtime/numerics/PtxCvt.h"
 
 #include <random>
 

@@ -9,6 +9,7 @@
 #include "ir/core/Verifier.h"
 #include "passes/PassManager.h"
 #include "passes/Passes.h"
+#include "target/ptx/isel/InstructionSelection.h"
 
 #include <gtest/gtest.h>
 

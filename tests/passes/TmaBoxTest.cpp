@@ -3,7 +3,7 @@
 // stride-1 one first); nested ones lose their broadcast leaves and merge
 // contiguous whole leaves where TMA needs it; tiles TMA cannot express are
 // refused with the reason.
-#include "passes/TmaBox.h"
+#include "passes/lowering/TmaBox.h"
 
 #include "ir/layout/LayoutExprParser.h"
 

@@ -1,7 +1,7 @@
 // The descriptors lower-mma builds, decoded field by field with the bit
 // positions of the PTX ISA's tables (as docs/blackwell-facts.md points to
 // them: CUTLASS cute/arch/mma_sm100_desc.hpp), written out here again.
-#include "passes/UmmaDescriptors.h"
+#include "passes/lowering/UmmaDescriptors.h"
 
 #include "ir/layout/LayoutExprParser.h"
 

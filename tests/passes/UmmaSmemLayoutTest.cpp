@@ -8,8 +8,8 @@
 // between groups of 8 K rows).
 #include "frontend/UmmaSmemLayout.h"
 #include "ir/layout/Layout.h"
-#include "passes/UmmaDescriptors.h"
-#include "runtime/UmmaDescriptors.h"
+#include "passes/lowering/UmmaDescriptors.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // kernel reading out of bounds reports the runtime's diagnostic.
 #include "RunTestUtil.h"
 
-#include "runtime/FloatFormat.h"
-#include "tools/cutec/RunCompile.h"
-#include "tools/cutec/RunPlan.h"
+#include "runtime/numerics/FloatFormat.h"
+#include "run/RunCompile.h"
+#include "run/RunPlan.h"
 
 #include <chrono>
 #include <cmath>

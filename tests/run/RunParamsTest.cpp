@@ -1,11 +1,11 @@
-// The parameter struct `cutec run` builds (tools/cutec/RunParams.h) against
+// The parameter struct `cutec run` builds (run/RunParams.h) against
 // the one the emulation printer declares, as the compiler lays it out:
 // offsetof and sizeof from JIT'd code, for decode_sum and for a kernel whose
 // tensors and sizes alternate, so that members need padding.
 #include "RunTestUtil.h"
 
 #include "codegen/jit/EmulationJit.h"
-#include "tools/cutec/RunParams.h"
+#include "run/RunParams.h"
 
 namespace cutec {
 namespace {

@@ -3,7 +3,7 @@
 // for it. Planned and written without running anything.
 #include "RunTestUtil.h"
 
-#include "tools/cutec/RunPlan.h"
+#include "run/RunPlan.h"
 
 namespace cutec {
 namespace {

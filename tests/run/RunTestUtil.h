@@ -8,8 +8,8 @@
 #include "MachineKernels.h"
 
 #include "codegen/emu/EmuPrinter.h"
-#include "runtime/Npy.h"
-#include "tools/cutec/RunCommand.h"
+#include "runtime/io/Npy.h"
+#include "run/RunCommand.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -6,7 +6,7 @@
 // left in flight or never completed.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Cluster.h"
+#include "runtime/engine/Cluster.h"
 
 namespace cutec::rt {
 namespace {

@@ -5,7 +5,7 @@
 // flight, a phase that never completes.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Cluster.h"
+#include "runtime/engine/Cluster.h"
 
 namespace cutec::rt {
 namespace {

@@ -8,9 +8,9 @@
 // pair, a peer that skips the pair dealloc.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Cluster.h"
-#include "runtime/PtxCvt.h"
-#include "runtime/UmmaDescriptors.h"
+#include "runtime/engine/Cluster.h"
+#include "runtime/numerics/PtxCvt.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,7 +5,7 @@
 // peer addresses, misused cluster barriers.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Cluster.h"
+#include "runtime/engine/Cluster.h"
 
 namespace cutec::rt {
 namespace {

@@ -1,8 +1,8 @@
-// Tests of the generic codec in runtime/FloatFormat.h over every code point of
+// Tests of the generic codec in runtime/numerics/FloatFormat.h over every code point of
 // the 4-, 6- and 8-bit formats, against the independent reference in
 // MinifloatReference.h: decode, round trips, ties and rounding directions,
 // subnormals, signed zeros, saturation and overflow.
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include "MinifloatReference.h"
 

@@ -2,8 +2,8 @@
 // 64 x 16 blocks decoded in place and transposed, a shape whose rows do not
 // fill whole vectors, and (on x86) every f16 code again with denormals
 // flushed, which the vector arithmetic must not notice.
-#include "runtime/HalfCodes.h"
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/HalfCodes.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // against GCC's _Float16 (all 2^16 codes, a dense sweep of f32 inputs and every
 // f16 boundary's neighbours), bf16 and tf32 against rounding done in double
 // arithmetic from the formats' definitions.
-#include "runtime/FloatFormat.h"
-#include "runtime/PtxCvt.h"
+#include "runtime/numerics/FloatFormat.h"
+#include "runtime/numerics/PtxCvt.h"
 
 #include <gtest/gtest.h>
 

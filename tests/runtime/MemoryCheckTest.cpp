@@ -3,7 +3,7 @@
 // thread and the instruction; the memory map's own rules.
 #include "LaunchTestSupport.h"
 
-#include "runtime/DiagnosticText.h"
+#include "runtime/base/DiagnosticText.h"
 
 #include <array>
 

@@ -4,7 +4,7 @@
 // against it code point by code point.
 #pragma once
 
-#include "runtime/FloatFormat.h"
+#include "runtime/numerics/FloatFormat.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // message that names the problem, never a crash, an out-of-bounds read or an
 // allocation sized by the file's claims. Run under CUTEC_SANITIZE to check the
 // "never" part.
-#include "runtime/Npy.h"
+#include "runtime/io/Npy.h"
 
 #include <gtest/gtest.h>
 

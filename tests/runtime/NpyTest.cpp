@@ -1,7 +1,7 @@
 // Tests of reading and writing valid .npy files. The inputs are byte strings
 // spelled out here the way NumPy (old and new, Python 2 and 3) writes them,
 // not files produced by cutec's own writer.
-#include "runtime/Npy.h"
+#include "runtime/io/Npy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The integer instructions of runtime/PtxArith.h against their PTX ISA
+// The integer instructions of runtime/numerics/PtxArith.h against their PTX ISA
 // definitions: prmt.b32 (default mode) and shr.s32.
-#include "runtime/PtxArith.h"
+#include "runtime/numerics/PtxArith.h"
 
 #include <gtest/gtest.h>
 

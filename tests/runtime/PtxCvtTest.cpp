@@ -1,8 +1,8 @@
-// Tests of the PTX cvt forms in runtime/PtxCvt.h: operand order and packing of
+// Tests of the PTX cvt forms in runtime/numerics/PtxCvt.h: operand order and packing of
 // the x2 forms, .satfinite on NaN and Inf for each destination, .relu, and the
 // up-conversions over every packed input.
-#include "runtime/PtxCvt.h"
-#include "runtime/Fp4Packing.h"
+#include "runtime/numerics/PtxCvt.h"
+#include "runtime/numerics/Fp4Packing.h"
 
 #include "MinifloatReference.h"
 

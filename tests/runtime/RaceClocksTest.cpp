@@ -1,7 +1,7 @@
-// The data-race detector's vector clocks and race cells (runtime/RaceClocks.h,
-// runtime/RaceCell.h) by themselves: epochs, releases and acquires, warp
+// The data-race detector's vector clocks and race cells (runtime/race/RaceClocks.h,
+// runtime/race/RaceCell.h) by themselves: epochs, releases and acquires, warp
 // meetings, read sets, atomics and the same-value warp-wide store.
-#include "runtime/RaceCell.h"
+#include "runtime/race/RaceCell.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The block-scaled tcgen05.mma's vectorised paths (f32 products where
-// runtime/ScaledOperands.h finds them exact, f64 otherwise; B scaled once
+// runtime/numerics/ScaledOperands.h finds them exact, f64 otherwise; B scaled once
 // when the lane quarters' factors agree) against its one-output-at-a-time
 // loop, bit for bit. The same instruction runs twice on the same operands,
 // factors and D: once as is, and once with a NaN in D's first cell, which
@@ -10,9 +10,9 @@
 // negation, NaNs. Also f32ExactFactors against hand-derived boundaries.
 #include "UmmaTestLayouts.h"
 
-#include "runtime/ScaledOperands.h"
-#include "runtime/Tcgen05Mma.h"
-#include "runtime/Thread.h"
+#include "runtime/numerics/ScaledOperands.h"
+#include "runtime/tensorcore/Tcgen05Mma.h"
+#include "runtime/engine/Thread.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
-// Schedule exploration (runtime/Schedule.h, ScheduleExploration.h) and the
-// tcgen05.ld/st in flight until their warp's wait (runtime/CtaTmemLdSt.cpp):
+// Schedule exploration (runtime/engine/Schedule.h, ScheduleExploration.h) and the
+// tcgen05.ld/st in flight until their warp's wait (runtime/engine/CtaTmemLdSt.cpp):
 // seed 0 is the fixed order, other seeds are reproducible permutations, a
 // result that depends on the schedule is reported with its seed, and a
 // warp's TMEM access races with another warp's until it waits.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Schedule.h"
-#include "runtime/ScheduleExploration.h"
-#include "runtime/Tcgen05Collectives.h"
+#include "runtime/engine/Schedule.h"
+#include "runtime/engine/ScheduleExploration.h"
+#include "runtime/engine/Tcgen05Collectives.h"
 
 #include <algorithm>
 #include <numeric>

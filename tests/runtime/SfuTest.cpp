@@ -5,8 +5,8 @@
 // ex2, [1, 4) for rsqrt, [1, 2) for rcp, as sfu_check --tables wrote them).
 // Every one of the 2^32 inputs is compared on the GPU by
 // tests/hardware/SfuCheck.cpp.
-#include "runtime/Npy.h"
-#include "runtime/Sfu.h"
+#include "runtime/io/Npy.h"
+#include "runtime/numerics/Sfu.h"
 
 #include <gtest/gtest.h>
 

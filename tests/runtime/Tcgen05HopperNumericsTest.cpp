@@ -1,15 +1,15 @@
-// tcgen05.mma under the two numerics of runtime/Tcgen05Numerics.h, executed
+// tcgen05.mma under the two numerics of runtime/numerics/Tcgen05Numerics.h, executed
 // directly on a TensorMemory and a shared-memory image. Under Hopper's,
-// every element of D is what the wgmma model (runtime/WgmmaNumerics.h,
+// every element of D is what the wgmma model (runtime/numerics/WgmmaNumerics.h,
 // wgmmaDot) gives for the same codes, one step per instruction; the probes
 // of docs/emulator.md's table give the H100's values where the f32 steps
 // give others; the default keeps its k-order f32 sums; the formats Hopper
 // has no counterpart for are refused.
-#include "runtime/FloatFormat.h"
-#include "runtime/Tcgen05Mma.h"
-#include "runtime/Thread.h"
-#include "runtime/UmmaDescriptors.h"
-#include "runtime/WgmmaNumerics.h"
+#include "runtime/numerics/FloatFormat.h"
+#include "runtime/tensorcore/Tcgen05Mma.h"
+#include "runtime/engine/Thread.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
+#include "runtime/numerics/WgmmaNumerics.h"
 
 #include <gtest/gtest.h>
 

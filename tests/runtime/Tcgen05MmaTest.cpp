@@ -10,8 +10,8 @@
 #include "LaunchTestSupport.h"
 #include "UmmaTestLayouts.h"
 
-#include "runtime/PtxCvt.h"
-#include "runtime/Tmem.h"
+#include "runtime/numerics/PtxCvt.h"
+#include "runtime/tensorcore/Tmem.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,9 +3,9 @@
 // lane m, 32 bits of K per column, the element of the lower k in the lower
 // bits. The products and sums are the reference's own (k order, f32 adds),
 // and the refusals name what is wrong.
-#include "runtime/Tcgen05Mma.h"
-#include "runtime/Thread.h"
-#include "runtime/UmmaDescriptors.h"
+#include "runtime/tensorcore/Tcgen05Mma.h"
+#include "runtime/engine/Thread.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <gtest/gtest.h>
 

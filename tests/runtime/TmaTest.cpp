@@ -9,7 +9,7 @@
 #include "TmaImageKernel.h"
 #include "TmaTestBoxes.h"
 
-#include "runtime/Fp4Packing.h"
+#include "runtime/numerics/Fp4Packing.h"
 
 #include <cstring>
 #include <numeric>

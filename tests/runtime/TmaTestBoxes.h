@@ -4,7 +4,7 @@
 // TMA's images share.
 #pragma once
 
-#include "runtime/TensorMap.h"
+#include "runtime/memory/TensorMap.h"
 
 #include <cstdint>
 #include <vector>

@@ -5,8 +5,8 @@
 // reported.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Tcgen05Collectives.h"
-#include "runtime/TmemFragment.h"
+#include "runtime/engine/Tcgen05Collectives.h"
+#include "runtime/tensorcore/TmemFragment.h"
 
 #include <set>
 

@@ -5,8 +5,8 @@
 // early deallocs, leaks at exit, invalid counts.
 #include "LaunchTestSupport.h"
 
-#include "runtime/Tmem.h"
-#include "runtime/UmmaDescriptors.h"
+#include "runtime/tensorcore/Tmem.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <cstring>
 #include <functional>

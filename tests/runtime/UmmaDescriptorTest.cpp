@@ -3,7 +3,7 @@
 // UMMA::InstrDescriptor, UMMA::InstrDescriptorBlockScaled): every field is
 // set alone, by shifting a value to the position CUTLASS gives, and must
 // decode to that value with every other field zero.
-#include "runtime/UmmaDescriptors.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // addresses: the tests' own formulation, to check the emulator's against.
 #pragma once
 
-#include "runtime/UmmaDescriptors.h"
+#include "runtime/tensorcore/UmmaDescriptors.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// stmatrix and ldmatrix (runtime/WarpMatrix.h) against a reference written
+// stmatrix and ldmatrix (runtime/engine/WarpMatrix.h) against a reference written
 // from the PTX ISA's fragment figure the other way round: for each lane and
 // each of its registers, which matrix element it holds and which lane's
 // address names that element's row. The rows are scattered through shared
@@ -6,7 +6,7 @@
 // lane; lanes past 8 * num give unusable addresses, which must be ignored.
 #include "LaunchTestSupport.h"
 
-#include "runtime/WarpMatrix.h"
+#include "runtime/engine/WarpMatrix.h"
 
 #include <numeric>
 

@@ -1,11 +1,11 @@
 // The instructions of warp-specialised kernels: elect.sync and shfl.sync.idx
-// (runtime/WarpRoles.h, WarpShuffle.h), and setmaxnreg with its register
-// pool (runtime/RegisterPool.h): registers moving between warpgroups, and
+// (runtime/engine/WarpRoles.h, WarpShuffle.h), and setmaxnreg with its register
+// pool (runtime/engine/RegisterPool.h): registers moving between warpgroups, and
 // the broken kernels the emulator must report — a pool that never suffices,
 // a warpgroup whose warps disagree or do not all take part.
 #include "LaunchTestSupport.h"
 
-#include "runtime/RegisterPool.h"
+#include "runtime/engine/RegisterPool.h"
 
 namespace cutec::rt {
 namespace {

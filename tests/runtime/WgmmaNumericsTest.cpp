@@ -3,7 +3,7 @@
 // tests/hardware/WgmmaCases.h, recorded by tools/wgmma-numerics-check.sh
 // --record) must come out bit for bit as the GPU computed it, and the
 // directed probes of docs/emulator.md give the GPU's results.
-#include "runtime/WgmmaNumerics.h"
+#include "runtime/numerics/WgmmaNumerics.h"
 
 #include <gtest/gtest.h>
 

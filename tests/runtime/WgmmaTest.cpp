@@ -4,14 +4,14 @@
 // the canonical layouts by the tests' own CuTe-form address function
 // (UmmaTestLayouts.h) and compared with a naive reference (each element of
 // D from its row of A and column of B through the measured numerics,
-// runtime/WgmmaNumerics.h, which WgmmaNumericsTest checks against an H100),
+// runtime/numerics/WgmmaNumerics.h, which WgmmaNumericsTest checks against an H100),
 // and the reports of the warpgroup collective and of its asynchrony.
 #include "LaunchTestSupport.h"
 #include "UmmaTestLayouts.h"
 
-#include "runtime/GmmaDescriptor.h"
-#include "runtime/PtxCvt.h"
-#include "runtime/Wgmma.h"
+#include "runtime/tensorcore/GmmaDescriptor.h"
+#include "runtime/numerics/PtxCvt.h"
+#include "runtime/tensorcore/Wgmma.h"
 
 #include <cstring>
 #include <random>

@@ -17,14 +17,15 @@
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
-#include "passes/IselTarget.h"
+#include "target/ptx/Targets.h"
 #include "passes/Passes.h"
-#include "passes/Pipeline.h"
-#include "tools/cutec/CompileKernel.h"
+#include "target/ptx/isel/InstructionSelection.h"
+#include "driver/Pipeline.h"
+#include "driver/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
-#include "tools/cutec/NvJitLink.h"
+#include "codegen/cubin/NvJitLink.h"
 #include "tools/cutec/PtxDiffCommand.h"
-#include "tools/cutec/RunCommand.h"
+#include "run/RunCommand.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -234,7 +235,7 @@ Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
 }
 
 int unsupportedArch() {
-  return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::iselTargetList());
+  return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::ptxTargetList());
 }
 
 /// The first --disable-pass that names no optimisation pass, if any.

@@ -3,10 +3,10 @@
 // input for the fp8 up-conversions. Not part of ctest (it needs a GPU); run it
 // from the repository root on a Hopper or newer machine:
 //   nvcc -std=c++20 -O2 -arch=sm_90 -I. tests/runtime/hardware/CvtOnGpu.cu \
-//     runtime/FloatFormat.cpp runtime/PtxCvt.cpp -o cvt-on-gpu && ./cvt-on-gpu
+//     runtime/numerics/FloatFormat.cpp runtime/numerics/PtxCvt.cpp -o cvt-on-gpu && ./cvt-on-gpu
 // It prints the mismatch count of each form (all 0 on an H100, CUDA 13.0) and
 // needs about 4 GiB each of GPU memory and pinned host memory.
-#include "runtime/PtxCvt.h"
+#include "runtime/numerics/PtxCvt.h"
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>

@@ -7,7 +7,7 @@ vectors r * 1024 + t, + C * 1024, ...); warps reduce with butterflies
 (offsets 16, ..., 1), and so do the 32 warps' results, one per lane, and
 the C CTAs' results over groups of C lanes; `a * b + c` is one fma
 (cutec's --fmad); rsqrt and exp are the sequences of docs/language.md
-"Math functions" (passes/ExpandMath.cpp), op for op."""
+"Math functions" (passes/lowering/ExpandMath.cpp), op for op."""
 import numpy as np
 
 THREADS, VEC = 1024, 4

@@ -1,0 +1,207 @@
+//===- UmmaDescriptors.cpp - tcgen05.mma's descriptors from layouts -------===//
+#include "passes/lowering/UmmaDescriptors.h"
+
+#include "ir/layout/Layout.h"
+
+namespace cutec::umma {
+namespace {
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The swizzles the MMA units read, by layout type: Swizzle<B,4,3> on byte
+/// addresses, repeating every 8 rows of a 16·2^B-byte span.
+struct SwizzleMode {
+  int bits;
+  uint32_t layoutType;
+};
+constexpr SwizzleMode kSwizzleModes[] = {{0, 0}, {1, 6}, {2, 4}, {3, 2}};
+
+/// The static stride of mode (i, j) of a layout of depth 2, or nullopt.
+std::optional<int64_t> strideAt(const Layout &l, size_t i, size_t j) {
+  const IntTuple &s = l.stride[i];
+  const IntTuple &leaf = s.isLeaf() ? s : s[j];
+  return leaf.isLeaf() ? leaf.leaf().getStatic() : std::nullopt;
+}
+
+} // namespace
+
+uint64_t SmemDescriptor::constantBits() const {
+  return uint64_t(leadingByteOffset & 0x3FFF) << 16 | uint64_t(strideByteOffset & 0x3FFF) << 32 |
+         uint64_t(1) << 46 | uint64_t(layoutType & 7) << 61;
+}
+
+std::optional<uint64_t> SmemDescriptor::wgmmaBits() const {
+  uint64_t layout;
+  switch (layoutType) {
+  case 0:
+    layout = 0;
+    break;
+  case 2:
+    layout = 1;
+    break;
+  case 4:
+    layout = 2;
+    break;
+  case 6:
+    layout = 3;
+    break;
+  default:
+    return std::nullopt;
+  }
+  return uint64_t(leadingByteOffset & 0x3FFF) << 16 | uint64_t(strideByteOffset & 0x3FFF) << 32 |
+         layout << 62;
+}
+
+llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle &swizzle,
+                                              ir::DataType element, Major major) {
+  const SwizzleMode *mode = nullptr;
+  for (const SwizzleMode &m : kSwizzleModes)
+    if (swizzle.bits == m.bits && (m.bits == 0 || (swizzle.base == 4 && swizzle.shift == 3)))
+      mode = &m;
+  if (!mode)
+    return fail("the MMA reads shared memory unswizzled or with S<1,4,3>, S<2,4,3> or S<3,4,3> "
+                "on byte addresses, not " + swizzle.str());
+  if (tile.rank() != 2 || !tile.shape.isStatic() || !tile.stride.isStatic())
+    return fail("an MMA operand tile is a static (MN, K) layout, not " + tile.str());
+  // The tile in 16-byte units: the contiguous mode shrinks by the elements
+  // that 16 bytes hold, and so do the other strides.
+  unsigned bits = ir::bitWidth(element);
+  llvm::Expected<Layout> units = upcast(tile, 128 / bits);
+  if (!units)
+    return units.takeError();
+  // Swizzle atoms hold 2^B units along the contiguous mode (1 unswizzled).
+  int64_t atom = int64_t(1) << mode->bits;
+  SmemDescriptor d;
+  d.layoutType = mode->layoutType;
+  auto tiler = [](int64_t mn, int64_t k) {
+    return Tiler::byMode({Tiler::of(makeLayout(IntTuple(mn))), Tiler::of(makeLayout(IntTuple(k)))});
+  };
+  if (major == Major::K) {
+    // ((8, n), (2, k')): rows of a core matrix `atom` units apart; SBO the
+    // stride of 8-row groups, LBO that of the second 16-byte chunk.
+    llvm::Expected<Layout> canonical = logicalDivide(*units, tiler(8, 2));
+    if (!canonical)
+      return canonical.takeError();
+    auto s00 = strideAt(*canonical, 0, 0), s01 = strideAt(*canonical, 0, 1),
+         s10 = strideAt(*canonical, 1, 0);
+    if (!s00 || !s01 || !s10 || *s00 != atom || (mode->bits && *s10 != 1))
+      return fail("the K-major tile " + tile.str() + " is not a canonical UMMA layout for " +
+                  swizzle.str() + ": in 16-byte units it is " + canonical->str() +
+                  ", which needs rows " + llvm::Twine(atom) + " apart" +
+                  (mode->bits ? " and contiguous 16-byte chunks along K" : ""));
+    d.strideByteOffset = uint32_t(*s01);
+    d.leadingByteOffset = uint32_t(*s10);
+    return d;
+  }
+  // MN-major: ((atom, n), (8, k)): the contiguous mode in atoms, 8 K-rows.
+  llvm::Expected<Layout> canonical = logicalDivide(*units, tiler(atom, 8));
+  if (!canonical)
+    return canonical.takeError();
+  auto s00 = strideAt(*canonical, 0, 0), s01 = strideAt(*canonical, 0, 1),
+       s10 = strideAt(*canonical, 1, 0), s11 = strideAt(*canonical, 1, 1);
+  if (!s00 || !s01 || !s10 || !s11 || (mode->bits && *s00 != 1) || *s10 != atom)
+    return fail("the MN-major tile " + tile.str() + " is not a canonical UMMA layout for " +
+                swizzle.str() + ": in 16-byte units it is " + canonical->str());
+  d.strideByteOffset = uint32_t(mode->bits ? *s11 : *s01);
+  d.leadingByteOffset = uint32_t(mode->bits ? *s01 : *s11);
+  return d;
+}
+
+llvm::Expected<Layout> firstKBlock(const Layout &tile, int64_t kBlock) {
+  if (tile.rank() != 2)
+    return fail("an MMA operand tile is an (MN, K) layout, not " + tile.str());
+  llvm::Expected<Layout> k =
+      composition(Layout(tile.shape[1], tile.stride[1]), makeLayout(IntTuple(kBlock)));
+  if (!k)
+    return k.takeError();
+  return makeLayout({Layout(tile.shape[0], tile.stride[0]), *k});
+}
+
+namespace {
+
+/// A and B format codes per kind (PTX "Instruction descriptor" table).
+std::optional<uint32_t> operandFormat(Kind kind, ir::DataType t) {
+  using ir::DataType;
+  switch (kind) {
+  case Kind::F16:
+    return t == DataType::F16 ? std::optional<uint32_t>(0)
+           : t == DataType::BF16 ? std::optional<uint32_t>(1)
+                                 : std::nullopt;
+  case Kind::Tf32:
+    return t == DataType::TF32 ? std::optional<uint32_t>(2) : std::nullopt;
+  case Kind::I8:
+    return t == DataType::U8 ? std::optional<uint32_t>(0)
+           : t == DataType::I8 ? std::optional<uint32_t>(1)
+                               : std::nullopt;
+  case Kind::F8F6F4:
+  case Kind::MxF8F6F4:
+    switch (t) {
+    case DataType::F8E4M3:
+      return 0;
+    case DataType::F8E5M2:
+      return 1;
+    case DataType::F6E2M3:
+      return 3;
+    case DataType::F6E3M2:
+      return 4;
+    case DataType::F4E2M1:
+      return 5;
+    default:
+      return std::nullopt;
+    }
+  case Kind::MxF4:
+  case Kind::MxF4NvF4:
+    return t == DataType::F4E2M1 ? std::optional<uint32_t>(1) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool isBlockScaled(Kind kind) {
+  return kind == Kind::MxF8F6F4 || kind == Kind::MxF4 || kind == Kind::MxF4NvF4;
+}
+
+} // namespace
+
+llvm::Expected<uint32_t> instrDescriptor(const InstrDescriptorSpec &s) {
+  using ir::DataType;
+  std::optional<uint32_t> a = operandFormat(s.kind, s.a), b = operandFormat(s.kind, s.b);
+  if (!a || !b)
+    return fail("this tcgen05.mma kind does not take " + ir::name(s.a) + " x " + ir::name(s.b));
+  if (s.m != 64 && s.m != 128 && s.m != 256)
+    return fail("tcgen05.mma has M = 64, 128 or 256, not " + llvm::Twine(s.m));
+  int64_t step = s.m == 64 ? 8 : 16;
+  if (s.n < step || s.n > 256 || s.n % step != 0)
+    return fail("tcgen05.mma with M = " + llvm::Twine(s.m) + " needs N a multiple of " +
+                llvm::Twine(step) + " from " + llvm::Twine(step) + " to 256, not " +
+                llvm::Twine(s.n));
+  // Only 8-bit and wider formats may be MN-major (sub-byte data is K-major).
+  bool subByte = ir::bitWidth(s.a) < 8 || ir::bitWidth(s.b) < 8;
+  if (subByte && (s.aMajor == Major::MN || s.bMajor == Major::MN))
+    return fail("4- and 6-bit operands must be K-major");
+  uint32_t desc = *a << 7 | *b << 10 | uint32_t(s.aMajor) << 15 | uint32_t(s.bMajor) << 16 |
+                  uint32_t(s.n >> 3) << 17 | uint32_t(s.m >> 4) << 24;
+  if (isBlockScaled(s.kind)) {
+    if (s.scale != DataType::UE8M0 && !(s.kind == Kind::MxF4NvF4 && s.scale == DataType::UE4M3))
+      return fail("this block-scaled kind takes ue8m0 scale factors" +
+                  llvm::Twine(s.kind == Kind::MxF4NvF4 ? " or ue4m3" : "") + ", not " +
+                  ir::name(s.scale));
+    if (s.aSfId > 3 || s.bSfId > 3)
+      return fail("the SF ids are bytes 0 to 3 of a TMEM column");
+    // b_sf_id in bits 4-5, the scale format in bit 23, a_sf_id in bits 29-30.
+    return desc | s.bSfId << 4 | uint32_t(s.scale == DataType::UE8M0) << 23 | s.aSfId << 29;
+  }
+  uint32_t d;
+  if (s.d == DataType::F16 && s.kind != Kind::I8 && s.kind != Kind::Tf32)
+    d = 0;
+  else if (s.d == DataType::F32 && s.kind != Kind::I8)
+    d = 1;
+  else if (s.d == DataType::I32 && s.kind == Kind::I8)
+    d = 2;
+  else
+    return fail("this tcgen05.mma kind does not accumulate in " + ir::name(s.d));
+  return desc | d << 4;
+}
+
+} // namespace cutec::umma

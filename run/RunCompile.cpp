@@ -1,0 +1,25 @@
+//===- RunCompile.cpp - Compile a kernel's emulation for `cutec run` ------===//
+#include "run/RunCompile.h"
+
+namespace cutec {
+
+llvm::Expected<CompiledKernel> compileEmulation(llvm::StringRef emulationCpp,
+                                                llvm::StringRef kernelName,
+                                                const std::string &includeRoot) {
+  CxxCompileOptions options;
+  options.runtimeIncludeDir = includeRoot;
+  options.optLevel = 2;
+  llvm::Expected<std::unique_ptr<EmulationJit>> jit = EmulationJit::create(std::move(options));
+  if (!jit)
+    return jit.takeError();
+  if (llvm::Error e = (*jit)->addSource(emulationCpp, (kernelName + ".emu.cpp").str()))
+    return llvm::createStringError("compiling the emulation of '" + kernelName +
+                                   "': " + llvm::toString(std::move(e)));
+  llvm::Expected<void *> descriptor = (*jit)->lookup(("cutec_kernel_" + kernelName).str());
+  if (!descriptor)
+    return llvm::createStringError("the emulation defines no kernel '" + kernelName +
+                                   "': " + llvm::toString(descriptor.takeError()));
+  return CompiledKernel{std::move(*jit), static_cast<const rt::KernelDescriptor *>(*descriptor)};
+}
+
+} // namespace cutec

@@ -1,0 +1,31 @@
+// The warp-level instructions of warp-specialised kernels as the emitted code
+// calls them: `elect.sync` and `setmaxnreg`. Their names contain "warpSync"
+// because both are warp-collectives that block until the whole warp is there
+// (the compiler's rule for KernelDescriptor::usesBarriers looks for it).
+#pragma once
+
+#include "runtime/engine/Thread.h"
+
+#include <bit>
+#include <cstdint>
+
+namespace cutec::rt {
+
+/// `elect.sync _|p, memberMask`: true in one lane of `memberMask`, false in
+/// the others, once every lane of the mask has arrived. The ISA only says
+/// that the same mask elects the same leader every time; the emulator elects
+/// the lowest lane of the mask.
+inline bool warpSyncElect(Thread &t, uint32_t memberMask, const char *what) {
+  bool elected = false;
+  t.warpSync(memberMask, &elected, what, [](const WarpCollective &w) {
+    *static_cast<bool *>(w.laneData[std::countr_zero(w.memberMask)]) = true;
+  });
+  return elected;
+}
+
+/// `setmaxnreg.inc.sync.aligned.u32 count` (inc) or `.dec` (Thread::setmaxnreg).
+inline void warpSyncSetmaxnreg(Thread &t, bool inc, uint32_t count, const char *what) {
+  t.setmaxnreg(inc, count, what);
+}
+
+} // namespace cutec::rt

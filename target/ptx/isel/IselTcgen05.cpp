@@ -1,0 +1,175 @@
+//===- IselTcgen05.cpp - isel of Blackwell's tensor memory and tcgen05 ----===//
+#include "target/ptx/isel/IselTcgen05.h"
+
+#include "target/ptx/MachineBuilder.h"
+#include "target/ptx/isel/IselCluster.h"
+
+namespace cutec {
+
+using ir::OpKind;
+
+bool isTcgen05Op(OpKind kind) {
+  switch (kind) {
+  case OpKind::TmemAlloc:
+  case OpKind::TmemDealloc:
+  case OpKind::TmemRelinquish:
+  case OpKind::TmemTensor:
+  case OpKind::Umma:
+  case OpKind::UmmaBlockScaled:
+  case OpKind::Tcgen05Cp:
+  case OpKind::UmmaCommit:
+  case OpKind::TmemLoadWords:
+  case OpKind::TmemStoreWords:
+  case OpKind::Tcgen05FenceBefore:
+  case OpKind::Tcgen05FenceAfter:
+  case OpKind::Tcgen05WaitLd:
+  case OpKind::Tcgen05WaitSt:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string tcgen05Unsupported(const ir::Operation &op, const PtxTarget &target) {
+  if (!target.hasTcgen05)
+    return ("'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
+            " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a")
+        .str();
+  const std::string *kind = op.attrAs<std::string>("kind");
+  if (op.kind() == OpKind::Umma && kind && *kind == "i8" && !target.hasMmaKindI8)
+    return ("s8/u8 operands need tcgen05.mma.kind::i8, which " + target.arch + " does not have" +
+            target.whyNoMmaKindI8 + "; compile for --arch=sm_100a")
+        .str();
+  return "";
+}
+
+using ir::DataType;
+using ptx::emitInst;
+using ptx::emitValue;
+
+ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
+                            int64_t constantBits) {
+  ir::Value *wide = emitValue(b, loc, "cvt.u64.u32", DataType::U64, {address});
+  ir::Value *units = emitValue(b, loc, "shr.s64", DataType::U64,
+                               {wide, ptx::emitImmediate(b, loc, DataType::U32, 4)});
+  ir::Value *start = emitValue(b, loc, "and.b64", DataType::U64,
+                               {units, ptx::emitImmediate(b, loc, DataType::U64, 0x3FFF)});
+  return emitValue(b, loc, "or.b64", DataType::U64,
+                   {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
+}
+
+/// The block-scaled kind as `target` spells it: .block32 stands for
+/// .scale_vec::1X (mxf8f6f4) and .scale_vec::2X (mxf4, mxf4nvf4), .block16
+/// for .scale_vec::4X.
+static std::string blockScaledKind(llvm::StringRef kind, const PtxTarget &target) {
+  if (target.hasScaleVecSpelling)
+    return kind.str();
+  auto [prefix, vector] = kind.split(".scale_vec::");
+  if (vector.empty())
+    return kind.str();
+  return (prefix + (vector == "4X" ? ".block16" : ".block32")).str();
+}
+
+/// "tcgen05.ld.16x256b.x2.pack::16b": the opcode of a tcgen05.ld/st form.
+static std::string tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
+                                  llvm::StringRef packing) {
+  return (prefix + *op.attrAs<std::string>("shape") + ".x" +
+          llvm::Twine(*op.attrAs<int64_t>("num")) + packing)
+      .str();
+}
+
+/// 16x32bx2 puts the upper half-warp's cells immHalfSplitoff columns on:
+/// cutec places the halves side by side, one half's columns apart.
+static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, bool pack) {
+  if (*op.attrAs<std::string>("shape") == "16x32bx2")
+    inst.setAttr("imm", *op.attrAs<int64_t>("num") * (pack ? 2 : 1));
+}
+
+ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
+                         const PtxTarget &target) {
+  llvm::SMLoc loc = op.loc();
+  // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
+  const std::string pair = op.attrAs<int64_t>("cta_group") ? ".cg2" : "";
+  switch (op.kind()) {
+  case OpKind::TmemTensor:
+    return in[0];
+  case OpKind::Umma: {
+    // tcgen05.mma [d], a-desc, b-desc, idesc, enable-input-d; or [a-tmem]
+    // in place of a-desc when A is in tensor memory.
+    const bool *tmemA = op.attrAs<bool>("a_tmem");
+    bool aInTmem = tmemA && *tmemA;
+    ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
+    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    emitInst(b, loc,
+             "tcgen05.mma." + *op.attrAs<std::string>("kind") + (aInTmem ? ".tmem_a" : "") + pair,
+             {}, {in[0], a, bd, idesc, in[3]});
+    return nullptr;
+  }
+  case OpKind::UmmaBlockScaled: {
+    // tcgen05.mma [d], a-desc, b-desc, idesc, [sfa], [sfb], enable-input-d.
+    ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
+    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    emitInst(b, loc,
+             "tcgen05.mma." + blockScaledKind(*op.attrAs<std::string>("kind"), target) + pair, {},
+             {in[0], a, bd, idesc, in[4], in[5], in[3]});
+    return nullptr;
+  }
+  case OpKind::Tcgen05Cp: {
+    // tcgen05.cp [taddr], s-desc.
+    ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("desc"));
+    emitInst(b, loc, "tcgen05.cp." + *op.attrAs<std::string>("shape") + pair, {}, {in[0], desc});
+    return nullptr;
+  }
+  case OpKind::UmmaCommit:
+    if (pair.empty())
+      emitInst(b, loc, "tcgen05.commit", {}, in);
+    else // arrives on the mbarrier at this offset in both CTAs of the pair
+      emitInst(b, loc, "tcgen05.commit.cg2", {}, {in[0], pairMask(b, loc)});
+    return nullptr;
+  case OpKind::TmemLoadWords: {
+    std::vector<DataType> words(op.results().size(), DataType::U32);
+    bool pack = *op.attrAs<bool>("pack");
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
+    ir::Operation &ld = emitInst(b, loc, opcode, words, in);
+    setHalfSplitOffset(op, ld, pack);
+    if (*op.attrAs<bool>("wait"))
+      emitInst(b, loc, "tcgen05.wait::ld", {});
+    return ld.result(0);
+  }
+  case OpKind::TmemStoreWords: {
+    bool unpack = *op.attrAs<bool>("pack");
+    std::string opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
+    setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
+    if (*op.attrAs<bool>("wait"))
+      emitInst(b, loc, "tcgen05.wait::st", {});
+    return nullptr;
+  }
+  case OpKind::Tcgen05WaitLd:
+    emitInst(b, loc, "tcgen05.wait::ld", {});
+    return nullptr;
+  case OpKind::Tcgen05WaitSt:
+    emitInst(b, loc, "tcgen05.wait::st", {});
+    return nullptr;
+  case OpKind::Tcgen05FenceBefore:
+    emitInst(b, loc, "tcgen05.fence::before_thread_sync", {});
+    return nullptr;
+  case OpKind::Tcgen05FenceAfter:
+    emitInst(b, loc, "tcgen05.fence::after_thread_sync", {});
+    return nullptr;
+  case OpKind::TmemAlloc:
+    ptx::emitInst(b, op.loc(), "tcgen05.alloc" + pair, {}, in);
+    return nullptr;
+  case OpKind::TmemDealloc:
+    ptx::emitInst(b, op.loc(), "tcgen05.dealloc" + pair, {}, in);
+    return nullptr;
+  case OpKind::TmemRelinquish:
+    ptx::emitInst(b, op.loc(), "tcgen05.relinquish_alloc_permit" + pair, {});
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace cutec
