@@ -12,10 +12,12 @@ jobs=$(nproc)
 
 tools/setup-debian.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CUTEC_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   example)
+    # Only the compiler and what it links: the tests and benchmarks are the
+    # test command's to build.
+    cmake --build "$build" -j "$jobs" --target cutec
     # The NVFP4 GEMV to PTX (assembled when ptxas is there) and to its C++
     # emulation, and the seeds' layouts checked.
     mkdir -p out
@@ -30,6 +32,7 @@ case "$mode" in
     "$build/bin/cutec" layout --check < examples/seed_layouts.txt
     ;;
   test)
+    cmake --build "$build" -j "$jobs"
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
     # The whole suite again under AddressSanitizer and UBSan (CI runs both;
     # CUTEC_SKIP_SANITIZERS=1 skips this for a quick local run).

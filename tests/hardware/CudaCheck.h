@@ -30,14 +30,18 @@ inline bool succeeded(CUresult rc, const char *call, std::string &error) {
   return false;
 }
 
+/// The exit status of a check that did nothing because the machine has no
+/// CUDA device; ctest reports it as skipped (SKIP_RETURN_CODE), not passed.
+inline constexpr int kSkippedNoDevice = 77;
+
 /// Creates a context on device 0 and prints its name. When the check cannot
-/// go on, returns its exit status after saying why: 0 when the machine has
-/// no CUDA device (skipped), 1 when the device does not work.
+/// go on, returns its exit status after saying why: kSkippedNoDevice when the
+/// machine has no CUDA device, 1 when the device does not work.
 inline std::optional<int> openDevice(const char *tool, CUcontext &context) {
   int devices = 0;
   if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&devices) != CUDA_SUCCESS || devices == 0) {
     std::printf("%s: skipped: no CUDA device on this machine\n", tool);
-    return 0;
+    return kSkippedNoDevice;
   }
   CUdevice device;
   char name[128] = {};
