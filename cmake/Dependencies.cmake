@@ -15,7 +15,11 @@ endif()
 add_library(cutec_llvm INTERFACE)
 target_include_directories(cutec_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(cutec_llvm INTERFACE ${LLVM_DEFINITIONS})
-target_link_libraries(cutec_llvm INTERFACE LLVM)
+# Programs link libLLVM.so. One whose target property CUTEC_STATIC_LLVM is
+# ON links LLVM's support library statically instead, and so starts without
+# loading libLLVM: `cutec`, which needs nothing else of LLVM to compile.
+target_link_libraries(cutec_llvm INTERFACE
+                      "$<IF:$<BOOL:$<TARGET_PROPERTY:CUTEC_STATIC_LLVM>>,LLVMSupport,LLVM>")
 
 # The test tools that come with llvm-19-tools.
 find_program(CUTEC_FILECHECK FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)

@@ -19,7 +19,7 @@ llvm::Error run(const ir::Module &module, llvm::StringRef emulationCpp, const Ru
   if (!plan)
     return plan.takeError();
   llvm::Expected<CompiledKernel> compiled =
-      compileEmulation(emulationCpp, plan->kernelName, options.includeRoot);
+      compileEmulation(emulationCpp, plan->kernelName, options.includeRoot, options.cache);
   if (!compiled)
     return compiled.takeError();
   if (llvm::Error e = launchPlan(*plan, *compiled->descriptor))

@@ -12,11 +12,13 @@
 #define CUTEC_TOOLS_RUNCOMMAND_H
 
 #include "ir/core/IR.h"
+#include "cache/DiskCache.h"
 #include "runtime/numerics/Tcgen05Numerics.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct RunOptions {
   /// The directory holding runtime/, for the emulation's includes; empty:
   /// the JIT's default (see CxxCompileOptions::runtimeIncludeDir).
   std::string includeRoot;
+  /// Where the emulation's object code is kept between runs (`--no-cache`:
+  /// none, and it is compiled every run).
+  std::optional<DiskCache> cache;
 };
 
 /// Runs `cutec run`: `module` is the kernel IR (or machine IR: the kernel

@@ -5,11 +5,12 @@ namespace cutec {
 
 llvm::Expected<CompiledKernel> compileEmulation(llvm::StringRef emulationCpp,
                                                 llvm::StringRef kernelName,
-                                                const std::string &includeRoot) {
+                                                const std::string &includeRoot,
+                                                std::optional<DiskCache> cache) {
   CxxCompileOptions options;
   options.runtimeIncludeDir = includeRoot;
   options.optLevel = 2;
-  llvm::Expected<std::unique_ptr<EmulationJit>> jit = EmulationJit::create(std::move(options));
+  llvm::Expected<std::unique_ptr<EmulationJit>> jit = EmulationJit::create(std::move(options), std::move(cache));
   if (!jit)
     return jit.takeError();
   if (llvm::Error e = (*jit)->addSource(emulationCpp, (kernelName + ".emu.cpp").str()))

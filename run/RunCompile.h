@@ -17,11 +17,12 @@ struct CompiledKernel {
 };
 
 /// Compiles `emulationCpp` at -O2, with the runtime headers under
-/// `includeRoot` (empty: the JIT's default), and finds the descriptor
-/// `cutec_kernel_<kernelName>`.
+/// `includeRoot` (empty: the JIT's default), or loads its object code from
+/// `cache`, and finds the descriptor `cutec_kernel_<kernelName>`.
 llvm::Expected<CompiledKernel> compileEmulation(llvm::StringRef emulationCpp,
                                                 llvm::StringRef kernelName,
-                                                const std::string &includeRoot);
+                                                const std::string &includeRoot,
+                                                std::optional<DiskCache> cache = std::nullopt);
 
 } // namespace cutec
 

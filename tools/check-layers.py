@@ -13,6 +13,7 @@ from collections import Counter
 # folder -> folders it may include. Keep in step with docs/architecture.md.
 LAYERS = {
     'hardware': [],
+    'cache': [],
     'runtime/base': [],
     'runtime/numerics': ['runtime/base'],
     'runtime/io': ['runtime/base'],
@@ -32,12 +33,12 @@ LAYERS = {
     'codegen/ptx': ['target/ptx', 'ir/core', 'ir/layout'],
     'codegen/emu': ['codegen/ptx', 'codegen/host', 'target/ptx', 'ir/core', 'ir/layout'],
     'codegen/host': ['ir/core', 'ir/layout'],
-    'codegen/jit': [],
+    'codegen/jit': ['cache'],
     'codegen/cubin': [],
     'driver': ['frontend', 'passes', 'target/ptx', 'target/ptx/isel', 'ir/core', 'ir/layout'],
-    'run': ['codegen/jit', 'codegen/emu', 'runtime/base', 'runtime/numerics', 'runtime/io',
+    'run': ['cache', 'codegen/jit', 'codegen/emu', 'runtime/base', 'runtime/numerics', 'runtime/io',
             'runtime/engine', 'ir/core', 'ir/layout'],
-    'tools/cutec': ['driver', 'run', 'frontend', 'passes', 'target/ptx', 'target/ptx/isel',
+    'tools/cutec': ['cache', 'driver', 'run', 'frontend', 'passes', 'target/ptx', 'target/ptx/isel',
                     'codegen/ptx', 'codegen/emu', 'codegen/host', 'codegen/cubin', 'ir/core',
                     'ir/layout'],
 }
@@ -62,7 +63,7 @@ def main():
     os.chdir(root)
     include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     edges, bad = Counter(), []
-    for top in ('hardware', 'runtime', 'ir', 'target', 'frontend', 'passes', 'codegen', 'driver',
+    for top in ('hardware', 'cache', 'runtime', 'ir', 'target', 'frontend', 'passes', 'codegen', 'driver',
                 'run', 'tools'):
         for dirpath, _, files in os.walk(top):
             for f in sorted(files):

@@ -24,9 +24,8 @@ std::string resolveRuntimeIncludeDir(const CxxCompileOptions &options) {
   return CUTEC_JIT_DEFAULT_INCLUDE_DIR;
 }
 
-namespace {
-
-std::vector<std::string> driverArgs(llvm::StringRef bufferName, const CxxCompileOptions &options) {
+std::vector<std::string> cxxDriverArgs(llvm::StringRef bufferName,
+                                       const CxxCompileOptions &options) {
   std::vector<std::string> args = {
       "clang++",
       // The JIT runs the code in this process, whatever clang's default is.
@@ -50,6 +49,8 @@ std::vector<std::string> driverArgs(llvm::StringRef bufferName, const CxxCompile
   args.push_back(bufferName.str());
   return args;
 }
+
+namespace {
 
 /// The real file system with `source` visible as the file `bufferName`, for
 /// both the driver (which checks that inputs exist) and the frontend.
@@ -89,7 +90,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileCxxToModule(llvm::StringRef
       new clang::TextDiagnosticPrinter(diagStream, driverDiagOptions.get()));
   invocationOptions.VFS = files;
 
-  std::vector<std::string> args = driverArgs(bufferName, options);
+  std::vector<std::string> args = cxxDriverArgs(bufferName, options);
   std::vector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());

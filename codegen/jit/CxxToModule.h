@@ -39,6 +39,10 @@ struct CxxCompileOptions {
 /// The runtime include directory `options` selects (see runtimeIncludeDir).
 std::string resolveRuntimeIncludeDir(const CxxCompileOptions &options);
 
+/// The clang++ command line that compiles `bufferName` under `options`.
+std::vector<std::string> cxxDriverArgs(llvm::StringRef bufferName,
+                                       const CxxCompileOptions &options);
+
 /// Compiles `source` as a C++20 file named `bufferName` into a module in
 /// `context`. On failure the error message is the compiler's diagnostics,
 /// `file:line:col: error: ...` with source lines and carets.

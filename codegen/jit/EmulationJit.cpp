@@ -1,9 +1,12 @@
 // EmulationJit: an ORC LLJIT fed with modules from CxxToModule.
 #include "codegen/jit/EmulationJit.h"
+#include "codegen/jit/EmulationObjectCache.h"
 
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/ObjectFileInterface.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -55,7 +58,8 @@ llvm::orc::SymbolLookupSet definedSymbols(llvm::orc::LLJIT &jit, llvm::Module &m
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<EmulationJit>> EmulationJit::create(CxxCompileOptions options) {
+llvm::Expected<std::unique_ptr<EmulationJit>> EmulationJit::create(CxxCompileOptions options,
+                                                                   std::optional<DiskCache> cache) {
   std::optional<llvm::CodeGenOptLevel> codeGenLevel = llvm::CodeGenOpt::getLevel(options.optLevel);
   if (!codeGenLevel)
     return llvm::createStringError("optimisation level " + llvm::Twine(options.optLevel) +
@@ -70,18 +74,40 @@ llvm::Expected<std::unique_ptr<EmulationJit>> EmulationJit::create(CxxCompileOpt
   // thread_local access into a call to libgcc's __emutls_get_address, which
   // the host process provides.
   machine->getOptions().EmulatedTLS = true;
-  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
-      llvm::orc::LLJITBuilder()
-          .setJITTargetMachineBuilder(std::move(*machine))
-          .setProcessSymbolsJITDylibSetup(setUpProcessSymbols)
-          .create();
+  std::string hostTarget = machine->getTargetTriple().str() + " " + machine->getCPU() + " " +
+                           machine->getFeatures().getString();
+  if (cache && !cache->enabled())
+    cache.reset();
+  std::unique_ptr<EmulationObjectCapture> capture;
+  if (cache)
+    capture = std::make_unique<EmulationObjectCapture>(*cache);
+  llvm::orc::LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(std::move(*machine))
+      .setProcessSymbolsJITDylibSetup(setUpProcessSymbols);
+  if (capture)
+    builder.setCompileFunctionCreator(
+        [objects = capture.get()](llvm::orc::JITTargetMachineBuilder target)
+            -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+          llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+              target.createTargetMachine();
+          if (!machine)
+            return machine.takeError();
+          return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*machine),
+                                                                     objects);
+        });
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = builder.create();
   if (!jit)
     return jit.takeError();
-  return std::unique_ptr<EmulationJit>(new EmulationJit(std::move(options), std::move(*jit)));
+  return std::unique_ptr<EmulationJit>(new EmulationJit(std::move(options), std::move(cache),
+                                                        std::move(capture),
+                                                        std::move(hostTarget), std::move(*jit)));
 }
 
-EmulationJit::EmulationJit(CxxCompileOptions options, std::unique_ptr<llvm::orc::LLJIT> jit)
-    : options(std::move(options)), jit(std::move(jit)) {
+EmulationJit::EmulationJit(CxxCompileOptions options, std::optional<DiskCache> cache,
+                           std::unique_ptr<EmulationObjectCapture> capture, std::string hostTarget,
+                           std::unique_ptr<llvm::orc::LLJIT> jit)
+    : options(std::move(options)), cache(std::move(cache)), capture(std::move(capture)),
+      hostTarget(std::move(hostTarget)), jit(std::move(jit)) {
   // ORC reports why a module failed to link (e.g. which symbols are missing)
   // here, while the lookup that triggered the link only says that it failed.
   this->jit->getExecutionSession().setErrorReporter(
@@ -96,11 +122,21 @@ EmulationJit::~EmulationJit() {
 
 llvm::Error EmulationJit::addSource(llvm::StringRef cppText, llvm::StringRef bufferName) {
   std::lock_guard<std::mutex> lock(addMutex);
+  fromCache = false;
+  std::optional<std::string> key;
+  if (cache) {
+    key = emulationObjectKey(cppText, bufferName, options, hostTarget);
+    if (key)
+      if (std::optional<llvm::Error> loaded = addCachedObject(*key, bufferName))
+        return std::move(*loaded);
+  }
   auto context = std::make_unique<llvm::LLVMContext>();
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
       compileCxxToModule(cppText, bufferName, options, *context);
   if (!module)
     return module.takeError();
+  if (key)
+    (*module)->setModuleIdentifier(EmulationObjectCapture::moduleIdentifier(*key));
 
   // Without a handler, an error the backend finds while the JIT compiles the
   // module (bad inline assembly) would print and exit the process.
@@ -120,7 +156,31 @@ llvm::Error EmulationJit::addSource(llvm::StringRef cppText, llvm::StringRef buf
   if (llvm::Error error =
           jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(*module), std::move(context))))
     return error;
+  return linkAndInitialize(std::move(symbols), bufferName);
+}
 
+std::optional<llvm::Error> EmulationJit::addCachedObject(llvm::StringRef key,
+                                                         llvm::StringRef bufferName) {
+  std::unique_ptr<llvm::MemoryBuffer> object = cache->get(kEmulationObjectKind, key);
+  if (!object)
+    return std::nullopt;
+  // An entry that is not an object this JIT reads is compiled again.
+  llvm::Expected<llvm::orc::MaterializationUnit::Interface> interface =
+      llvm::orc::getObjectFileInterface(jit->getExecutionSession(), object->getMemBufferRef());
+  if (!interface) {
+    llvm::consumeError(interface.takeError());
+    return std::nullopt;
+  }
+  llvm::orc::SymbolLookupSet symbols =
+      llvm::orc::SymbolLookupSet::fromMapKeys(interface->SymbolFlags);
+  if (llvm::Error error = jit->addObjectFile(std::move(object)))
+    return error;
+  fromCache = true;
+  return linkAndInitialize(std::move(symbols), bufferName);
+}
+
+llvm::Error EmulationJit::linkAndInitialize(llvm::orc::SymbolLookupSet symbols,
+                                            llvm::StringRef bufferName) {
   // Compile and link now, so that this call reports undefined symbols and
   // backend errors instead of the first lookup.
   llvm::orc::JITDylib &mainDylib = jit->getMainJITDylib();

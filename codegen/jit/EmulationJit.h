@@ -11,6 +11,10 @@
 // reference them (or link their library whole), since the linker drops
 // unreferenced archive members.
 //
+// With a DiskCache, the object code of each source is kept there and loaded
+// from there the next time the same source is added under the same options
+// (EmulationObjectCache.h), skipping Clang and code generation.
+//
 // Instances are independent; any number may live in one process. One
 // instance may be used from several threads; addSource calls are serialised.
 // A source that failed to load may leave its symbols unusable in the
@@ -18,6 +22,7 @@
 #ifndef CUTEC_CODEGEN_JIT_EMULATIONJIT_H
 #define CUTEC_CODEGEN_JIT_EMULATIONJIT_H
 
+#include "cache/DiskCache.h"
 #include "codegen/jit/CxxToModule.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -25,17 +30,22 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace llvm::orc {
 class LLJIT;
+class SymbolLookupSet;
 } // namespace llvm::orc
 
 namespace cutec {
 
+class EmulationObjectCapture;
+
 class EmulationJit {
 public:
-  static llvm::Expected<std::unique_ptr<EmulationJit>> create(CxxCompileOptions options = {});
+  static llvm::Expected<std::unique_ptr<EmulationJit>>
+  create(CxxCompileOptions options = {}, std::optional<DiskCache> cache = std::nullopt);
   /// Runs the static destructors of the loaded code.
   ~EmulationJit();
   EmulationJit(const EmulationJit &) = delete;
@@ -45,6 +55,9 @@ public:
   /// show) and loads it. The error's message holds the compiler's
   /// diagnostics, or the link errors (e.g. undefined symbols).
   llvm::Error addSource(llvm::StringRef cppText, llvm::StringRef bufferName);
+
+  /// Whether the last source added came from the cache.
+  bool lastSourceFromCache() const { return fromCache; }
 
   /// The address of `symbolName`, an unmangled (`extern "C"`) name defined by
   /// a loaded source.
@@ -60,7 +73,15 @@ public:
   }
 
 private:
-  EmulationJit(CxxCompileOptions options, std::unique_ptr<llvm::orc::LLJIT> jit);
+  EmulationJit(CxxCompileOptions options, std::optional<DiskCache> cache,
+               std::unique_ptr<EmulationObjectCapture> capture, std::string hostTarget,
+               std::unique_ptr<llvm::orc::LLJIT> jit);
+
+  /// Loads the cached object of `key` if there is a valid one.
+  std::optional<llvm::Error> addCachedObject(llvm::StringRef key, llvm::StringRef bufferName);
+  /// Links what `symbols` names in the main library now and runs its
+  /// initialisers, so that addSource reports what is wrong.
+  llvm::Error linkAndInitialize(llvm::orc::SymbolLookupSet symbols, llvm::StringRef bufferName);
 
   /// Records an error ORC or the LLVM backend reports outside any call's
   /// return value, for addSource to return.
@@ -68,6 +89,12 @@ private:
   std::string takeAsyncErrors();
 
   CxxCompileOptions options;
+  std::optional<DiskCache> cache;
+  // Used by the JIT's compiler: declared before `jit`.
+  std::unique_ptr<EmulationObjectCapture> capture;
+  /// The host's triple, CPU and features, part of every cache key.
+  std::string hostTarget;
+  bool fromCache = false;
   std::mutex addMutex;
   // Declared before `jit`, which may still report errors while it is
   // destroyed.

@@ -11,8 +11,10 @@ namespace cutec::test {
 
 /// A JIT holding `source`, or null after reporting a test failure.
 inline std::unique_ptr<EmulationJit> jitWith(llvm::StringRef source,
-                                             CxxCompileOptions options = {}) {
-  llvm::Expected<std::unique_ptr<EmulationJit>> jit = EmulationJit::create(std::move(options));
+                                             CxxCompileOptions options = {},
+                                             std::optional<DiskCache> cache = std::nullopt) {
+  llvm::Expected<std::unique_ptr<EmulationJit>> jit =
+      EmulationJit::create(std::move(options), std::move(cache));
   if (!jit) {
     ADD_FAILURE() << "creating the JIT: " << llvm::toString(jit.takeError());
     return nullptr;

@@ -10,6 +10,11 @@ config.test_exec_root = os.path.join(config.cutec_obj_root, "tests", "lit")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 
 config.substitutions.append(("%cutec", os.path.join(config.cutec_tools_dir, "cutec")))
+
+# `cutec run` keeps the emulations' object code in the build tree, never in
+# the user's cache; %cutec-cache names that folder for the cache tests.
+config.environment["CUTEC_CACHE_DIR"] = os.path.join(config.cutec_obj_root, "cutec-cache")
+config.substitutions.append(("%cutec-cache", config.environment["CUTEC_CACHE_DIR"]))
 config.substitutions.append(("%data", os.path.join(config.cutec_src_root, "tests", "data")))
 config.substitutions.append(("%examples", os.path.join(config.cutec_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))

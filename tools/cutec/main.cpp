@@ -4,12 +4,14 @@
 //         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
 //         [--fmad=false]
 //         [-Xnvjitlink=OPT]
-//   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy
+//   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy   (cutec-run)
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
 //   cutec ptx-diff A.ptx B.ptx
 //
 // LLVM-style options (llvm::cl): --help lists them, --version prints the
 // version; unknown options and unreadable inputs are errors with exit code 1.
+// `cutec run` executes cutec-run, beside this program, so that compiling
+// loads neither the JIT nor Clang (RunMain.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/emu/EmuPrinter.h"
@@ -17,15 +19,11 @@
 #include "codegen/ptx/PtxPrinter.h"
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
-#include "target/ptx/Targets.h"
-#include "passes/Passes.h"
-#include "target/ptx/isel/InstructionSelection.h"
-#include "driver/Pipeline.h"
 #include "driver/CompileKernel.h"
 #include "tools/cutec/LayoutCommand.h"
 #include "codegen/cubin/NvJitLink.h"
+#include "tools/cutec/DriverOptions.h"
 #include "tools/cutec/PtxDiffCommand.h"
-#include "run/RunCommand.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -37,11 +35,16 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+#include <vector>
+
 using namespace llvm;
+using cutec::cli::cutecCategory;
+using cutec::cli::fail;
 
 namespace {
-
-cl::OptionCategory cutecCategory("cutec options");
 
 // --- cutec layout -----------------------------------------------------------
 cl::SubCommand layoutCommand("layout", "Evaluate CuTe layout algebra expressions");
@@ -62,55 +65,14 @@ cl::SubCommand ptxDiffCommand(
 cl::list<std::string> ptxDiffFiles(cl::Positional, cl::sub(ptxDiffCommand),
                                    cl::desc("<a.ptx> <b.ptx>"), cl::OneOrMore);
 
-// --- cutec run --------------------------------------------------------------
+// --- cutec run (cutec-run) ---------------------------------------------------
+// Listed for --help; main() executes cutec-run before parsing.
 cl::SubCommand runCommand("run", "Compile a kernel's emulation in-process and run it on .npy "
-                                 "inputs");
-cl::opt<std::string> runInput(cl::Positional, cl::sub(runCommand), cl::desc("<kernel.cute>"),
-                              cl::Required);
-cl::list<std::string> runSizes("D", cl::sub(runCommand), cl::Prefix,
-                               cl::desc("Value of a dynamic size: -D M=128"),
-                               cl::value_desc("NAME=VALUE"));
-cl::list<std::string> runArgs("arg", cl::sub(runCommand),
-                              cl::desc("Input tensor: --arg mA=a.npy"),
-                              cl::value_desc("NAME=FILE.npy"));
-cl::list<std::string> runOuts("out", cl::sub(runCommand),
-                              cl::desc("Output tensor written after the run: --out mC=c.npy"),
-                              cl::value_desc("NAME=FILE.npy"));
-cl::opt<std::string> runKernelName("kernel", cl::sub(runCommand),
-                                   cl::desc("The kernel to run when the file has several"));
-cl::opt<unsigned> runWorkers("workers", cl::sub(runCommand),
-                             cl::desc("CPU threads running CTAs (default: all cores)"),
-                             cl::init(0));
-cl::opt<unsigned> runSms("sms", cl::sub(runCommand),
-                         cl::desc("SMs of the GPU the run stands for, the sm_count() of a "
-                                  "persistent kernel's grid (default: 148, a B200's)"),
-                         cl::init(148));
-cl::opt<unsigned> runSchedules("schedules", cl::sub(runCommand),
-                               cl::desc("Run under N schedules (seeds S .. S+N-1): random "
-                                        "interleavings and async completion times; any report "
-                                        "names the seed that reproduces it (default: 1)"),
-                               cl::value_desc("N"), cl::init(1));
-cl::opt<uint64_t> runSeed("seed", cl::sub(runCommand),
-                          cl::desc("The first schedule's seed; 0, the default, is the fixed "
-                                   "round-robin schedule"),
-                          cl::value_desc("S"), cl::init(0));
-cl::opt<bool> runRaceCheck("race-check", cl::sub(runCommand),
-                           cl::desc("Report data races: plain shared or global accesses of "
-                                    "different threads, one a write, that no synchronisation "
-                                    "orders, even where the schedule gave the right result"),
-                           cl::init(false));
-cl::opt<cutec::rt::Tcgen05Numerics> runTcgen05Numerics(
-    "tcgen05-numerics", cl::sub(runCommand),
-    cl::desc("The arithmetic of tcgen05.mma's floating-point kinds (Blackwell's is unmeasured)"),
-    cl::init(cutec::rt::Tcgen05Numerics::F32Steps),
-    cl::values(clEnumValN(cutec::rt::Tcgen05Numerics::F32Steps, "f32-steps",
-                          "each product rounded to f32, added in k order with f32 "
-                          "round-to-nearest additions (default)"),
-               clEnumValN(cutec::rt::Tcgen05Numerics::Hopper, "hopper",
-                          "the H100's measured wgmma arithmetic: exact products, one "
-                          "truncated aligned sum per instruction (f16, bf16, tf32, e4m3, e5m2)")));
+                                 "inputs (cutec run --help)");
 
 // --- cutec KERNEL.cute ------------------------------------------------------
+const cutec::cli::PipelineOptions *pipelineOptions = nullptr;
+
 enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.cute>"), cl::Optional,
                                cl::cat(cutecCategory));
@@ -129,71 +91,10 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Host, "host",
                           "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
-cl::opt<std::string> arch("arch", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-                          cl::desc("Target architecture: sm_100a (Blackwell, default), sm_103a, "
-                                   "sm_100f (the sm_10x family), sm_120a, sm_121a (consumer "
-                                   "Blackwell: no tensor memory) or sm_90a (Hopper)"),
-                          cl::init("sm_100a"), cl::cat(cutecCategory));
 cl::list<std::string>
     nvJitLinkOptions("Xnvjitlink",
                      cl::desc("Pass an option to nvJitLink with --emit=cubin (-Xnvjitlink=-O0)"),
                      cl::value_desc("option"), cl::cat(cutecCategory));
-
-/// Pass pipeline options, for compiling and for `run`. libLLVM registers
-/// options of the same names for its own pass managers, so these are created
-/// in main() once LLVM's have been removed (see replaceLlvmPassOptions).
-struct PipelineOptions {
-  cl::list<std::string> printAfter{"print-after",
-                                   cl::sub(cl::SubCommand::getTopLevel()),
-                                   cl::sub(runCommand),
-                                   cl::CommaSeparated,
-                                   cl::desc("Print the IR after the named passes"),
-                                   cl::value_desc("pass"),
-                                   cl::cat(cutecCategory)};
-  cl::opt<bool> printAfterAll{"print-after-all", cl::sub(cl::SubCommand::getTopLevel()),
-                              cl::sub(runCommand), cl::desc("Print the IR after every pass"),
-                              cl::cat(cutecCategory)};
-  cl::opt<bool> timePasses{"time-passes", cl::sub(cl::SubCommand::getTopLevel()),
-                           cl::sub(runCommand), cl::desc("Print the time each pass took"),
-                           cl::cat(cutecCategory)};
-  cl::opt<bool> fmad{"fmad", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-                     cl::desc("Contract f32 a * b + c into fma, as nvcc does (default: true; "
-                              "--fmad=false rounds the product and the sum separately)"),
-                     cl::init(true), cl::cat(cutecCategory)};
-  cl::list<std::string> disablePass{
-      "disable-pass", cl::sub(cl::SubCommand::getTopLevel()), cl::sub(runCommand),
-      cl::CommaSeparated,
-      cl::desc("Leave out optimisation passes (exact-arith, narrow-pairs, licm); no result "
-               "changes either way"),
-      cl::value_desc("pass"), cl::cat(cutecCategory)};
-};
-PipelineOptions *pipelineOptions = nullptr;
-
-void replaceLlvmPassOptions() {
-  for (const char *name : {"print-after", "print-after-all", "time-passes"}) {
-    auto &registered = cl::getRegisteredOptions(cl::SubCommand::getTopLevel());
-    if (auto it = registered.find(name); it != registered.end())
-      it->second->removeArgument();
-  }
-}
-
-int fail(const Twine &message) {
-  WithColor::error(errs(), "cutec") << message << "\n";
-  return 1;
-}
-
-cutec::PassManagerOptions passOptions() {
-  cutec::PassManagerOptions options;
-  for (const std::string &name : pipelineOptions->printAfter)
-    options.printAfter.insert(name);
-  options.printAfterAll = pipelineOptions->printAfterAll;
-  options.timePasses = pipelineOptions->timePasses;
-  for (const std::string &name : pipelineOptions->disablePass)
-    options.skip.insert(name);
-  if (!pipelineOptions->fmad)
-    options.skip.insert("fmad");
-  return options;
-}
 
 int runLayout() {
   cutec::LayoutCommandOptions options;
@@ -219,64 +120,6 @@ int runPtxDiff() {
   return cutec::runPtxDiffCommand(ptxDiffFiles[0], ptxDiffFiles[1], outs(), errs());
 }
 
-/// The emulation C++ of a lowered module; `headerInclude` as EmuOptions.
-Expected<std::string> emulationSource(const cutec::CompiledSource &compiled,
-                                      StringRef headerInclude) {
-  cutec::emu::EmuOptions options;
-  options.headerInclude = headerInclude.str();
-  options.describeLocation = [&](SMLoc loc) {
-    return cutec::describeLocation(compiled.sourceMgr, loc);
-  };
-  std::string text;
-  raw_string_ostream os(text);
-  if (Error e = cutec::emu::printEmulation(*compiled.module, options, os))
-    return e;
-  return text;
-}
-
-int unsupportedArch() {
-  return fail("unsupported --arch '" + arch + "': cutec targets " + cutec::ptxTargetList());
-}
-
-/// The first --disable-pass that names no optimisation pass, if any.
-std::optional<std::string> badDisabledPass() {
-  for (const std::string &name : pipelineOptions->disablePass)
-    if (!llvm::is_contained(cutec::optionalPasses(), name))
-      return name;
-  return std::nullopt;
-}
-
-int unsupportedDisabledPass(const std::string &name) {
-  return fail("--disable-pass=" + name + ": only the optimisation passes " +
-              llvm::join(cutec::optionalPasses(), ", ") + " can be left out");
-}
-
-int runRun() {
-  if (!cutec::isSupportedArch(arch))
-    return unsupportedArch();
-  if (std::optional<std::string> bad = badDisabledPass())
-    return unsupportedDisabledPass(*bad);
-  auto compiled =
-      cutec::compileKernelFile(runInput, cutec::CompileStage::MachineIR, passOptions(), arch);
-  if (!compiled)
-    return 1;
-  auto source = emulationSource(*compiled, "");
-  if (!source)
-    return fail(toString(source.takeError()));
-  cutec::RunOptions options;
-  options.sizes.assign(runSizes.begin(), runSizes.end());
-  options.args.assign(runArgs.begin(), runArgs.end());
-  options.outs.assign(runOuts.begin(), runOuts.end());
-  options.kernel = runKernelName;
-  options.workers = runWorkers;
-  options.sms = runSms;
-  options.schedules = runSchedules;
-  options.seed = runSeed;
-  options.tcgen05Numerics = runTcgen05Numerics;
-  options.raceCheck = runRaceCheck;
-  return cutec::runKernel(*compiled->module, *source, options, outs(), errs());
-}
-
 /// Writes `text` to `path` ("-" is standard output), as text or bytes.
 int writeOutput(StringRef path, StringRef text, sys::fs::OpenFlags flags = sys::fs::OF_Text) {
   std::error_code ec;
@@ -291,7 +134,7 @@ int writeOutput(StringRef path, StringRef text, sys::fs::OpenFlags flags = sys::
 /// --emit=emu with -o FILE.cpp also writes FILE.h, which FILE.cpp includes.
 int emitEmulation(const cutec::CompiledSource &compiled) {
   if (outputFile == "-") {
-    auto source = emulationSource(compiled, "");
+    auto source = cutec::cli::emulationSource(compiled, "");
     return source ? writeOutput("-", *source) : fail(toString(source.takeError()));
   }
   SmallString<128> header(outputFile);
@@ -300,7 +143,7 @@ int emitEmulation(const cutec::CompiledSource &compiled) {
   raw_string_ostream headerStream(headerText);
   if (Error e = cutec::emu::printEmulationHeader(*compiled.module, headerStream))
     return fail(toString(std::move(e)));
-  auto source = emulationSource(compiled, sys::path::filename(header));
+  auto source = cutec::cli::emulationSource(compiled, sys::path::filename(header));
   if (!source)
     return fail(toString(source.takeError()));
   if (int rc = writeOutput(header, headerText))
@@ -338,17 +181,16 @@ template <typename F> auto timed(Timer &timer, F work) {
 int runCompile() {
   if (inputFile.empty())
     return fail("no input file (see 'cutec --help')");
-  if (!cutec::isSupportedArch(arch))
-    return unsupportedArch();
-  if (std::optional<std::string> bad = badDisabledPass())
-    return unsupportedDisabledPass(*bad);
+  if (int rc = cutec::cli::checkArchAndPasses(*pipelineOptions))
+    return rc;
   EmitKind emit = requestedEmit();
   cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
                               : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR
                                                      : cutec::CompileStage::MachineIR;
   PhaseTimers timers;
   auto compiled = timed(timers.compile, [&] {
-    return cutec::compileKernelFile(inputFile, stage, passOptions(), arch);
+    return cutec::compileKernelFile(inputFile, stage, pipelineOptions->passOptions(),
+                                     cutec::cli::arch);
   });
   if (!compiled)
     return 1;
@@ -365,14 +207,14 @@ int runCompile() {
   case EmitKind::Ptx:
   case EmitKind::Cubin: {
     cutec::ptx::PtxTarget target;
-    target.arch = arch;
+    target.arch = cutec::cli::arch;
     if (Error e = timed(timers.print,
                         [&] { return cutec::ptx::printPtx(*compiled->module, target, os); }))
       return fail(toString(std::move(e)));
     if (emit == EmitKind::Ptx)
       break;
     cutec::CubinOptions options;
-    options.arch = arch;
+    options.arch = cutec::cli::arch;
     options.extraOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
     auto nvJitLink = timed(timers.load, [] { return cutec::NvJitLink::load(); });
     if (!nvJitLink)
@@ -395,15 +237,28 @@ int runCompile() {
   return writeOutput(outputFile, text);
 }
 
+/// `cutec run ARGS...`: executes cutec-run ARGS... from this program's folder.
+int execRun(int argc, char **argv) {
+  static int anchor;
+  SmallString<256> program(sys::path::parent_path(sys::fs::getMainExecutable(argv[0], &anchor)));
+  sys::path::append(program, "cutec-run");
+  std::vector<char *> args = {const_cast<char *>("cutec run")};
+  args.insert(args.end(), argv + 2, argv + argc);
+  args.push_back(nullptr);
+  execv(program.c_str(), args.data());
+  return fail("cannot execute '" + program + "' for 'cutec run': " + std::strerror(errno) +
+              " (it is the build's target cutec-run)");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && StringRef(argv[1]) == "run")
+    return execRun(argc, argv);
   InitLLVM init(argc, argv);
-  cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "cutec " << CUTEC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
-  });
-  replaceLlvmPassOptions();
-  PipelineOptions pipeline;
+  cl::SetVersionPrinter(cutec::cli::printVersion);
+  cutec::cli::removeLlvmPassOptions();
+  cutec::cli::PipelineOptions pipeline;
   pipelineOptions = &pipeline;
   cl::HideUnrelatedOptions({&cutecCategory});
   if (!cl::ParseCommandLineOptions(argc, argv,
@@ -413,7 +268,5 @@ int main(int argc, char **argv) {
     return runLayout();
   if (ptxDiffCommand)
     return runPtxDiff();
-  if (runCommand)
-    return runRun();
   return runCompile();
 }
