@@ -15,6 +15,14 @@ endif()
 add_library(cutec_llvm INTERFACE)
 target_include_directories(cutec_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(cutec_llvm INTERFACE ${LLVM_DEFINITIONS})
+# LLVM's exported static Support library names zstd::libzstd_shared, which
+# LLVM's CMake package defines only where zstd's CMake package is installed;
+# the shared library itself comes with LLVM.
+if(NOT TARGET zstd::libzstd_shared)
+  find_library(CUTEC_ZSTD_LIBRARY NAMES zstd libzstd.so.1 REQUIRED)
+  add_library(zstd::libzstd_shared SHARED IMPORTED)
+  set_target_properties(zstd::libzstd_shared PROPERTIES IMPORTED_LOCATION ${CUTEC_ZSTD_LIBRARY})
+endif()
 # Programs link libLLVM.so. One whose target property CUTEC_STATIC_LLVM is
 # ON links LLVM's support library statically instead, and so starts without
 # loading libLLVM: `cutec`, which needs nothing else of LLVM to compile.

@@ -20,7 +20,7 @@ finish() {
   for pid in "${pids[@]}"; do wait "$pid"; done
   pids=()
 }
-for source in runtime/*.cpp; do
+for source in $(find runtime -name '*.cpp'); do
   g++ "${flags[@]}" -c "$source" -o "$out/runtime/$(basename "$source" .cpp).o" &
   pids+=($!)
 done

@@ -2,7 +2,7 @@
 # On a machine with a Hopper GPU (sm_90a) and nvcc: builds
 # tests/hardware/WgmmaNumericsCheck.cu with nvcc alone (no CMake) and runs it:
 # random wgmma.mma_async tiles of every form on the GPU, compared bit for bit
-# with the model in runtime/WgmmaNumerics.h. Arguments go to the check
+# with the model in runtime/numerics/WgmmaNumerics.h. Arguments go to the check
 # (--scale S, --dump FILE, --record DIR); to refresh the recorded cases of
 # tests/runtime/WgmmaNumericsTest.cpp:
 #   tools/wgmma-numerics-check.sh --record tests/data/wgmma

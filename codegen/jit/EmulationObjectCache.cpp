@@ -4,7 +4,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -37,26 +36,6 @@ void addRuntimeHeaders(CacheKey &key, llvm::StringRef includeDir) {
   }
 }
 
-/// Whether the object has code to run when it is loaded (.init_array,
-/// .ctors), which only a module added as IR gets run by the JIT.
-bool needsInitialisers(llvm::MemoryBufferRef object) {
-  auto file = llvm::object::ObjectFile::createObjectFile(object);
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return true;
-  }
-  for (const llvm::object::SectionRef &section : (*file)->sections()) {
-    llvm::Expected<llvm::StringRef> name = section.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      return true;
-    }
-    if ((name->starts_with(".init_array") || name->starts_with(".ctors")) && section.getSize())
-      return true;
-  }
-  return false;
-}
-
 } // namespace
 
 std::optional<std::string> emulationObjectKey(llvm::StringRef cppText, llvm::StringRef bufferName,
@@ -80,7 +59,7 @@ std::string EmulationObjectCapture::moduleIdentifier(llvm::StringRef key) {
 void EmulationObjectCapture::notifyObjectCompiled(const llvm::Module *module,
                                                   llvm::MemoryBufferRef object) {
   llvm::StringRef id = module->getModuleIdentifier();
-  if (!id.consume_front(kModulePrefix) || needsInitialisers(object))
+  if (!id.consume_front(kModulePrefix))
     return;
   cache.put(kEmulationObjectKind, id, object.getBuffer());
 }

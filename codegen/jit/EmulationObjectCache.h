@@ -34,8 +34,9 @@ inline constexpr llvm::StringLiteral kEmulationObjectKind = "emu-object";
 
 /// Receives the object code the JIT generates for a module and stores it
 /// under the module's identifier when that is a cache key (set by
-/// EmulationJit) and the object needs no static initialisers, which an
-/// object loaded directly into the JIT would not run.
+/// EmulationJit). The JIT has already turned the module's static
+/// initialisers into functions its platform finds by name, so they run when
+/// the object is loaded from the cache too.
 class EmulationObjectCapture : public llvm::ObjectCache {
 public:
   explicit EmulationObjectCapture(DiskCache cache) : cache(std::move(cache)) {}

@@ -1,4 +1,4 @@
-// The mbarrier state machine of runtime/Mbarrier.h.
+// The mbarrier state machine of runtime/memory/Mbarrier.h.
 #include "runtime/memory/Mbarrier.h"
 
 

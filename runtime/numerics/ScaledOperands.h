@@ -1,5 +1,5 @@
 // The operands of a block-scaled tcgen05.mma with their signs and scale
-// factors folded in, for the vectorised loops of runtime/MmaAccumulate.h.
+// factors folded in, for the vectorised loops of runtime/numerics/MmaAccumulate.h.
 //
 // Why the f32 form gives the model's numbers (runtime/tensorcore/Tcgen05Mma.h): an
 // element times its factor has at most 8 significant bits and a magnitude

@@ -9,7 +9,7 @@
 // With --tables DIR it instead writes what the GPU returns over each
 // function's reduced domain (ex2.npy, rsqrt_1_2.npy, rsqrt_2_4.npy, rcp.npy),
 // from which
-// tools/gen-sfu-tables.py makes runtime/SfuTables.cpp.
+// tools/gen-sfu-tables.py makes runtime/numerics/SfuTables.cpp.
 //   sfu_check fast_math.sm_90a.ptx [--tables DIR]
 // Without a CUDA device it says so and exits 0 (CI has no GPU).
 #include "CudaCheck.h"

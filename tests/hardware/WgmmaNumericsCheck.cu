@@ -1,7 +1,7 @@
 // The wgmma numerics check: random tiles (tests/hardware/WgmmaCases.h) through
 // every wgmma.mma_async form of tests/hardware/WgmmaInstructions.inc on the GPU
 // (sm_90a), each output compared bit for bit with the model in
-// runtime/WgmmaNumerics.h. Prints the mismatches per form, N and pattern and
+// runtime/numerics/WgmmaNumerics.h. Prints the mismatches per form, N and pattern and
 // exits 1 if there are any.
 //
 //   WgmmaNumericsCheck [--scale S] [--seed X] [--dump FILE] [--record DIR]

@@ -155,7 +155,7 @@ TEST(EmulationJitTest, RuntimeIncludeDirPrecedence) {
   CxxCompileOptions options;
   ::unsetenv("CUTEC_INCLUDE_DIR");
   std::string builtIn = cutec::resolveRuntimeIncludeDir(options);
-  EXPECT_TRUE(llvm::sys::fs::exists(builtIn + "/runtime/FloatFormat.h")) << builtIn;
+  EXPECT_TRUE(llvm::sys::fs::exists(builtIn + "/runtime/numerics/FloatFormat.h")) << builtIn;
   ::setenv("CUTEC_INCLUDE_DIR", "/from/environment", 1);
   EXPECT_EQ(cutec::resolveRuntimeIncludeDir(options), "/from/environment");
   options.runtimeIncludeDir = "/from/options";
