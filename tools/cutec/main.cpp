@@ -2,7 +2,7 @@
 //
 //   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
 //         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
-//         [--fmad=false]
+//         [--fmad=false] [--lineinfo]
 //         [-Xnvjitlink=OPT]
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy   (cutec-run)
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -91,6 +91,11 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Host, "host",
                           "the host launcher header (CUDA driver API)")),
     cl::cat(cutecCategory));
+cl::opt<bool> lineInfo("lineinfo",
+                       cl::desc("Emit .file/.loc line information, so that Nsight Compute and "
+                                "cuda-gdb map each instruction to the .cute line that wrote it "
+                                "(with --emit=cubin, nvJitLink keeps it: -lineinfo)"),
+                       cl::cat(cutecCategory));
 cl::list<std::string>
     nvJitLinkOptions("Xnvjitlink",
                      cl::desc("Pass an option to nvJitLink with --emit=cubin (-Xnvjitlink=-O0)"),
@@ -208,6 +213,8 @@ int runCompile() {
   case EmitKind::Cubin: {
     cutec::ptx::PtxTarget target;
     target.arch = cutec::cli::arch;
+    if (lineInfo)
+      target.lineInfo = &compiled->sourceMgr;
     if (Error e = timed(timers.print,
                         [&] { return cutec::ptx::printPtx(*compiled->module, target, os); }))
       return fail(toString(std::move(e)));
@@ -216,6 +223,8 @@ int runCompile() {
     cutec::CubinOptions options;
     options.arch = cutec::cli::arch;
     options.extraOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
+    if (lineInfo)
+      options.extraOptions.push_back("-lineinfo");
     auto nvJitLink = timed(timers.load, [] { return cutec::NvJitLink::load(); });
     if (!nvJitLink)
       return fail(toString(nvJitLink.takeError()));
