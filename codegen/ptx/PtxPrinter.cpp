@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <bit>
 #include <tuple>
@@ -400,6 +401,7 @@ llvm::Error printPtx(const ir::Module &module, const PtxTarget &target, llvm::ra
     for (unsigned file = 1; file <= target.lineInfo->getNumBuffers(); ++file) {
       llvm::SmallString<256> path(target.lineInfo->getMemoryBuffer(file)->getBufferIdentifier());
       llvm::sys::fs::make_absolute(path);
+      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
       os << ".file " << file << " \"";
       for (char c : path) // a PTX string: quotes and backslashes escaped
         os << (c == '"' || c == '\\' ? "\\" : "") << c;
