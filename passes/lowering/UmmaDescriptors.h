@@ -3,10 +3,9 @@
 // tcgen05.mma reads A and B from shared memory through 64-bit matrix
 // descriptors and learns its shape and formats from a 32-bit instruction
 // descriptor. lower-mma computes both at compile time from the operands'
-// shared layouts and the MMA atom; this is that computation, with the bit
-// layout of the PTX ISA's "Shared memory descriptor" and "Instruction
-// descriptor" tables (as CUTLASS's UMMA::SmemDescriptor, InstrDescriptor and
-// InstrDescriptorBlockScaled in cute/arch/mma_sm100_desc.hpp spell them).
+// shared layouts and the MMA atom; this is that computation. The bits the
+// fields go to are hardware/UmmaDescriptor.h's and hardware/GmmaDescriptor.h's,
+// which the emulator decodes with.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_LOWERING_UMMADESCRIPTORS_H
@@ -34,7 +33,7 @@ struct SmemDescriptor {
   /// Leading- and stride-dimension byte offsets, in 16-byte units.
   uint32_t leadingByteOffset = 0;
   uint32_t strideByteOffset = 0;
-  /// 0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B.
+  /// A hw::UmmaLayout code.
   uint32_t layoutType = 0;
 
   uint64_t constantBits() const;

@@ -248,10 +248,11 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
     return problem("A and B must have the same format (" + std::string(fa.name) + " vs " + fb.name +
                    ")");
   bool integer = op.kind == Tcgen05Kind::I8;
-  // D: 0 f16, 1 f32, 2 s32.
-  if (integer ? d.dFormat != 2
-              : (d.dFormat != 1 && !(d.dFormat == 0 && (op.kind == Tcgen05Kind::F16 ||
-                                                        op.kind == Tcgen05Kind::F8f6f4))))
+  auto dFormat = hw::UmmaDFormat(d.dFormat);
+  const bool dIsF16 = dFormat == hw::UmmaDFormat::F16;
+  if (integer ? dFormat != hw::UmmaDFormat::S32
+              : (dFormat != hw::UmmaDFormat::F32 &&
+                 !(dIsF16 && (op.kind == Tcgen05Kind::F16 || op.kind == Tcgen05Kind::F8f6f4))))
     return problem("D format code " + std::to_string(d.dFormat) + " is not valid for this kind");
   if (d.saturate && !integer)
     return problem("saturate (bit 3) is only valid for kind::i8");
@@ -261,7 +262,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   const bool hopper = numerics == Tcgen05Numerics::Hopper && !integer;
   WgmmaKind hopperKind;
   if (hopper) {
-    std::string gap = hopperWgmmaKind(op.blockScaled, fa, fb, d.dFormat == 0, hopperKind);
+    std::string gap = hopperWgmmaKind(op.blockScaled, fa, fb, dIsF16, hopperKind);
     if (!gap.empty())
       return problem(gap);
   }
@@ -360,7 +361,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   auto dValue = [&](uint32_t cell) {
     float acc = 0;
     if (op.enableInputD) {
-      if (d.dFormat == 0)
+      if (dIsF16)
         acc = decode(kF16, cell & 0xFFFF);
       else
         std::memcpy(&acc, &cell, 4);
@@ -368,7 +369,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
     return acc;
   };
   auto setD = [&](uint32_t &cell, float acc) {
-    if (d.dFormat == 0)
+    if (dIsF16)
       cell = ptx::cvtF16F32(acc);
     else
       std::memcpy(&cell, &acc, 4);
@@ -385,10 +386,10 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   thread_local std::vector<uint32_t> dF16AsF32;
   uint32_t firstScalarRow = 0;
   if (!integer && !anyNaN) {
-    dF16AsF32.resize(d.dFormat == 0 ? size_t(M) * N : 0);
+    dF16AsF32.resize(dIsF16 ? size_t(M) * N : 0);
     for (uint32_t m = 0; m < M; ++m) {
       uint32_t *row = &tmem.cell(laneOf(m), dColumn);
-      if (d.dFormat == 0) {
+      if (dIsF16) {
         uint32_t *copy = &dF16AsF32[size_t(m) * N];
         for (uint32_t n = 0; n < N; ++n) {
           float v = dValue(row[n]);
@@ -431,7 +432,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
       thread_local ScaledOperands<double> scaledF64;
       firstScalarRow = scaledInF32 ? scaleAndAccumulate(scaledF32) : scaleAndAccumulate(scaledF64);
     }
-    if (d.dFormat == 0)
+    if (dIsF16)
       for (uint32_t m = 0; m < firstScalarRow; ++m) {
         uint32_t *row = &tmem.cell(laneOf(m), dColumn);
         for (uint32_t n = 0; n < N; ++n) {
