@@ -16,6 +16,7 @@
 
 #include "hardware/BitField.h"
 #include "hardware/SwizzleMode.h"
+#include "hardware/UmmaFormat.h"
 
 #include <cstdint>
 
@@ -122,10 +123,6 @@ inline constexpr uint32_t kBlockScaledReservedBits =
                          32));
 } // namespace umma_instr
 
-/// The accumulator formats of the dense instruction descriptor (CUTLASS
-/// UMMA::CFormat); block-scaled kinds accumulate in f32.
-enum class UmmaDFormat : uint32_t { F16 = 0, F32 = 1, S32 = 2 };
-
 /// A decoded instruction descriptor. Fields that only one variant has are
 /// 0 (false) in the other, except dFormat, which is F32 when block-scaled.
 struct MmaInstrDescriptor {
@@ -134,7 +131,7 @@ struct MmaInstrDescriptor {
   bool saturate = false;
   uint32_t dFormat = 0; // a UmmaDFormat
   uint32_t bSfId = 0;
-  uint32_t aFormat = 0; // a code of the kind's table
+  uint32_t aFormat = 0; // a code of the kind's table (UmmaFormat.h)
   uint32_t bFormat = 0;
   bool negateA = false;
   bool negateB = false;

@@ -102,45 +102,39 @@ llvm::Expected<Layout> firstKBlock(const Layout &tile, int64_t kBlock) {
 
 namespace {
 
-/// A and B format codes per kind (PTX "Instruction descriptor" table).
-std::optional<uint32_t> operandFormat(Kind kind, ir::DataType t) {
+/// The format table's name for `t`, or nullopt for a type no kind takes.
+std::optional<hw::UmmaElement> ummaElement(ir::DataType t) {
   using ir::DataType;
-  switch (kind) {
-  case Kind::F16:
-    return t == DataType::F16 ? std::optional<uint32_t>(0)
-           : t == DataType::BF16 ? std::optional<uint32_t>(1)
-                                 : std::nullopt;
-  case Kind::Tf32:
-    return t == DataType::TF32 ? std::optional<uint32_t>(2) : std::nullopt;
-  case Kind::I8:
-    return t == DataType::U8 ? std::optional<uint32_t>(0)
-           : t == DataType::I8 ? std::optional<uint32_t>(1)
-                               : std::nullopt;
-  case Kind::F8F6F4:
-  case Kind::MxF8F6F4:
-    switch (t) {
-    case DataType::F8E4M3:
-      return 0;
-    case DataType::F8E5M2:
-      return 1;
-    case DataType::F6E2M3:
-      return 3;
-    case DataType::F6E3M2:
-      return 4;
-    case DataType::F4E2M1:
-      return 5;
-    default:
-      return std::nullopt;
-    }
-  case Kind::MxF4:
-  case Kind::MxF4NvF4:
-    return t == DataType::F4E2M1 ? std::optional<uint32_t>(1) : std::nullopt;
+  switch (t) {
+  case DataType::F16:
+    return hw::UmmaElement::F16;
+  case DataType::BF16:
+    return hw::UmmaElement::BF16;
+  case DataType::TF32:
+    return hw::UmmaElement::TF32;
+  case DataType::U8:
+    return hw::UmmaElement::U8;
+  case DataType::I8:
+    return hw::UmmaElement::S8;
+  case DataType::F8E4M3:
+    return hw::UmmaElement::E4M3;
+  case DataType::F8E5M2:
+    return hw::UmmaElement::E5M2;
+  case DataType::F6E2M3:
+    return hw::UmmaElement::E2M3;
+  case DataType::F6E3M2:
+    return hw::UmmaElement::E3M2;
+  case DataType::F4E2M1:
+    return hw::UmmaElement::E2M1;
+  default:
+    return std::nullopt;
   }
-  return std::nullopt;
 }
 
-bool isBlockScaled(Kind kind) {
-  return kind == Kind::MxF8F6F4 || kind == Kind::MxF4 || kind == Kind::MxF4NvF4;
+/// The A or B format code of `t` in `kind`'s table.
+std::optional<uint32_t> operandFormat(Kind kind, ir::DataType t) {
+  std::optional<hw::UmmaElement> element = ummaElement(t);
+  return element ? hw::ummaFormatCode(kind, *element) : std::nullopt;
 }
 
 } // namespace
@@ -168,10 +162,10 @@ llvm::Expected<uint32_t> instrDescriptor(const InstrDescriptorSpec &s) {
   desc.bMnMajor = s.bMajor == Major::MN;
   desc.n = uint32_t(s.n);
   desc.m = uint32_t(s.m);
-  if (isBlockScaled(s.kind)) {
-    if (s.scale != DataType::UE8M0 && !(s.kind == Kind::MxF4NvF4 && s.scale == DataType::UE4M3))
+  if (hw::isBlockScaled(s.kind)) {
+    if (s.scale != DataType::UE8M0 && !(s.kind == Kind::Mxf4nvf4 && s.scale == DataType::UE4M3))
       return fail("this block-scaled kind takes ue8m0 scale factors" +
-                  llvm::Twine(s.kind == Kind::MxF4NvF4 ? " or ue4m3" : "") + ", not " +
+                  llvm::Twine(s.kind == Kind::Mxf4nvf4 ? " or ue4m3" : "") + ", not " +
                   ir::name(s.scale));
     if (s.aSfId > 3 || s.bSfId > 3)
       return fail("the SF ids are bytes 0 to 3 of a TMEM column");

@@ -11,6 +11,7 @@
 #ifndef CUTEC_PASSES_LOWERING_UMMADESCRIPTORS_H
 #define CUTEC_PASSES_LOWERING_UMMADESCRIPTORS_H
 
+#include "hardware/UmmaFormat.h"
 #include "ir/core/DataType.h"
 #include "ir/layout/Swizzle.h"
 
@@ -24,7 +25,7 @@ namespace cutec::umma {
 enum class Major { K = 0, MN = 1 };
 
 /// tcgen05.mma kinds.
-enum class Kind { F16, Tf32, I8, F8F6F4, MxF8F6F4, MxF4, MxF4NvF4 };
+using Kind = hw::UmmaKind;
 
 /// The matrix descriptor of one MMA operand, except its start address,
 /// which is only known at run time: `constantBits() | ((address >> 4) &

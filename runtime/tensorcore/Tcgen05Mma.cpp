@@ -34,62 +34,52 @@ namespace cutec::rt {
 namespace {
 
 /// The operand format that `code` (idesc bits 7-9 or 10-12) names for
-/// `kind`; false if none.
+/// `kind` (hardware/UmmaFormat.h); false if none.
 bool operandFormat(Tcgen05Kind kind, uint32_t code, MmaElementFormat &f) {
-  switch (kind) {
-  case Tcgen05Kind::F16:
-    if (code == 0)
-      f = {MmaElement::F16, 16, 8, "f16"};
-    else if (code == 1)
-      f = {MmaElement::BF16, 16, 8, "bf16"};
-    else
-      return false;
-    return true;
-  case Tcgen05Kind::Tf32:
-    if (code != 2)
-      return false;
+  std::optional<hw::UmmaElement> element = hw::ummaElementOfCode(kind, code);
+  if (!element)
+    return false;
+  switch (*element) {
+  case hw::UmmaElement::F16:
+    f = {MmaElement::F16, 16, 8, "f16"};
+    break;
+  case hw::UmmaElement::BF16:
+    f = {MmaElement::BF16, 16, 8, "bf16"};
+    break;
+  case hw::UmmaElement::TF32:
     f = {MmaElement::TF32, 32, 4, "tf32"};
-    return true;
-  case Tcgen05Kind::I8:
-    if (code == 0)
-      f = {MmaElement::U8, 8, 16, "u8"};
-    else if (code == 1)
-      f = {MmaElement::S8, 8, 16, "s8"};
-    else
-      return false;
-    return true;
-  case Tcgen05Kind::F8f6f4:
-  case Tcgen05Kind::Mxf8f6f4:
-    // Sub-byte elements are unpacked in shared memory: each 16-byte chunk
-    // holds 16 elements, packed from its first byte (fp6: 12 bytes, fp4: 8
-    // bytes), the rest padding (TMA's 16U6_ALIGN16B / 16U4_ALIGN16B).
-    switch (code) {
-    case 0:
-      f = {MmaElement::E4M3, 8, 16, "e4m3"};
-      return true;
-    case 1:
-      f = {MmaElement::E5M2, 8, 16, "e5m2"};
-      return true;
-    case 3:
-      f = {MmaElement::E2M3, 6, 16, "e2m3"};
-      return true;
-    case 4:
-      f = {MmaElement::E3M2, 6, 16, "e3m2"};
-      return true;
-    case 5:
-      f = {MmaElement::E2M1, 4, 16, "e2m1"};
-      return true;
-    default:
-      return false;
-    }
-  case Tcgen05Kind::Mxf4:
-  case Tcgen05Kind::Mxf4nvf4:
-    if (code != 1)
-      return false;
-    f = {MmaElement::E2M1, 4, 32, "e2m1 (packed)"};
-    return true;
+    break;
+  case hw::UmmaElement::U8:
+    f = {MmaElement::U8, 8, 16, "u8"};
+    break;
+  case hw::UmmaElement::S8:
+    f = {MmaElement::S8, 8, 16, "s8"};
+    break;
+  // Under f8f6f4 and mxf8f6f4, sub-byte elements are unpacked in shared
+  // memory: each 16-byte chunk holds 16 elements, packed from its first byte
+  // (fp6: 12 bytes, fp4: 8 bytes), the rest padding (TMA's 16U6_ALIGN16B /
+  // 16U4_ALIGN16B).
+  case hw::UmmaElement::E4M3:
+    f = {MmaElement::E4M3, 8, 16, "e4m3"};
+    break;
+  case hw::UmmaElement::E5M2:
+    f = {MmaElement::E5M2, 8, 16, "e5m2"};
+    break;
+  case hw::UmmaElement::E2M3:
+    f = {MmaElement::E2M3, 6, 16, "e2m3"};
+    break;
+  case hw::UmmaElement::E3M2:
+    f = {MmaElement::E3M2, 6, 16, "e3m2"};
+    break;
+  case hw::UmmaElement::E2M1: {
+    // mxf4 and mxf4nvf4 pack two per byte.
+    bool packed = kind == Tcgen05Kind::Mxf4 || kind == Tcgen05Kind::Mxf4nvf4;
+    f = packed ? MmaElementFormat{MmaElement::E2M1, 4, 32, "e2m1 (packed)"}
+               : MmaElementFormat{MmaElement::E2M1, 4, 16, "e2m1"};
+    break;
   }
-  return false;
+  }
+  return true;
 }
 
 const char *kindName(Tcgen05Kind kind) {
@@ -220,9 +210,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   auto problem = [&](const std::string &why) {
     return MmaProblem{std::string(kindName(op.kind)) + " with " + idescText + ": " + why};
   };
-  bool scaledKind = op.kind == Tcgen05Kind::Mxf8f6f4 || op.kind == Tcgen05Kind::Mxf4 ||
-                    op.kind == Tcgen05Kind::Mxf4nvf4;
-  if (scaledKind != op.blockScaled)
+  if (hw::isBlockScaled(op.kind) != op.blockScaled)
     return problem(op.blockScaled ? "this kind has no .block_scale form"
                                   : "this kind exists only with .block_scale");
   if (d.reservedBits)

@@ -39,8 +39,9 @@ TEST(UmmaSmemDescriptor, EveryFieldRoundTrips) {
       EXPECT_EQ(encodeSmemDescriptor(decodeSmemDescriptor(bits)), bits) << "bit " << f.lo;
     }
   for (unsigned bit = 0; bit < 64; ++bit) {
-    if (kReservedBits >> bit & 1)
+    if (kReservedBits >> bit & 1) {
       EXPECT_EQ(decodeSmemDescriptor(uint64_t(1) << bit).reservedBits, uint64_t(1) << bit);
+    }
   }
   EXPECT_EQ(encodeSmemDescriptor(decodeSmemDescriptor(~uint64_t(0))), ~uint64_t(0));
 }
