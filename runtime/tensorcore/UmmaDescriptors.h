@@ -19,7 +19,6 @@
 namespace cutec::rt {
 
 using hw::decodeInstrDescriptor;
-using hw::decodeSharedDescriptorFields;
 using hw::decodeSmemDescriptor;
 using hw::encodeSmemDescriptor;
 using hw::MmaInstrDescriptor;
