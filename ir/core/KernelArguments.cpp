@@ -3,25 +3,12 @@
 
 namespace cutec::ir {
 
-std::vector<std::string> dynamicSizeNames(const Operation &kernel) {
-  std::vector<std::string> names;
-  const IntTuple *sizes = kernel.attrAs<IntTuple>("dynamic_sizes");
-  if (!sizes)
-    return names;
-  std::vector<IntTuple> leaves;
-  flattenInto(*sizes, leaves);
-  for (const IntTuple &leaf : leaves)
-    if (leaf.leaf().kind() == IntExpr::Kind::Symbol)
-      names.push_back(leaf.leaf().dynamicNode()->name);
-  return names;
-}
-
 ArgumentKind argumentKind(const Operation &kernel, const Value &arg) {
   if (arg.type().isTensorMap())
     return ArgumentKind::TensorMap;
   if (arg.type().isTensor())
     return ArgumentKind::Tensor;
-  if (llvm::is_contained(dynamicSizeNames(kernel), arg.nameHint()))
+  if (DynamicSizeArguments(kernel).sizeAt(arg.index()))
     return ArgumentKind::DynamicSize;
   return ArgumentKind::Scalar;
 }

@@ -4,13 +4,15 @@
 // the tensors the source declares, its scalar parameters (`n: i32`,
 // `alpha: f32`), the tensor maps lower-tma derives, and the dynamic sizes
 // of the tensor types (M, K, ...), which are i32 like a scalar `n: i32` and
-// told apart by the kernel's `dynamic_sizes` attribute. The printers of PTX,
-// the emulation and the host launcher, and `cutec run`, all ask here.
+// told apart by the kernel's `dynamic_sizes` attribute (DynamicSizes.h).
+// The printers of PTX, the emulation and the host launcher, and `cutec
+// run`, all ask here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_IR_CORE_KERNELARGUMENTS_H
 #define CUTEC_IR_CORE_KERNELARGUMENTS_H
 
+#include "ir/core/DynamicSizes.h"
 #include "ir/core/IR.h"
 
 #include <string>
@@ -19,9 +21,6 @@
 namespace cutec::ir {
 
 enum class ArgumentKind { Tensor, TensorMap, DynamicSize, Scalar };
-
-/// The names in the kernel's `dynamic_sizes` attribute, in parameter order.
-std::vector<std::string> dynamicSizeNames(const Operation &kernel);
 
 ArgumentKind argumentKind(const Operation &kernel, const Value &arg);
 

@@ -1,6 +1,8 @@
 //===- Divisibility.cpp - Powers of two that divide integer IR values -----===//
 #include "passes/analysis/Divisibility.h"
 
+#include "ir/core/DynamicSizes.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -16,13 +18,16 @@ Divisibility::Divisibility(const ir::Operation &kernel) : kernel(kernel) {
   const IntTuple *facts = kernel.attrAs<IntTuple>("assume_divby");
   if (!facts || facts->isLeaf())
     return;
+  ir::DynamicSizeArguments sizes(kernel);
   for (const IntTuple &fact : facts->elements()) {
     if (fact.isLeaf() || fact.elements().size() != 2)
       continue;
     const IntExpr &size = fact.elements()[0].leaf();
     const IntExpr &divisor = fact.elements()[1].leaf();
-    if (size.kind() == IntExpr::Kind::Symbol && divisor.isStatic() && divisor.staticValue() > 0)
-      assumed[size.dynamicNode()->name] = ctz(divisor.staticValue());
+    if (size.kind() != IntExpr::Kind::Symbol || !divisor.isStatic() || divisor.staticValue() <= 0)
+      continue;
+    if (std::optional<unsigned> arg = sizes.argumentOf(size.dynamicNode()->name))
+      assumed[*arg] = ctz(divisor.staticValue());
   }
 }
 
@@ -49,7 +54,7 @@ unsigned Divisibility::compute(const ir::Value *v) {
     // induction variable (start + i * step).
     const ir::Operation *owner = v->ownerBlock()->parent()->parent();
     if (owner == &kernel) {
-      auto fact = assumed.find(v->nameHint());
+      auto fact = assumed.find(v->index());
       return fact == assumed.end() ? 0 : fact->second;
     }
     if (owner->kind() == OpKind::For && v->index() == 0)

@@ -13,7 +13,6 @@
 #include "ir/core/IR.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace cutec {
 
@@ -33,7 +32,9 @@ private:
   unsigned compute(const ir::Value *v);
 
   const ir::Operation &kernel;
-  llvm::StringMap<unsigned> assumed;
+  /// The trailing zeros `assume_divby` gives, by the index of the size's
+  /// kernel argument.
+  llvm::DenseMap<unsigned, unsigned> assumed;
   llvm::DenseMap<const ir::Value *, unsigned> known;
 };
 

@@ -1,16 +1,11 @@
 //===- NonNegative.cpp - Integer IR values that are never negative --------===//
 #include "passes/analysis/NonNegative.h"
 
-#include "ir/core/KernelArguments.h"
-
 namespace cutec {
 
 using ir::OpKind;
 
-NonNegative::NonNegative(const ir::Operation &kernel) : kernel(kernel) {
-  for (const std::string &name : ir::dynamicSizeNames(kernel))
-    sizes.insert(name);
-}
+NonNegative::NonNegative(const ir::Operation &kernel) : kernel(kernel), sizes(kernel) {}
 
 bool NonNegative::known(const ir::Value *v) {
   auto it = memo.find(v);
@@ -28,7 +23,7 @@ bool NonNegative::compute(const ir::Value *v) {
   if (!op) {
     const ir::Operation *owner = v->ownerBlock()->parent()->parent();
     if (owner == &kernel)
-      return sizes.contains(v->nameHint());
+      return sizes.sizeAt(v->index()) != nullptr;
     // An induction variable: start, start + step, ... with step > 0.
     if (owner->kind() != OpKind::For || v->index() != 0)
       return false;

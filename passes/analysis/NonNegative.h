@@ -14,10 +14,10 @@
 #ifndef CUTEC_PASSES_ANALYSIS_NONNEGATIVE_H
 #define CUTEC_PASSES_ANALYSIS_NONNEGATIVE_H
 
+#include "ir/core/DynamicSizes.h"
 #include "ir/core/IR.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace cutec {
 
@@ -32,7 +32,7 @@ private:
   bool compute(const ir::Value *v);
 
   const ir::Operation &kernel;
-  llvm::StringSet<> sizes;
+  ir::DynamicSizeArguments sizes;
   llvm::DenseMap<const ir::Value *, bool> memo;
 };
 

@@ -124,11 +124,11 @@ llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const 
       return fail("kind::mxf4 takes one scale factor per 32 elements of K (scale_vec::2X), not "
                   "per 16; kind::mxf4nvf4 takes 16 (block16)");
     } else if (vec == 16) {
-      plan.kind = umma::Kind::MxF4NvF4;
+      plan.kind = umma::Kind::Mxf4nvf4;
       plan.ptxKind = "mxf4nvf4.block_scale.block16";
     } else if (vec == 32 && ue8m0) {
       bool nv = kind == "mxf4nvf4";
-      plan.kind = nv ? umma::Kind::MxF4NvF4 : umma::Kind::MxF4;
+      plan.kind = nv ? umma::Kind::Mxf4nvf4 : umma::Kind::Mxf4;
       plan.ptxKind = nv ? "mxf4nvf4.block_scale.scale_vec::2X" : "mxf4.block_scale.scale_vec::2X";
     } else if (vec == 32) {
       return fail("e2m1 with a scale factor per 32 elements takes ue8m0 factors (kind::mxf4 or "
@@ -139,7 +139,7 @@ llvm::Expected<BlockScaledMma> planBlockScaledMma(DataType a, DataType b, const 
       return fail("fp8 and fp6 operands take one ue8m0 scale factor per 32 elements of K "
                   "(kind::mxf8f6f4), not one " + ir::name(plan.scale) + " per " +
                   llvm::Twine(vec));
-    plan.kind = umma::Kind::MxF8F6F4;
+    plan.kind = umma::Kind::Mxf8f6f4;
     plan.ptxKind = "mxf8f6f4.block_scale.scale_vec::1X";
     plan.kBlock = 32;
   } else {

@@ -58,7 +58,7 @@ struct ScaleFactorTmem {
 };
 
 struct BlockScaledMma {
-  umma::Kind kind = umma::Kind::MxF8F6F4;
+  umma::Kind kind = umma::Kind::Mxf8f6f4;
   /// The PTX spelling after `.kind::`, e.g. "mxf4nvf4.block_scale.block16".
   std::string ptxKind;
   ir::DataType scale = ir::DataType::UE8M0;

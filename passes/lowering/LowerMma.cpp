@@ -47,7 +47,7 @@ std::optional<std::pair<umma::Kind, const char *>> kindFor(DataType t) {
   case DataType::F6E2M3:
   case DataType::F6E3M2:
   case DataType::F4E2M1:
-    return std::pair(umma::Kind::F8F6F4, "f8f6f4");
+    return std::pair(umma::Kind::F8f6f4, "f8f6f4");
   default:
     return std::nullopt;
   }

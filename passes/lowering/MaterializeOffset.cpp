@@ -1,27 +1,23 @@
 //===- MaterializeOffset.cpp - Symbolic offsets as i32 IR in a kernel -----===//
 #include "passes/lowering/MaterializeOffset.h"
 
-namespace cutec {
+#include "ir/core/DynamicSizes.h"
 
-static ir::Value *dynamicSize(const ir::Operation &kernel, llvm::StringRef name) {
-  for (const auto &arg : kernel.regions()[0]->blocks().front()->arguments())
-    if (arg->type().isScalar() && arg->nameHint() == name)
-      return arg.get();
-  return nullptr;
-}
+namespace cutec {
 
 ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, llvm::SMLoc loc,
                              const IntExpr &expr, llvm::ArrayRef<ir::Value *> slots,
                              PassContext &context) {
   std::string unbound;
+  ir::DynamicSizeArguments sizes(kernel);
   ir::Value *value = ir::materialize(builder, loc, expr, [&](llvm::StringRef symbol) {
     unsigned slot;
     ir::Value *v = nullptr;
     if (llvm::StringRef index = symbol; index.consume_front("$")) {
       if (!index.getAsInteger(10, slot) && slot < slots.size())
         v = slots[slot];
-    } else {
-      v = dynamicSize(kernel, symbol);
+    } else if (std::optional<unsigned> arg = sizes.argumentOf(symbol)) {
+      v = kernel.regions()[0]->front().argument(*arg);
     }
     if (!v && unbound.empty())
       unbound = symbol.str();

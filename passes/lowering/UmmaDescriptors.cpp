@@ -1,6 +1,8 @@
 //===- UmmaDescriptors.cpp - tcgen05.mma's descriptors from layouts -------===//
 #include "passes/lowering/UmmaDescriptors.h"
 
+#include "hardware/GmmaDescriptor.h"
+#include "hardware/UmmaDescriptor.h"
 #include "ir/layout/Layout.h"
 
 namespace cutec::umma {
@@ -9,14 +11,6 @@ namespace {
 llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
-
-/// The swizzles the MMA units read, by layout type: Swizzle<B,4,3> on byte
-/// addresses, repeating every 8 rows of a 16·2^B-byte span.
-struct SwizzleMode {
-  int bits;
-  uint32_t layoutType;
-};
-constexpr SwizzleMode kSwizzleModes[] = {{0, 0}, {1, 6}, {2, 4}, {3, 2}};
 
 /// The static stride of mode (i, j) of a layout of depth 2, or nullopt.
 std::optional<int64_t> strideAt(const Layout &l, size_t i, size_t j) {
@@ -28,39 +22,26 @@ std::optional<int64_t> strideAt(const Layout &l, size_t i, size_t j) {
 } // namespace
 
 uint64_t SmemDescriptor::constantBits() const {
-  return uint64_t(leadingByteOffset & 0x3FFF) << 16 | uint64_t(strideByteOffset & 0x3FFF) << 32 |
-         uint64_t(1) << 46 | uint64_t(layoutType & 7) << 61;
+  using namespace hw::umma_smem;
+  return kLeadingByteOffset.put(leadingByteOffset) | kStrideByteOffset.put(strideByteOffset) |
+         kVersion.put(kSm100Version) | kLayoutType.put(layoutType);
 }
 
 std::optional<uint64_t> SmemDescriptor::wgmmaBits() const {
-  uint64_t layout;
-  switch (layoutType) {
-  case 0:
-    layout = 0;
-    break;
-  case 2:
-    layout = 1;
-    break;
-  case 4:
-    layout = 2;
-    break;
-  case 6:
-    layout = 3;
-    break;
-  default:
+  using namespace hw::gmma_smem;
+  const hw::SwizzleMode *mode = hw::swizzleModeOfUmmaCode(layoutType);
+  if (!mode || mode->gmmaLayoutType < 0)
     return std::nullopt;
-  }
-  return uint64_t(leadingByteOffset & 0x3FFF) << 16 | uint64_t(strideByteOffset & 0x3FFF) << 32 |
-         layout << 62;
+  return kLeadingByteOffset.put(leadingByteOffset) | kStrideByteOffset.put(strideByteOffset) |
+         kLayoutType.put(uint64_t(mode->gmmaLayoutType));
 }
 
 llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle &swizzle,
                                               ir::DataType element, Major major) {
-  const SwizzleMode *mode = nullptr;
-  for (const SwizzleMode &m : kSwizzleModes)
-    if (swizzle.bits == m.bits && (m.bits == 0 || (swizzle.base == 4 && swizzle.shift == 3)))
-      mode = &m;
-  if (!mode)
+  // The layouts lower-mma describes: Swizzle<B,4,3> on byte addresses,
+  // repeating every 8 rows of a 16·2^B-byte span (not the 32B-atom one).
+  const hw::SwizzleMode *mode = hw::swizzleModeOf(swizzle.bits, swizzle.base, swizzle.shift);
+  if (!mode || mode->umma == hw::UmmaLayout::B128Base32B)
     return fail("the MMA reads shared memory unswizzled or with S<1,4,3>, S<2,4,3> or S<3,4,3> "
                 "on byte addresses, not " + swizzle.str());
   if (tile.rank() != 2 || !tile.shape.isStatic() || !tile.stride.isStatic())
@@ -74,7 +55,7 @@ llvm::Expected<SmemDescriptor> smemDescriptor(const Layout &tile, const Swizzle 
   // Swizzle atoms hold 2^B units along the contiguous mode (1 unswizzled).
   int64_t atom = int64_t(1) << mode->bits;
   SmemDescriptor d;
-  d.layoutType = mode->layoutType;
+  d.layoutType = uint32_t(mode->umma);
   auto tiler = [](int64_t mn, int64_t k) {
     return Tiler::byMode({Tiler::of(makeLayout(IntTuple(mn))), Tiler::of(makeLayout(IntTuple(k)))});
   };
@@ -121,45 +102,39 @@ llvm::Expected<Layout> firstKBlock(const Layout &tile, int64_t kBlock) {
 
 namespace {
 
-/// A and B format codes per kind (PTX "Instruction descriptor" table).
-std::optional<uint32_t> operandFormat(Kind kind, ir::DataType t) {
+/// The format table's name for `t`, or nullopt for a type no kind takes.
+std::optional<hw::UmmaElement> ummaElement(ir::DataType t) {
   using ir::DataType;
-  switch (kind) {
-  case Kind::F16:
-    return t == DataType::F16 ? std::optional<uint32_t>(0)
-           : t == DataType::BF16 ? std::optional<uint32_t>(1)
-                                 : std::nullopt;
-  case Kind::Tf32:
-    return t == DataType::TF32 ? std::optional<uint32_t>(2) : std::nullopt;
-  case Kind::I8:
-    return t == DataType::U8 ? std::optional<uint32_t>(0)
-           : t == DataType::I8 ? std::optional<uint32_t>(1)
-                               : std::nullopt;
-  case Kind::F8F6F4:
-  case Kind::MxF8F6F4:
-    switch (t) {
-    case DataType::F8E4M3:
-      return 0;
-    case DataType::F8E5M2:
-      return 1;
-    case DataType::F6E2M3:
-      return 3;
-    case DataType::F6E3M2:
-      return 4;
-    case DataType::F4E2M1:
-      return 5;
-    default:
-      return std::nullopt;
-    }
-  case Kind::MxF4:
-  case Kind::MxF4NvF4:
-    return t == DataType::F4E2M1 ? std::optional<uint32_t>(1) : std::nullopt;
+  switch (t) {
+  case DataType::F16:
+    return hw::UmmaElement::F16;
+  case DataType::BF16:
+    return hw::UmmaElement::BF16;
+  case DataType::TF32:
+    return hw::UmmaElement::TF32;
+  case DataType::U8:
+    return hw::UmmaElement::U8;
+  case DataType::I8:
+    return hw::UmmaElement::S8;
+  case DataType::F8E4M3:
+    return hw::UmmaElement::E4M3;
+  case DataType::F8E5M2:
+    return hw::UmmaElement::E5M2;
+  case DataType::F6E2M3:
+    return hw::UmmaElement::E2M3;
+  case DataType::F6E3M2:
+    return hw::UmmaElement::E3M2;
+  case DataType::F4E2M1:
+    return hw::UmmaElement::E2M1;
+  default:
+    return std::nullopt;
   }
-  return std::nullopt;
 }
 
-bool isBlockScaled(Kind kind) {
-  return kind == Kind::MxF8F6F4 || kind == Kind::MxF4 || kind == Kind::MxF4NvF4;
+/// The A or B format code of `t` in `kind`'s table.
+std::optional<uint32_t> operandFormat(Kind kind, ir::DataType t) {
+  std::optional<hw::UmmaElement> element = ummaElement(t);
+  return element ? hw::ummaFormatCode(kind, *element) : std::nullopt;
 }
 
 } // namespace
@@ -180,28 +155,36 @@ llvm::Expected<uint32_t> instrDescriptor(const InstrDescriptorSpec &s) {
   bool subByte = ir::bitWidth(s.a) < 8 || ir::bitWidth(s.b) < 8;
   if (subByte && (s.aMajor == Major::MN || s.bMajor == Major::MN))
     return fail("4- and 6-bit operands must be K-major");
-  uint32_t desc = *a << 7 | *b << 10 | uint32_t(s.aMajor) << 15 | uint32_t(s.bMajor) << 16 |
-                  uint32_t(s.n >> 3) << 17 | uint32_t(s.m >> 4) << 24;
-  if (isBlockScaled(s.kind)) {
-    if (s.scale != DataType::UE8M0 && !(s.kind == Kind::MxF4NvF4 && s.scale == DataType::UE4M3))
+  hw::MmaInstrDescriptor desc;
+  desc.aFormat = *a;
+  desc.bFormat = *b;
+  desc.aMnMajor = s.aMajor == Major::MN;
+  desc.bMnMajor = s.bMajor == Major::MN;
+  desc.n = uint32_t(s.n);
+  desc.m = uint32_t(s.m);
+  if (hw::isBlockScaled(s.kind)) {
+    if (s.scale != DataType::UE8M0 && !(s.kind == Kind::Mxf4nvf4 && s.scale == DataType::UE4M3))
       return fail("this block-scaled kind takes ue8m0 scale factors" +
-                  llvm::Twine(s.kind == Kind::MxF4NvF4 ? " or ue4m3" : "") + ", not " +
+                  llvm::Twine(s.kind == Kind::Mxf4nvf4 ? " or ue4m3" : "") + ", not " +
                   ir::name(s.scale));
     if (s.aSfId > 3 || s.bSfId > 3)
       return fail("the SF ids are bytes 0 to 3 of a TMEM column");
-    // b_sf_id in bits 4-5, the scale format in bit 23, a_sf_id in bits 29-30.
-    return desc | s.bSfId << 4 | uint32_t(s.scale == DataType::UE8M0) << 23 | s.aSfId << 29;
+    desc.aSfId = s.aSfId;
+    desc.bSfId = s.bSfId;
+    desc.scaleUe8m0 = s.scale == DataType::UE8M0;
+    return hw::encodeInstrDescriptor(desc, /*blockScaled=*/true);
   }
-  uint32_t d;
+  hw::UmmaDFormat d;
   if (s.d == DataType::F16 && s.kind != Kind::I8 && s.kind != Kind::Tf32)
-    d = 0;
+    d = hw::UmmaDFormat::F16;
   else if (s.d == DataType::F32 && s.kind != Kind::I8)
-    d = 1;
+    d = hw::UmmaDFormat::F32;
   else if (s.d == DataType::I32 && s.kind == Kind::I8)
-    d = 2;
+    d = hw::UmmaDFormat::S32;
   else
     return fail("this tcgen05.mma kind does not accumulate in " + ir::name(s.d));
-  return desc | d << 4;
+  desc.dFormat = uint32_t(d);
+  return hw::encodeInstrDescriptor(desc, /*blockScaled=*/false);
 }
 
 } // namespace cutec::umma

@@ -3,15 +3,15 @@
 // tcgen05.mma reads A and B from shared memory through 64-bit matrix
 // descriptors and learns its shape and formats from a 32-bit instruction
 // descriptor. lower-mma computes both at compile time from the operands'
-// shared layouts and the MMA atom; this is that computation, with the bit
-// layout of the PTX ISA's "Shared memory descriptor" and "Instruction
-// descriptor" tables (as CUTLASS's UMMA::SmemDescriptor, InstrDescriptor and
-// InstrDescriptorBlockScaled in cute/arch/mma_sm100_desc.hpp spell them).
+// shared layouts and the MMA atom; this is that computation. The bits the
+// fields go to are hardware/UmmaDescriptor.h's and hardware/GmmaDescriptor.h's,
+// which the emulator decodes with.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_LOWERING_UMMADESCRIPTORS_H
 #define CUTEC_PASSES_LOWERING_UMMADESCRIPTORS_H
 
+#include "hardware/UmmaFormat.h"
 #include "ir/core/DataType.h"
 #include "ir/layout/Swizzle.h"
 
@@ -25,7 +25,7 @@ namespace cutec::umma {
 enum class Major { K = 0, MN = 1 };
 
 /// tcgen05.mma kinds.
-enum class Kind { F16, Tf32, I8, F8F6F4, MxF8F6F4, MxF4, MxF4NvF4 };
+using Kind = hw::UmmaKind;
 
 /// The matrix descriptor of one MMA operand, except its start address,
 /// which is only known at run time: `constantBits() | ((address >> 4) &
@@ -34,7 +34,7 @@ struct SmemDescriptor {
   /// Leading- and stride-dimension byte offsets, in 16-byte units.
   uint32_t leadingByteOffset = 0;
   uint32_t strideByteOffset = 0;
-  /// 0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B.
+  /// A hw::UmmaLayout code.
   uint32_t layoutType = 0;
 
   uint64_t constantBits() const;

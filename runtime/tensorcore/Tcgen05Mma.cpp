@@ -34,62 +34,52 @@ namespace cutec::rt {
 namespace {
 
 /// The operand format that `code` (idesc bits 7-9 or 10-12) names for
-/// `kind`; false if none.
+/// `kind` (hardware/UmmaFormat.h); false if none.
 bool operandFormat(Tcgen05Kind kind, uint32_t code, MmaElementFormat &f) {
-  switch (kind) {
-  case Tcgen05Kind::F16:
-    if (code == 0)
-      f = {MmaElement::F16, 16, 8, "f16"};
-    else if (code == 1)
-      f = {MmaElement::BF16, 16, 8, "bf16"};
-    else
-      return false;
-    return true;
-  case Tcgen05Kind::Tf32:
-    if (code != 2)
-      return false;
+  std::optional<hw::UmmaElement> element = hw::ummaElementOfCode(kind, code);
+  if (!element)
+    return false;
+  switch (*element) {
+  case hw::UmmaElement::F16:
+    f = {MmaElement::F16, 16, 8, "f16"};
+    break;
+  case hw::UmmaElement::BF16:
+    f = {MmaElement::BF16, 16, 8, "bf16"};
+    break;
+  case hw::UmmaElement::TF32:
     f = {MmaElement::TF32, 32, 4, "tf32"};
-    return true;
-  case Tcgen05Kind::I8:
-    if (code == 0)
-      f = {MmaElement::U8, 8, 16, "u8"};
-    else if (code == 1)
-      f = {MmaElement::S8, 8, 16, "s8"};
-    else
-      return false;
-    return true;
-  case Tcgen05Kind::F8f6f4:
-  case Tcgen05Kind::Mxf8f6f4:
-    // Sub-byte elements are unpacked in shared memory: each 16-byte chunk
-    // holds 16 elements, packed from its first byte (fp6: 12 bytes, fp4: 8
-    // bytes), the rest padding (TMA's 16U6_ALIGN16B / 16U4_ALIGN16B).
-    switch (code) {
-    case 0:
-      f = {MmaElement::E4M3, 8, 16, "e4m3"};
-      return true;
-    case 1:
-      f = {MmaElement::E5M2, 8, 16, "e5m2"};
-      return true;
-    case 3:
-      f = {MmaElement::E2M3, 6, 16, "e2m3"};
-      return true;
-    case 4:
-      f = {MmaElement::E3M2, 6, 16, "e3m2"};
-      return true;
-    case 5:
-      f = {MmaElement::E2M1, 4, 16, "e2m1"};
-      return true;
-    default:
-      return false;
-    }
-  case Tcgen05Kind::Mxf4:
-  case Tcgen05Kind::Mxf4nvf4:
-    if (code != 1)
-      return false;
-    f = {MmaElement::E2M1, 4, 32, "e2m1 (packed)"};
-    return true;
+    break;
+  case hw::UmmaElement::U8:
+    f = {MmaElement::U8, 8, 16, "u8"};
+    break;
+  case hw::UmmaElement::S8:
+    f = {MmaElement::S8, 8, 16, "s8"};
+    break;
+  // Under f8f6f4 and mxf8f6f4, sub-byte elements are unpacked in shared
+  // memory: each 16-byte chunk holds 16 elements, packed from its first byte
+  // (fp6: 12 bytes, fp4: 8 bytes), the rest padding (TMA's 16U6_ALIGN16B /
+  // 16U4_ALIGN16B).
+  case hw::UmmaElement::E4M3:
+    f = {MmaElement::E4M3, 8, 16, "e4m3"};
+    break;
+  case hw::UmmaElement::E5M2:
+    f = {MmaElement::E5M2, 8, 16, "e5m2"};
+    break;
+  case hw::UmmaElement::E2M3:
+    f = {MmaElement::E2M3, 6, 16, "e2m3"};
+    break;
+  case hw::UmmaElement::E3M2:
+    f = {MmaElement::E3M2, 6, 16, "e3m2"};
+    break;
+  case hw::UmmaElement::E2M1: {
+    // mxf4 and mxf4nvf4 pack two per byte.
+    bool packed = kind == Tcgen05Kind::Mxf4 || kind == Tcgen05Kind::Mxf4nvf4;
+    f = packed ? MmaElementFormat{MmaElement::E2M1, 4, 32, "e2m1 (packed)"}
+               : MmaElementFormat{MmaElement::E2M1, 4, 16, "e2m1"};
+    break;
   }
-  return false;
+  }
+  return true;
 }
 
 const char *kindName(Tcgen05Kind kind) {
@@ -220,9 +210,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   auto problem = [&](const std::string &why) {
     return MmaProblem{std::string(kindName(op.kind)) + " with " + idescText + ": " + why};
   };
-  bool scaledKind = op.kind == Tcgen05Kind::Mxf8f6f4 || op.kind == Tcgen05Kind::Mxf4 ||
-                    op.kind == Tcgen05Kind::Mxf4nvf4;
-  if (scaledKind != op.blockScaled)
+  if (hw::isBlockScaled(op.kind) != op.blockScaled)
     return problem(op.blockScaled ? "this kind has no .block_scale form"
                                   : "this kind exists only with .block_scale");
   if (d.reservedBits)
@@ -248,10 +236,11 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
     return problem("A and B must have the same format (" + std::string(fa.name) + " vs " + fb.name +
                    ")");
   bool integer = op.kind == Tcgen05Kind::I8;
-  // D: 0 f16, 1 f32, 2 s32.
-  if (integer ? d.dFormat != 2
-              : (d.dFormat != 1 && !(d.dFormat == 0 && (op.kind == Tcgen05Kind::F16 ||
-                                                        op.kind == Tcgen05Kind::F8f6f4))))
+  auto dFormat = hw::UmmaDFormat(d.dFormat);
+  const bool dIsF16 = dFormat == hw::UmmaDFormat::F16;
+  if (integer ? dFormat != hw::UmmaDFormat::S32
+              : (dFormat != hw::UmmaDFormat::F32 &&
+                 !(dIsF16 && (op.kind == Tcgen05Kind::F16 || op.kind == Tcgen05Kind::F8f6f4))))
     return problem("D format code " + std::to_string(d.dFormat) + " is not valid for this kind");
   if (d.saturate && !integer)
     return problem("saturate (bit 3) is only valid for kind::i8");
@@ -261,7 +250,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   const bool hopper = numerics == Tcgen05Numerics::Hopper && !integer;
   WgmmaKind hopperKind;
   if (hopper) {
-    std::string gap = hopperWgmmaKind(op.blockScaled, fa, fb, d.dFormat == 0, hopperKind);
+    std::string gap = hopperWgmmaKind(op.blockScaled, fa, fb, dIsF16, hopperKind);
     if (!gap.empty())
       return problem(gap);
   }
@@ -360,7 +349,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   auto dValue = [&](uint32_t cell) {
     float acc = 0;
     if (op.enableInputD) {
-      if (d.dFormat == 0)
+      if (dIsF16)
         acc = decode(kF16, cell & 0xFFFF);
       else
         std::memcpy(&acc, &cell, 4);
@@ -368,7 +357,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
     return acc;
   };
   auto setD = [&](uint32_t &cell, float acc) {
-    if (d.dFormat == 0)
+    if (dIsF16)
       cell = ptx::cvtF16F32(acc);
     else
       std::memcpy(&cell, &acc, 4);
@@ -385,10 +374,10 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
   thread_local std::vector<uint32_t> dF16AsF32;
   uint32_t firstScalarRow = 0;
   if (!integer && !anyNaN) {
-    dF16AsF32.resize(d.dFormat == 0 ? size_t(M) * N : 0);
+    dF16AsF32.resize(dIsF16 ? size_t(M) * N : 0);
     for (uint32_t m = 0; m < M; ++m) {
       uint32_t *row = &tmem.cell(laneOf(m), dColumn);
-      if (d.dFormat == 0) {
+      if (dIsF16) {
         uint32_t *copy = &dF16AsF32[size_t(m) * N];
         for (uint32_t n = 0; n < N; ++n) {
           float v = dValue(row[n]);
@@ -431,7 +420,7 @@ MmaProblem executeTcgen05Mma(const MmaOperands &op, Tcgen05Numerics numerics,
       thread_local ScaledOperands<double> scaledF64;
       firstScalarRow = scaledInF32 ? scaleAndAccumulate(scaledF32) : scaleAndAccumulate(scaledF64);
     }
-    if (d.dFormat == 0)
+    if (dIsF16)
       for (uint32_t m = 0; m < firstScalarRow; ++m) {
         uint32_t *row = &tmem.cell(laneOf(m), dColumn);
         for (uint32_t n = 0; n < N; ++n) {

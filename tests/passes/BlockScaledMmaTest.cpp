@@ -38,7 +38,7 @@ TEST(BlockScaledMma, Mxf8UsesOneByteOfTheSameColumnsPerKBlock) {
                                  sfTensor(DataType::UE8M0, 128, 128, 32, 32),
                                  sfTensor(DataType::UE8M0, 256, 128, 32, 32), 128, 256, 128);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF8F6F4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf8f6f4);
   EXPECT_EQ(plan->ptxKind, "mxf8f6f4.block_scale.scale_vec::1X");
   EXPECT_EQ(plan->kBlock, 32);
   expectSteps(*plan, {{0, 0, 0, 0}, {0, 0, 1, 1}, {0, 0, 2, 2}, {0, 0, 3, 3}});
@@ -49,7 +49,7 @@ TEST(BlockScaledMma, Mxf4UsesHalfAColumnGroupPerKBlock) {
                                  sfTensor(DataType::UE8M0, 128, 256, 32, 64),
                                  sfTensor(DataType::UE8M0, 256, 256, 32, 64), 128, 256, 256);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf4);
   EXPECT_EQ(plan->ptxKind, "mxf4.block_scale.scale_vec::2X");
   // Atom 1 starts 4 columns (16 bytes) on for A, 8 (32 bytes) for B's two atoms.
   expectSteps(*plan, {{0, 0, 0, 0}, {0, 0, 2, 2}, {16, 32, 0, 0}, {16, 32, 2, 2}});
@@ -60,7 +60,7 @@ TEST(BlockScaledMma, Nvfp4TakesAColumnGroupPerKBlock) {
                                  sfTensor(DataType::UE4M3, 128, 256, 16, 64),
                                  sfTensor(DataType::UE4M3, 192, 256, 16, 64), 128, 192, 256);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF4NvF4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf4nvf4);
   EXPECT_EQ(plan->ptxKind, "mxf4nvf4.block_scale.block16");
   EXPECT_EQ(plan->scale, DataType::UE4M3);
   expectSteps(*plan, {{0, 0, 0, 0}, {16, 32, 0, 0}, {32, 64, 0, 0}, {48, 96, 0, 0}});
@@ -69,7 +69,7 @@ TEST(BlockScaledMma, Nvfp4TakesAColumnGroupPerKBlock) {
                             sfTensor(DataType::UE8M0, 128, 256, 16, 64),
                             sfTensor(DataType::UE8M0, 256, 256, 16, 64), 128, 256, 256);
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF4NvF4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf4nvf4);
   EXPECT_EQ(plan->scale, DataType::UE8M0);
 }
 
@@ -79,14 +79,14 @@ TEST(BlockScaledMma, KindMxf4nvf4TakesMxfp4AsScaleVec2X) {
   auto plan = planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1, sfa, sfb, 128, 256, 256, 0,
                                  "mxf4nvf4");
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF4NvF4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf4nvf4);
   EXPECT_EQ(plan->ptxKind, "mxf4nvf4.block_scale.scale_vec::2X");
   // The factors sit where kind::mxf4 reads them.
   expectSteps(*plan, {{0, 0, 0, 0}, {0, 0, 2, 2}, {16, 32, 0, 0}, {16, 32, 2, 2}});
   plan = planBlockScaledMma(DataType::F4E2M1, DataType::F4E2M1, sfa, sfb, 128, 256, 256, 0,
                             "mxf4");
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
-  EXPECT_EQ(plan->kind, umma::Kind::MxF4);
+  EXPECT_EQ(plan->kind, umma::Kind::Mxf4);
 }
 
 TEST(BlockScaledMma, RefusesAKindTheOperandsDoNotFit) {

@@ -135,11 +135,11 @@ TEST(UmmaInstrDescriptor, EveryDenseKindAndAccumulator) {
                  Case{umma::Kind::Tf32, DataType::TF32, DataType::F32, 2, 1},
                  Case{umma::Kind::I8, DataType::I8, DataType::I32, 1, 2},
                  Case{umma::Kind::I8, DataType::U8, DataType::I32, 0, 2},
-                 Case{umma::Kind::F8F6F4, DataType::F8E4M3, DataType::F32, 0, 1},
-                 Case{umma::Kind::F8F6F4, DataType::F8E5M2, DataType::F16, 1, 0},
-                 Case{umma::Kind::F8F6F4, DataType::F6E2M3, DataType::F32, 3, 1},
-                 Case{umma::Kind::F8F6F4, DataType::F6E3M2, DataType::F32, 4, 1},
-                 Case{umma::Kind::F8F6F4, DataType::F4E2M1, DataType::F32, 5, 1}}) {
+                 Case{umma::Kind::F8f6f4, DataType::F8E4M3, DataType::F32, 0, 1},
+                 Case{umma::Kind::F8f6f4, DataType::F8E5M2, DataType::F16, 1, 0},
+                 Case{umma::Kind::F8f6f4, DataType::F6E2M3, DataType::F32, 3, 1},
+                 Case{umma::Kind::F8f6f4, DataType::F6E3M2, DataType::F32, 4, 1},
+                 Case{umma::Kind::F8f6f4, DataType::F4E2M1, DataType::F32, 5, 1}}) {
     umma::InstrDescriptorSpec s;
     s.kind = c.kind;
     s.a = s.b = c.a;
@@ -158,7 +158,7 @@ TEST(UmmaInstrDescriptor, EveryDenseKindAndAccumulator) {
 
 TEST(UmmaInstrDescriptor, BlockScaledKinds) {
   umma::InstrDescriptorSpec s;
-  s.kind = umma::Kind::MxF4NvF4;
+  s.kind = umma::Kind::Mxf4nvf4;
   s.a = s.b = DataType::F4E2M1;
   s.scale = DataType::UE4M3;
   s.n = 192;
@@ -170,7 +170,7 @@ TEST(UmmaInstrDescriptor, BlockScaledKinds) {
   EXPECT_EQ(bitsOf(*d, 4, 2), 0u);  // SFB id 0
   EXPECT_EQ(bitsOf(*d, 29, 2), 0u); // SFA id 0
   EXPECT_EQ(bitsOf(*d, 17, 6), 192u >> 3);
-  s.kind = umma::Kind::MxF8F6F4;
+  s.kind = umma::Kind::Mxf8f6f4;
   s.a = s.b = DataType::F8E4M3;
   s.scale = DataType::UE8M0;
   d = umma::instrDescriptor(s);
@@ -204,12 +204,12 @@ TEST(UmmaInstrDescriptor, RejectsInvalidCombinations) {
   s.m = 32;
   EXPECT_NE(error(s).find("M = 64, 128 or 256"), std::string::npos);
   s = {};
-  s.kind = umma::Kind::F8F6F4;
+  s.kind = umma::Kind::F8f6f4;
   s.a = s.b = DataType::F4E2M1;
   s.aMajor = Major::MN;
   EXPECT_NE(error(s).find("must be K-major"), std::string::npos);
   s = {};
-  s.kind = umma::Kind::MxF4;
+  s.kind = umma::Kind::Mxf4;
   s.a = s.b = DataType::F4E2M1;
   s.scale = DataType::UE4M3;
   EXPECT_NE(error(s).find("takes ue8m0 scale factors, not ue4m3"), std::string::npos);

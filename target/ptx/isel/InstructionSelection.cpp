@@ -22,6 +22,7 @@
 #include "target/ptx/isel/IselTcgen05.h"
 #include "target/ptx/isel/IselWarp.h"
 #include "target/ptx/isel/IselWgmma.h"
+#include "ir/core/DynamicSizes.h"
 #include "passes/analysis/NonNegative.h"
 #include "passes/Passes.h"
 #include "target/ptx/isel/InstructionSelection.h"
@@ -658,9 +659,9 @@ private:
 
   Value *dynamicSize(const Operation &op) {
     const std::string *name = op.attrAs<std::string>("name");
-    for (const auto &arg : kernel.regions()[0]->front().arguments())
-      if (name && arg->type().isScalar() && arg->nameHint() == *name)
-        return lookup(arg.get());
+    if (std::optional<unsigned> arg =
+            name ? ir::DynamicSizeArguments(kernel).argumentOf(*name) : std::nullopt)
+      return lookup(kernel.regions()[0]->front().argument(*arg));
     fail(op, "no kernel argument for the dynamic size '" + (name ? *name : "") + "'");
     return nullptr;
   }

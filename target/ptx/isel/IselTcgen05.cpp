@@ -1,6 +1,7 @@
 //===- IselTcgen05.cpp - isel of Blackwell's tensor memory and tcgen05 ----===//
 #include "target/ptx/isel/IselTcgen05.h"
 
+#include "hardware/UmmaDescriptor.h"
 #include "target/ptx/MachineBuilder.h"
 #include "target/ptx/isel/IselCluster.h"
 
@@ -50,10 +51,12 @@ using ptx::emitValue;
 ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
                             int64_t constantBits) {
   ir::Value *wide = emitValue(b, loc, "cvt.u64.u32", DataType::U64, {address});
-  ir::Value *units = emitValue(b, loc, "shr.s64", DataType::U64,
-                               {wide, ptx::emitImmediate(b, loc, DataType::U32, 4)});
-  ir::Value *start = emitValue(b, loc, "and.b64", DataType::U64,
-                               {units, ptx::emitImmediate(b, loc, DataType::U64, 0x3FFF)});
+  ir::Value *units =
+      emitValue(b, loc, "shr.s64", DataType::U64,
+                {wide, ptx::emitImmediate(b, loc, DataType::U32, hw::kDescriptorUnitShift)});
+  ir::Value *start = emitValue(
+      b, loc, "and.b64", DataType::U64,
+      {units, ptx::emitImmediate(b, loc, DataType::U64, hw::umma_smem::kStartAddress.max())});
   return emitValue(b, loc, "or.b64", DataType::U64,
                    {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
 }
