@@ -306,7 +306,7 @@ private:
     if (!inst)
       return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
     std::string text = inst->emulation.str();
-    blocks |= ptx::mayBlock(*inst);
+    blocks |= inst->has(ptx::PtxFlag::MayBlock);
     auto substitute = [&](const std::string &key, const std::string &value) {
       for (size_t pos = text.find(key); pos != std::string::npos;
            pos = text.find(key, pos + value.size()))

@@ -4,32 +4,32 @@
 #include "llvm/ADT/StringMap.h"
 
 namespace cutec::ptx {
+namespace {
+
+using enum PtxFlag;
+
+/// The rows in PtxOpcode order: a PtxOpcode is its row's index.
+const PtxInstruction kInstructions[] = {
+#define PTX_INSTRUCTION(Id, Opcode, Mnemonic, Syntax, Results, Operands, Flags, Emulation)         \
+  {PtxOpcode::Id, Opcode, Mnemonic, PtxSyntax::Syntax, Results, Operands, Flags, Emulation},
+#include "target/ptx/PtxInstructions.def"
+};
+
+} // namespace
+
+const PtxInstruction &ptxInstruction(PtxOpcode opcode) { return kInstructions[unsigned(opcode)]; }
+
+llvm::ArrayRef<PtxInstruction> allPtxInstructions() { return kInstructions; }
 
 const PtxInstruction *lookupPtxInstruction(llvm::StringRef opcode) {
-  static const PtxInstruction table[] = {
-#define PTX_INSTRUCTION(Opcode, Mnemonic, Syntax, Results, Operands, Emulation)                   \
-  {Opcode, Mnemonic, PtxSyntax::Syntax, Results, Operands, Emulation},
-#include "target/ptx/PtxInstructions.def"
-  };
   static const llvm::StringMap<const PtxInstruction *> index = [] {
     llvm::StringMap<const PtxInstruction *> m;
-    for (const PtxInstruction &inst : table)
+    for (const PtxInstruction &inst : kInstructions)
       m[inst.opcode] = &inst;
     return m;
   }();
   auto it = index.find(opcode);
   return it == index.end() ? nullptr : it->second;
-}
-
-bool mayBlock(const PtxInstruction &inst) {
-  // The Thread calls that can suspend the calling thread (runtime/engine/Thread.h;
-  // bar.arrive waits for the rest of its warp); warp collectives, tcgen05's
-  // included, have warpSync in their names, the warpgroup's wgmma.
-  for (llvm::StringRef call :
-       {"warpSync", "barrierSync", "barrierArrive", "mbarrierWait", "clusterWait", "wgmma"})
-    if (inst.emulation.contains(call))
-      return true;
-  return false;
 }
 
 } // namespace cutec::ptx

@@ -11,6 +11,7 @@ namespace cutec::test {
 using namespace ir;
 using ptx::emitInst;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 /// y[tid] = sum over i < n of decode(fp4 byte x[tid]) halves, as f32, plus
 /// a branch: a kernel that touches every syntax form of the printer.
@@ -27,27 +28,27 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   entry.addArgument(Type::scalar(DataType::I32), "n");
   Builder b(entry);
   llvm::SMLoc loc;
-  Operation &px = emitInst(b, loc, "ld.param.u64", {DataType::U64});
+  Operation &px = emitInst(b, loc, PtxOpcode::LdParamU64, {DataType::U64});
   px.setAttr("param", std::string("x"));
-  Operation &py = emitInst(b, loc, "ld.param.u64", {DataType::U64});
+  Operation &py = emitInst(b, loc, PtxOpcode::LdParamU64, {DataType::U64});
   py.setAttr("param", std::string("y"));
-  Operation &pn = emitInst(b, loc, "ld.param.u32", {DataType::U32});
+  Operation &pn = emitInst(b, loc, PtxOpcode::LdParamU32, {DataType::U32});
   pn.setAttr("param", std::string("n"));
-  Value *x = emitValue(b, loc, "cvta.to.global.u64", DataType::U64, {px.result()});
-  Value *y = emitValue(b, loc, "cvta.to.global.u64", DataType::U64, {py.result()});
-  Operation &tid = emitInst(b, loc, "mov.u32", {DataType::U32});
+  Value *x = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, DataType::U64, {px.result()});
+  Value *y = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, DataType::U64, {py.result()});
+  Operation &tid = emitInst(b, loc, PtxOpcode::MovU32, {DataType::U32});
   tid.setAttr("special", std::string("%tid.x"));
-  Value *tid64 = emitValue(b, loc, "cvt.s64.s32", DataType::U64, {tid.result()});
-  Value *xAddr = emitValue(b, loc, "add.s64", DataType::U64, {x, tid64});
-  Operation &four = emitInst(b, loc, "mov.b64", {DataType::U64});
+  Value *tid64 = emitValue(b, loc, PtxOpcode::CvtS64S32, DataType::U64, {tid.result()});
+  Value *xAddr = emitValue(b, loc, PtxOpcode::AddS64, DataType::U64, {x, tid64});
+  Operation &four = emitInst(b, loc, PtxOpcode::MovB64, {DataType::U64});
   four.setAttr("imm", int64_t(4));
-  Value *yAddr = emitValue(b, loc, "mad.lo.s64", DataType::U64, {tid64, four.result(), y});
+  Value *yAddr = emitValue(b, loc, PtxOpcode::MadLoS64, DataType::U64, {tid64, four.result(), y});
 
-  Operation &zero = emitInst(b, loc, "mov.b32", {DataType::U32});
+  Operation &zero = emitInst(b, loc, PtxOpcode::MovB32, {DataType::U32});
   zero.setAttr("imm", int64_t(0));
-  Operation &one = emitInst(b, loc, "mov.b32", {DataType::U32});
+  Operation &one = emitInst(b, loc, PtxOpcode::MovB32, {DataType::U32});
   one.setAttr("imm", int64_t(1));
-  Operation &acc0 = emitInst(b, loc, "mov.f32", {DataType::F32});
+  Operation &acc0 = emitInst(b, loc, PtxOpcode::MovF32, {DataType::F32});
   acc0.setAttr("imm", 0.0);
   Operation &loop = b.create(OpKind::For, loc,
                              {zero.result(), pn.result(), one.result(), acc0.result()},
@@ -56,25 +57,28 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   body.addArgument(Type::scalar(DataType::U32), "i");
   Value *acc = body.addArgument(Type::scalar(DataType::F32), "acc");
   Builder lb(body);
-  Operation &byte = emitInst(lb, loc, "ld.global.u8", {DataType::U16}, {xAddr});
+  Operation &byte = emitInst(lb, loc, PtxOpcode::LdGlobalU8, {DataType::U16}, {xAddr});
   byte.setAttr("offset", int64_t(0));
-  Operation &bytes = emitInst(lb, loc, "mov.b16.unpack", {DataType::U8, DataType::U8},
-                              {byte.result()});
-  Value *halves = emitValue(lb, loc, "cvt.rn.f16x2.e2m1x2", DataType::U32, {bytes.result(0)});
-  Operation &split = emitInst(lb, loc, "mov.b32.unpack", {DataType::F16, DataType::F16}, {halves});
-  Value *lo = emitValue(lb, loc, "cvt.f32.f16", DataType::F32, {split.result(0)});
-  Value *hi = emitValue(lb, loc, "cvt.f32.f16", DataType::F32, {split.result(1)});
-  Value *sum = emitValue(lb, loc, "add.rn.f32", DataType::F32, {lo, hi});
-  Value *next = emitValue(lb, loc, "fma.rn.f32", DataType::F32, {sum, sum, acc});
+  Operation &bytes =
+      emitInst(lb, loc, PtxOpcode::MovB16Unpack, {DataType::U8, DataType::U8}, {byte.result()});
+  Value *halves = emitValue(lb, loc, PtxOpcode::CvtRnF16x2E2m1x2, DataType::U32, {bytes.result(0)});
+  Operation &split =
+      emitInst(lb, loc, PtxOpcode::MovB32Unpack, {DataType::F16, DataType::F16}, {halves});
+  Value *lo = emitValue(lb, loc, PtxOpcode::CvtF32F16, DataType::F32, {split.result(0)});
+  Value *hi = emitValue(lb, loc, PtxOpcode::CvtF32F16, DataType::F32, {split.result(1)});
+  Value *sum = emitValue(lb, loc, PtxOpcode::AddRnF32, DataType::F32, {lo, hi});
+  Value *next = emitValue(lb, loc, PtxOpcode::FmaRnF32, DataType::F32, {sum, sum, acc});
   lb.create(OpKind::Yield, loc, {next});
 
-  Value *positive = emitValue(b, loc, "setp.lt.f32", DataType::Bool, {acc0.result(), loop.result()});
+  Value *positive =
+      emitValue(b, loc, PtxOpcode::SetpLtF32, DataType::Bool, {acc0.result(), loop.result()});
   Operation &branch = b.create(OpKind::If, loc, {positive}, {Type::scalar(DataType::F32)});
   Builder tb(branch.addRegion().addBlock());
   tb.create(OpKind::Yield, loc, {loop.result()});
   Builder eb(branch.addRegion().addBlock());
-  eb.create(OpKind::Yield, loc, {emitValue(eb, loc, "neg.f32", DataType::F32, {loop.result()})});
-  Operation &store = emitInst(b, loc, "st.global.f32", {}, {yAddr, branch.result()});
+  eb.create(OpKind::Yield, loc,
+            {emitValue(eb, loc, PtxOpcode::NegF32, DataType::F32, {loop.result()})});
+  Operation &store = emitInst(b, loc, PtxOpcode::StGlobalF32, {}, {yAddr, branch.result()});
   store.setAttr("offset", int64_t(0));
   b.create(OpKind::Return, loc);
   module->kernels().push_back(std::move(kernel));

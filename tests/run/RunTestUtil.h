@@ -46,21 +46,21 @@ inline std::unique_ptr<ir::Module> makeDoubleInPlaceModule() {
   entry.addArgument(ir::Type::scalar(ir::DataType::I32), "n");
   ir::Builder b(entry);
   llvm::SMLoc loc;
-  ir::Operation &px = emitInst(b, loc, "ld.param.u64", {ir::DataType::U64});
+  ir::Operation &px = emitInst(b, loc, PtxOpcode::LdParamU64, {ir::DataType::U64});
   px.setAttr("param", std::string("x"));
-  ir::Value *x = emitValue(b, loc, "cvta.to.global.u64", ir::DataType::U64, {px.result()});
-  ir::Operation &tid = emitInst(b, loc, "mov.u32", {ir::DataType::U32});
+  ir::Value *x = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, ir::DataType::U64, {px.result()});
+  ir::Operation &tid = emitInst(b, loc, PtxOpcode::MovU32, {ir::DataType::U32});
   tid.setAttr("special", std::string("%tid.x"));
-  ir::Value *tid64 = emitValue(b, loc, "cvt.s64.s32", ir::DataType::U64, {tid.result()});
-  ir::Operation &four = emitInst(b, loc, "mov.b64", {ir::DataType::U64});
+  ir::Value *tid64 = emitValue(b, loc, PtxOpcode::CvtS64S32, ir::DataType::U64, {tid.result()});
+  ir::Operation &four = emitInst(b, loc, PtxOpcode::MovB64, {ir::DataType::U64});
   four.setAttr("imm", int64_t(4));
   ir::Value *address =
-      emitValue(b, loc, "mad.lo.s64", ir::DataType::U64, {tid64, four.result(), x});
-  ir::Operation &load = emitInst(b, loc, "ld.global.f32", {ir::DataType::F32}, {address});
+      emitValue(b, loc, PtxOpcode::MadLoS64, ir::DataType::U64, {tid64, four.result(), x});
+  ir::Operation &load = emitInst(b, loc, PtxOpcode::LdGlobalF32, {ir::DataType::F32}, {address});
   load.setAttr("offset", int64_t(0));
   ir::Value *twice =
-      emitValue(b, loc, "add.rn.f32", ir::DataType::F32, {load.result(), load.result()});
-  ir::Operation &store = emitInst(b, loc, "st.global.f32", {}, {address, twice});
+      emitValue(b, loc, PtxOpcode::AddRnF32, ir::DataType::F32, {load.result(), load.result()});
+  ir::Operation &store = emitInst(b, loc, PtxOpcode::StGlobalF32, {}, {address, twice});
   store.setAttr("offset", int64_t(0));
   b.create(ir::OpKind::Return, loc);
   module->kernels().push_back(std::move(kernel));

@@ -44,6 +44,7 @@ using ir::Type;
 using ir::Value;
 using ptx::emitInst;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 /// The type of the register that holds a kernel value of type `t`.
 DataType machineType(DataType t) {
@@ -54,34 +55,51 @@ DataType machineType(DataType t) {
 struct ArithRule {
   OpKind kind;
   DataType type;
-  const char *opcode;
+  PtxOpcode opcode;
 };
 constexpr ArithRule kArithRules[] = {
-    {OpKind::Add, DataType::I32, "add.s32"},        {OpKind::Add, DataType::U32, "add.s32"},
-    {OpKind::Add, DataType::I64, "add.s64"},        {OpKind::Add, DataType::U64, "add.s64"},
-    {OpKind::Add, DataType::F32, "add.rn.f32"},     {OpKind::Sub, DataType::I32, "sub.s32"},
-    {OpKind::Sub, DataType::U32, "sub.s32"},        {OpKind::Sub, DataType::F32, "sub.rn.f32"},
-    {OpKind::Mul, DataType::I32, "mul.lo.s32"},     {OpKind::Mul, DataType::U32, "mul.lo.s32"},
-    {OpKind::Mul, DataType::I64, "mul.lo.s64"},     {OpKind::Mul, DataType::U64, "mul.lo.s64"},
-    {OpKind::Mul, DataType::F32, "mul.rn.f32"},     {OpKind::Div, DataType::I32, "div.s32"},
-    {OpKind::Div, DataType::F32, "div.rn.f32"},     {OpKind::Rem, DataType::I32, "rem.s32"},
-    {OpKind::Div, DataType::U32, "div.u32"},        {OpKind::Rem, DataType::U32, "rem.u32"},
-    {OpKind::Neg, DataType::I32, "neg.s32"},        {OpKind::Neg, DataType::F32, "neg.f32"},
-    {OpKind::Fma, DataType::I32, "mad.lo.s32"},     {OpKind::Fma, DataType::I64, "mad.lo.s64"},
-    {OpKind::Fma, DataType::F32, "fma.rn.f32"},     {OpKind::ShiftRight, DataType::U32, "shr.u32"},
-    {OpKind::ShiftRight, DataType::I32, "shr.s32"},
-    {OpKind::ShiftRight, DataType::I64, "shr.s64"}, {OpKind::BitAnd, DataType::I32, "and.b32"},
-    {OpKind::BitAnd, DataType::U32, "and.b32"},     {OpKind::BitAnd, DataType::I64, "and.b64"},
-    {OpKind::BitAnd, DataType::U64, "and.b64"},     {OpKind::BitXor, DataType::U32, "xor.b32"},
-    {OpKind::BitXor, DataType::I32, "xor.b32"},     {OpKind::Select, DataType::I32, "selp.b32"},
-    {OpKind::Select, DataType::U32, "selp.b32"},    {OpKind::Select, DataType::F32, "selp.f32"},
+    {OpKind::Add, DataType::I32, PtxOpcode::AddS32},
+    {OpKind::Add, DataType::U32, PtxOpcode::AddS32},
+    {OpKind::Add, DataType::I64, PtxOpcode::AddS64},
+    {OpKind::Add, DataType::U64, PtxOpcode::AddS64},
+    {OpKind::Add, DataType::F32, PtxOpcode::AddRnF32},
+    {OpKind::Sub, DataType::I32, PtxOpcode::SubS32},
+    {OpKind::Sub, DataType::U32, PtxOpcode::SubS32},
+    {OpKind::Sub, DataType::F32, PtxOpcode::SubRnF32},
+    {OpKind::Mul, DataType::I32, PtxOpcode::MulLoS32},
+    {OpKind::Mul, DataType::U32, PtxOpcode::MulLoS32},
+    {OpKind::Mul, DataType::I64, PtxOpcode::MulLoS64},
+    {OpKind::Mul, DataType::U64, PtxOpcode::MulLoS64},
+    {OpKind::Mul, DataType::F32, PtxOpcode::MulRnF32},
+    {OpKind::Div, DataType::I32, PtxOpcode::DivS32},
+    {OpKind::Div, DataType::F32, PtxOpcode::DivRnF32},
+    {OpKind::Rem, DataType::I32, PtxOpcode::RemS32},
+    {OpKind::Div, DataType::U32, PtxOpcode::DivU32},
+    {OpKind::Rem, DataType::U32, PtxOpcode::RemU32},
+    {OpKind::Neg, DataType::I32, PtxOpcode::NegS32},
+    {OpKind::Neg, DataType::F32, PtxOpcode::NegF32},
+    {OpKind::Fma, DataType::I32, PtxOpcode::MadLoS32},
+    {OpKind::Fma, DataType::I64, PtxOpcode::MadLoS64},
+    {OpKind::Fma, DataType::F32, PtxOpcode::FmaRnF32},
+    {OpKind::ShiftRight, DataType::U32, PtxOpcode::ShrU32},
+    {OpKind::ShiftRight, DataType::I32, PtxOpcode::ShrS32},
+    {OpKind::ShiftRight, DataType::I64, PtxOpcode::ShrS64},
+    {OpKind::BitAnd, DataType::I32, PtxOpcode::AndB32},
+    {OpKind::BitAnd, DataType::U32, PtxOpcode::AndB32},
+    {OpKind::BitAnd, DataType::I64, PtxOpcode::AndB64},
+    {OpKind::BitAnd, DataType::U64, PtxOpcode::AndB64},
+    {OpKind::BitXor, DataType::U32, PtxOpcode::XorB32},
+    {OpKind::BitXor, DataType::I32, PtxOpcode::XorB32},
+    {OpKind::Select, DataType::I32, PtxOpcode::SelpB32},
+    {OpKind::Select, DataType::U32, PtxOpcode::SelpB32},
+    {OpKind::Select, DataType::F32, PtxOpcode::SelpF32},
 };
 
-const char *arithOpcode(OpKind kind, DataType type) {
+std::optional<PtxOpcode> arithOpcode(OpKind kind, DataType type) {
   for (const ArithRule &rule : kArithRules)
     if (rule.kind == kind && rule.type == type)
       return rule.opcode;
-  return nullptr;
+  return std::nullopt;
 }
 
 class Selector {
@@ -145,20 +163,20 @@ private:
     for (const auto &arg : entry.arguments()) {
       if (arg->type().isTensorMap()) {
         // cp.async.bulk.tensor takes the map's generic address.
-        Operation &symbol = emitInst(b, kernel.loc(), "mov.b64.param", {DataType::U64});
+        Operation &symbol = emitInst(b, kernel.loc(), PtxOpcode::MovB64Param, {DataType::U64});
         symbol.setAttr("symbol", arg->nameHint());
         machine[arg.get()] =
-            emitValue(b, kernel.loc(), "cvta.param.u64", DataType::U64, {symbol.result()});
+            emitValue(b, kernel.loc(), PtxOpcode::CvtaParamU64, DataType::U64, {symbol.result()});
         continue;
       }
       bool isTensor = arg->type().isTensor();
-      const char *load = isTensor                                   ? "ld.param.u64"
-                         : arg->type().element() == DataType::F32 ? "ld.param.f32"
-                                                                  : "ld.param.u32";
+      PtxOpcode load = isTensor                                 ? PtxOpcode::LdParamU64
+                       : arg->type().element() == DataType::F32 ? PtxOpcode::LdParamF32
+                                                                : PtxOpcode::LdParamU32;
       Operation &param = emitInst(b, kernel.loc(), load,
                                   {isTensor ? DataType::U64 : arg->type().element()});
       param.setAttr("param", arg->nameHint());
-      machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), "cvta.to.global.u64",
+      machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), PtxOpcode::CvtaToGlobalU64,
                                                 DataType::U64, {param.result()})
                                     : param.result();
     }
@@ -243,7 +261,7 @@ private:
     case OpKind::ShiftRight:
       // PTX shift amounts are u32 registers whatever the shifted type.
       if (ir::bitWidth(kernelType(op.operand(1))) == 64)
-        in[1] = emitValue(b, loc, "cvt.u32.u64", DataType::U32, {in[1]});
+        in[1] = emitValue(b, loc, PtxOpcode::CvtU32U64, DataType::U32, {in[1]});
       return arith(b, op, type, in);
     case OpKind::Select:
       if (type == DataType::Bool)
@@ -271,9 +289,9 @@ private:
     }
     case OpKind::Pack:
       // mov.b32 d, {lo, hi}: the first source is the low half.
-      return emitValue(b, loc, "mov.b32.pack", DataType::U32, in);
+      return emitValue(b, loc, PtxOpcode::MovB32Pack, DataType::U32, in);
     case OpKind::Unpack:
-      return emitInst(b, loc, "mov.b32.unpack", {machineType(type), machineType(type)}, in)
+      return emitInst(b, loc, PtxOpcode::MovB32Unpack, {machineType(type), machineType(type)}, in)
           .result(0);
     case OpKind::Bitcast:
       return bitcast(b, op, in[0], kernelType(op.operand(0)), type);
@@ -351,15 +369,15 @@ private:
     const int64_t *i = op.attrAs<int64_t>("value");
     const double *d = op.attrAs<double>("value");
     if (type == DataType::F32) {
-      Operation &mov = emitInst(b, op.loc(), "mov.f32", {type});
+      Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovF32, {type});
       mov.setAttr("imm", d ? *d : double(i ? *i : 0));
       return mov.result();
     }
     if (const bool *flag = op.attrAs<bool>("value"); flag && type == DataType::Bool) {
       // PTX has no predicate immediates: compare two zeros (two registers,
       // so the emulation does not compare a variable with itself).
-      return emitValue(b, op.loc(), *flag ? "setp.eq.s32" : "setp.ne.s32", DataType::Bool,
-                       {immediate32(b, op.loc(), 0), immediate32(b, op.loc(), 0)});
+      return emitValue(b, op.loc(), *flag ? PtxOpcode::SetpEqS32 : PtxOpcode::SetpNeS32,
+                       DataType::Bool, {immediate32(b, op.loc(), 0), immediate32(b, op.loc(), 0)});
     }
     if (!i || !ir::isInteger(type)) {
       fail(op, "cannot select a constant of type " + ir::name(type));
@@ -367,9 +385,9 @@ private:
     }
     unsigned bits = ir::bitWidth(type);
     Operation &mov = emitInst(b, op.loc(),
-                              bits == 64   ? "mov.b64"
-                              : bits == 32 ? "mov.b32"
-                                           : "mov.b16",
+                              bits == 64   ? PtxOpcode::MovB64
+                              : bits == 32 ? PtxOpcode::MovB32
+                                           : PtxOpcode::MovB16,
                               {machineType(type)});
     mov.setAttr("imm", *i);
     return mov.result();
@@ -377,12 +395,12 @@ private:
 
   Value *arith(ir::Builder &b, const Operation &op, DataType type,
                llvm::ArrayRef<Value *> operands) {
-    const char *opcode = arithOpcode(op.kind(), type);
+    std::optional<PtxOpcode> opcode = arithOpcode(op.kind(), type);
     if (!opcode) {
       fail(op, "cannot select '" + ir::name(op.kind()) + "' on " + ir::name(type));
       return nullptr;
     }
-    return emitValue(b, op.loc(), opcode, machineType(type), operands);
+    return emitValue(b, op.loc(), *opcode, machineType(type), operands);
   }
 
   /// An i32 division or remainder by a constant 2^k (k >= 1) in shifts, as
@@ -400,19 +418,21 @@ private:
     int64_t k = llvm::Log2_64(uint64_t(*divisor));
     // The result keeps the op's i32 type (a loop may carry it beside other
     // i32 values); the steps before it are untyped 32-bit arithmetic.
-    auto result = [&](const char *opcode, Value *lhs, Value *rhs) {
+    auto result = [&](PtxOpcode opcode, Value *lhs, Value *rhs) {
       return emitValue(b, loc, opcode, machineType(type), {lhs, rhs});
     };
     if (nonNegativeDividends.contains(&op))
-      return op.kind() == OpKind::Div ? result("shr.u32", x, immediate32(b, loc, k))
-                                      : result("and.b32", x, immediate32(b, loc, *divisor - 1));
-    Value *sign = binary32(b, loc, "shr.s32", x, immediate32(b, loc, 31));
-    Value *bias = binary32(b, loc, "shr.u32", sign, immediate32(b, loc, 32 - k));
-    Value *biased = binary32(b, loc, "add.s32", x, bias);
+      return op.kind() == OpKind::Div
+                 ? result(PtxOpcode::ShrU32, x, immediate32(b, loc, k))
+                 : result(PtxOpcode::AndB32, x, immediate32(b, loc, *divisor - 1));
+    Value *sign = binary32(b, loc, PtxOpcode::ShrS32, x, immediate32(b, loc, 31));
+    Value *bias = binary32(b, loc, PtxOpcode::ShrU32, sign, immediate32(b, loc, 32 - k));
+    Value *biased = binary32(b, loc, PtxOpcode::AddS32, x, bias);
     if (op.kind() == OpKind::Div)
-      return result("shr.s32", biased, immediate32(b, loc, k));
-    Value *quotient = binary32(b, loc, "shr.s32", biased, immediate32(b, loc, k));
-    return result("sub.s32", x, binary32(b, loc, "shl.b32", quotient, immediate32(b, loc, k)));
+      return result(PtxOpcode::ShrS32, biased, immediate32(b, loc, k));
+    Value *quotient = binary32(b, loc, PtxOpcode::ShrS32, biased, immediate32(b, loc, k));
+    return result(PtxOpcode::SubS32, x,
+                  binary32(b, loc, PtxOpcode::ShlB32, quotient, immediate32(b, loc, k)));
   }
 
   /// `c ? t : f` on predicates, which selp does not take: `c and t` when f
@@ -429,13 +449,13 @@ private:
       return std::nullopt;
     };
     if (constant(2) == false)
-      return emitValue(b, loc, "and.pred", DataType::Bool, {c, t});
+      return emitValue(b, loc, PtxOpcode::AndPred, DataType::Bool, {c, t});
     if (constant(1) == true)
-      return emitValue(b, loc, "or.pred", DataType::Bool, {c, f});
-    Value *whenTrue = emitValue(b, loc, "and.pred", DataType::Bool, {c, t});
-    Value *notC = emitValue(b, loc, "not.pred", DataType::Bool, {c});
-    Value *whenFalse = emitValue(b, loc, "and.pred", DataType::Bool, {notC, f});
-    return emitValue(b, loc, "or.pred", DataType::Bool, {whenTrue, whenFalse});
+      return emitValue(b, loc, PtxOpcode::OrPred, DataType::Bool, {c, f});
+    Value *whenTrue = emitValue(b, loc, PtxOpcode::AndPred, DataType::Bool, {c, t});
+    Value *notC = emitValue(b, loc, PtxOpcode::NotPred, DataType::Bool, {c});
+    Value *whenFalse = emitValue(b, loc, PtxOpcode::AndPred, DataType::Bool, {notC, f});
+    return emitValue(b, loc, PtxOpcode::OrPred, DataType::Bool, {whenTrue, whenFalse});
   }
 
   Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
@@ -443,9 +463,10 @@ private:
     const std::string *predicate = op.attrAs<std::string>("predicate");
     if (type == DataType::Bool && predicate && (*predicate == "eq" || *predicate == "ne")) {
       // Predicates differ when their exclusive or holds (`not b` is b == False).
-      Value *differ = emitValue(b, op.loc(), "xor.pred", DataType::Bool, operands);
-      return *predicate == "ne" ? differ
-                                : emitValue(b, op.loc(), "not.pred", DataType::Bool, {differ});
+      Value *differ = emitValue(b, op.loc(), PtxOpcode::XorPred, DataType::Bool, operands);
+      return *predicate == "ne"
+                 ? differ
+                 : emitValue(b, op.loc(), PtxOpcode::NotPred, DataType::Bool, {differ});
     }
     // Equality does not depend on the signedness: u32 uses the s32 forms.
     bool equality = predicate && (*predicate == "eq" || *predicate == "ne");
@@ -453,72 +474,76 @@ private:
                          : type == DataType::U32                                     ? ".u32"
                          : type == DataType::F32                                     ? ".f32"
                                                                                      : nullptr;
-    std::string opcode = "setp." + (predicate ? *predicate : "") + (suffix ? suffix : "");
-    if (!suffix || !ptx::lookupPtxInstruction(opcode)) {
+    // The predicate's text spells the opcode: setp.lt.s32.
+    const ptx::PtxInstruction *setp =
+        suffix ? ptx::lookupPtxInstruction("setp." + (predicate ? *predicate : "") + suffix)
+               : nullptr;
+    if (!setp) {
       fail(op, "cannot select a comparison '" + (predicate ? *predicate : "") + "' of " +
                    ir::name(type));
       return nullptr;
     }
-    return emitValue(b, op.loc(), opcode, DataType::Bool, operands);
+    return emitValue(b, op.loc(), setp->id, DataType::Bool, operands);
   }
 
   /// A narrow float code widened exactly to f16 (bf16 for ue8m0) through
   /// the sm_100a x2 up-conversions: the code in the low half, the result in
   /// the low half of the pair. Null for formats without one.
   Value *widenToHalf(ir::Builder &b, llvm::SMLoc loc, Value *code, DataType from) {
-    const char *opcode = nullptr;
+    PtxOpcode opcode;
     switch (from) {
     case DataType::F4E2M1: {
       // The e2m1 form reads a b8: the low byte of the b16 register.
-      code = emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {code}).result(0);
-      opcode = "cvt.rn.f16x2.e2m1x2";
+      code =
+          emitInst(b, loc, PtxOpcode::MovB16Unpack, {DataType::U8, DataType::U8}, {code}).result(0);
+      opcode = PtxOpcode::CvtRnF16x2E2m1x2;
       break;
     }
     case DataType::UE4M3: {
       // ue4m3 is e4m3 without the sign: bit 7 is not part of the code.
-      Operation &mask = emitInst(b, loc, "mov.b16", {DataType::U16});
+      Operation &mask = emitInst(b, loc, PtxOpcode::MovB16, {DataType::U16});
       mask.setAttr("imm", int64_t(0x7F));
-      code = emitValue(b, loc, "and.b16", DataType::U16, {code, mask.result()});
-      opcode = "cvt.rn.f16x2.e4m3x2";
+      code = emitValue(b, loc, PtxOpcode::AndB16, DataType::U16, {code, mask.result()});
+      opcode = PtxOpcode::CvtRnF16x2E4m3x2;
       break;
     }
     case DataType::F8E4M3:
-      opcode = "cvt.rn.f16x2.e4m3x2";
+      opcode = PtxOpcode::CvtRnF16x2E4m3x2;
       break;
     case DataType::F8E5M2:
-      opcode = "cvt.rn.f16x2.e5m2x2";
+      opcode = PtxOpcode::CvtRnF16x2E5m2x2;
       break;
     case DataType::UE8M0:
-      opcode = "cvt.rn.bf16x2.ue8m0x2";
+      opcode = PtxOpcode::CvtRnBf16x2Ue8m0x2;
       break;
     default:
       return nullptr;
     }
     DataType half = from == DataType::UE8M0 ? DataType::BF16 : DataType::F16;
     Value *pair = emitValue(b, loc, opcode, DataType::U32, {code});
-    return emitInst(b, loc, "mov.b32.unpack", {half, half}, {pair}).result(0);
+    return emitInst(b, loc, PtxOpcode::MovB32Unpack, {half, half}, {pair}).result(0);
   }
 
   /// One conversion between scalar types.
   struct ConvertRule {
     DataType from, to;
-    const char *opcode;
+    PtxOpcode opcode;
   };
   static constexpr ConvertRule kConvertRules[] = {
-      {DataType::I32, DataType::F32, "cvt.rn.f32.s32"},
-      {DataType::F32, DataType::I32, "cvt.rzi.s32.f32"},
-      {DataType::U32, DataType::F32, "cvt.rn.f32.u32"},
-      {DataType::F32, DataType::U32, "cvt.rzi.u32.f32"},
-      {DataType::I32, DataType::I64, "cvt.s64.s32"},
-      {DataType::U32, DataType::U64, "cvt.u64.u32"},
-      {DataType::U16, DataType::U32, "cvt.u32.u16"},
-      {DataType::U8, DataType::U32, "cvt.u32.u16"},
-      {DataType::I64, DataType::I32, "cvt.u32.u64"},
-      {DataType::U64, DataType::U32, "cvt.u32.u64"},
-      {DataType::F16, DataType::F32, "cvt.f32.f16"},
-      {DataType::BF16, DataType::F32, "cvt.f32.bf16"},
-      {DataType::F32, DataType::F16, "cvt.rn.f16.f32"},
-      {DataType::F32, DataType::BF16, "cvt.rn.bf16.f32"},
+      {DataType::I32, DataType::F32, PtxOpcode::CvtRnF32S32},
+      {DataType::F32, DataType::I32, PtxOpcode::CvtRziS32F32},
+      {DataType::U32, DataType::F32, PtxOpcode::CvtRnF32U32},
+      {DataType::F32, DataType::U32, PtxOpcode::CvtRziU32F32},
+      {DataType::I32, DataType::I64, PtxOpcode::CvtS64S32},
+      {DataType::U32, DataType::U64, PtxOpcode::CvtU64U32},
+      {DataType::U16, DataType::U32, PtxOpcode::CvtU32U16},
+      {DataType::U8, DataType::U32, PtxOpcode::CvtU32U16},
+      {DataType::I64, DataType::I32, PtxOpcode::CvtU32U64},
+      {DataType::U64, DataType::U32, PtxOpcode::CvtU32U64},
+      {DataType::F16, DataType::F32, PtxOpcode::CvtF32F16},
+      {DataType::BF16, DataType::F32, PtxOpcode::CvtF32Bf16},
+      {DataType::F32, DataType::F16, PtxOpcode::CvtRnF16F32},
+      {DataType::F32, DataType::BF16, PtxOpcode::CvtRnBf16F32},
   };
 
   /// Whether `op` rounds to nearest even, the only rounding selected; says
@@ -536,23 +561,24 @@ private:
   Value *convertX2(ir::Builder &b, const Operation &op, Value *lo, Value *hi) {
     const Type *to = op.attrAs<Type>("to");
     DataType from = kernelType(op.operand(0));
-    const char *opcode = from != DataType::F32 || !to  ? nullptr
-                         : to->element() == DataType::F16  ? "cvt.rn.f16x2.f32"
-                         : to->element() == DataType::BF16 ? "cvt.rn.bf16x2.f32"
-                                                           : nullptr;
+    std::optional<PtxOpcode> opcode;
+    if (from == DataType::F32 && to && to->element() == DataType::F16)
+      opcode = PtxOpcode::CvtRnF16x2F32;
+    else if (from == DataType::F32 && to && to->element() == DataType::BF16)
+      opcode = PtxOpcode::CvtRnBf16x2F32;
     if (!opcode) {
       fail(op, "cannot convert pairs of " + ir::name(from) + " to " +
                    (to ? to->str() : std::string("?")));
       return nullptr;
     }
-    return emitValue(b, op.loc(), opcode, DataType::U32, {hi, lo});
+    return emitValue(b, op.loc(), *opcode, DataType::U32, {hi, lo});
   }
 
   Value *immediate32(ir::Builder &b, llvm::SMLoc loc, int64_t value) {
     return ptx::emitImmediate(b, loc, DataType::U32, value);
   }
 
-  Value *binary32(ir::Builder &b, llvm::SMLoc loc, const char *opcode, Value *x, Value *y) {
+  Value *binary32(ir::Builder &b, llvm::SMLoc loc, PtxOpcode opcode, Value *x, Value *y) {
     return emitValue(b, loc, opcode, DataType::U32, {x, y});
   }
 
@@ -562,17 +588,18 @@ private:
   /// 2^-126 (exponent e as f32 exponent e, the zero exponent a subnormal,
   /// just as in e2m1), so one exact multiplication by 2^126 gives the value.
   Value *decodeE2m1(ir::Builder &b, llvm::SMLoc loc, Value *code) {
-    Value *c = emitValue(b, loc, "cvt.u32.u16", DataType::U32, {code});
-    Value *magnitude = binary32(b, loc, "shl.b32",
-                                binary32(b, loc, "and.b32", c, immediate32(b, loc, 7)),
+    Value *c = emitValue(b, loc, PtxOpcode::CvtU32U16, DataType::U32, {code});
+    Value *magnitude = binary32(b, loc, PtxOpcode::ShlB32,
+                                binary32(b, loc, PtxOpcode::AndB32, c, immediate32(b, loc, 7)),
                                 immediate32(b, loc, 22));
-    Value *sign = binary32(b, loc, "shl.b32", binary32(b, loc, "and.b32", c, immediate32(b, loc, 8)),
+    Value *sign = binary32(b, loc, PtxOpcode::ShlB32,
+                           binary32(b, loc, PtxOpcode::AndB32, c, immediate32(b, loc, 8)),
                            immediate32(b, loc, 28));
-    Value *scaled = emitValue(b, loc, "mov.b32.tof32", DataType::F32,
-                              {binary32(b, loc, "or.b32", magnitude, sign)});
-    Operation &two126 = emitInst(b, loc, "mov.f32", {DataType::F32});
+    Value *scaled = emitValue(b, loc, PtxOpcode::MovB32Tof32, DataType::F32,
+                              {binary32(b, loc, PtxOpcode::OrB32, magnitude, sign)});
+    Operation &two126 = emitInst(b, loc, PtxOpcode::MovF32, {DataType::F32});
     two126.setAttr("imm", 0x1p126);
-    return emitValue(b, loc, "mul.rn.f32", DataType::F32, {scaled, two126.result()});
+    return emitValue(b, loc, PtxOpcode::MulRnF32, DataType::F32, {scaled, two126.result()});
   }
 
   /// The two e2m1 codes of the byte at bit `shift` of `word` as an f16
@@ -585,16 +612,19 @@ private:
   /// 2^(e-127) for 1..254, 2^-127 (a subnormal) for 0, and for 255 the
   /// canonical f32 NaN 0x7FFFFFFF that cvt.f32.bf16 makes of a NaN.
   Value *decodeUe8m0(ir::Builder &b, llvm::SMLoc loc, Value *code) {
-    Value *e = binary32(b, loc, "and.b32", emitValue(b, loc, "cvt.u32.u16", DataType::U32, {code}),
+    Value *e = binary32(b, loc, PtxOpcode::AndB32,
+                        emitValue(b, loc, PtxOpcode::CvtU32U16, DataType::U32, {code}),
                         immediate32(b, loc, 0xFF));
-    Value *bits = binary32(b, loc, "shl.b32", e, immediate32(b, loc, 23));
-    Value *isZero = emitValue(b, loc, "setp.eq.s32", DataType::Bool, {e, immediate32(b, loc, 0)});
-    bits = emitValue(b, loc, "selp.b32", DataType::U32,
+    Value *bits = binary32(b, loc, PtxOpcode::ShlB32, e, immediate32(b, loc, 23));
+    Value *isZero =
+        emitValue(b, loc, PtxOpcode::SetpEqS32, DataType::Bool, {e, immediate32(b, loc, 0)});
+    bits = emitValue(b, loc, PtxOpcode::SelpB32, DataType::U32,
                      {immediate32(b, loc, 0x00400000), bits, isZero});
-    Value *isNaN = emitValue(b, loc, "setp.eq.s32", DataType::Bool, {e, immediate32(b, loc, 0xFF)});
-    bits = emitValue(b, loc, "selp.b32", DataType::U32,
+    Value *isNaN =
+        emitValue(b, loc, PtxOpcode::SetpEqS32, DataType::Bool, {e, immediate32(b, loc, 0xFF)});
+    bits = emitValue(b, loc, PtxOpcode::SelpB32, DataType::U32,
                      {immediate32(b, loc, 0x7FFFFFFF), bits, isNaN});
-    return emitValue(b, loc, "mov.b32.tof32", DataType::F32, {bits});
+    return emitValue(b, loc, PtxOpcode::MovB32Tof32, DataType::F32, {bits});
   }
 
   Value *convert(ir::Builder &b, const Operation &op, Value *v, DataType from, DataType to) {
@@ -625,13 +655,13 @@ private:
     // The bits of a b32 word as an f32 (a tensor-memory cell), and back (a
     // word of a vector store).
     if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 && mto == DataType::F32)
-      return emitValue(b, op.loc(), "mov.b32.tof32", DataType::F32, {v});
+      return emitValue(b, op.loc(), PtxOpcode::MovB32Tof32, DataType::F32, {v});
     if (mfrom == DataType::F32 && ptx::registerClass(mto) == ptx::RegisterClass::B32)
-      return emitValue(b, op.loc(), "mov.b32.fromf32", mto, {v});
+      return emitValue(b, op.loc(), PtxOpcode::MovB32Fromf32, mto, {v});
     // Narrowing to the low bits of a b16 register (e.g. a selected nibble).
     if (ptx::registerClass(mfrom) == ptx::RegisterClass::B32 &&
         ptx::registerClass(mto) == ptx::RegisterClass::B16)
-      return emitValue(b, op.loc(), "cvt.u16.u32", mto, {v});
+      return emitValue(b, op.loc(), PtxOpcode::CvtU16U32, mto, {v});
     fail(op, "cannot bitcast " + ir::name(from) + " to " + ir::name(to));
     return nullptr;
   }
@@ -652,7 +682,7 @@ private:
 
   Value *specialRegister(ir::Builder &b, const Operation &op) {
     const int64_t *dim = op.attrAs<int64_t>("dim");
-    Operation &mov = emitInst(b, op.loc(), "mov.u32", {op.result()->type().element()});
+    Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovU32, {op.result()->type().element()});
     mov.setAttr("special", specialRegisterName(op.kind(), dim ? *dim : 0));
     return mov.result();
   }
@@ -666,19 +696,42 @@ private:
     return nullptr;
   }
 
-  /// The width and PTX state space of a memory op: "global", "shared" or,
-  /// for another CTA's shared memory (dsmem), "shared::cluster".
-  std::optional<std::pair<int64_t, std::string>> memoryAccess(const Operation &op) {
+  /// A PTX state space and its loads and stores: 8-, 16- and 32-bit
+  /// elements, f32, and vectors of 2 and 4 32-bit words.
+  struct StateSpace {
+    ir::MemorySpace space;
+    const char *name;
+    PtxOpcode loadU8, loadU16, loadU32, loadF32, loadV2, loadV4;
+    PtxOpcode storeB8, storeB16, storeB32, storeF32, storeV2, storeV4;
+  };
+  /// Another CTA's shared memory (dsmem) is "shared::cluster".
+  static constexpr StateSpace kStateSpaces[] = {
+      {ir::MemorySpace::Global, "global", PtxOpcode::LdGlobalU8, PtxOpcode::LdGlobalU16,
+       PtxOpcode::LdGlobalU32, PtxOpcode::LdGlobalF32, PtxOpcode::LdGlobalV2U32,
+       PtxOpcode::LdGlobalV4U32, PtxOpcode::StGlobalB8, PtxOpcode::StGlobalB16,
+       PtxOpcode::StGlobalB32, PtxOpcode::StGlobalF32, PtxOpcode::StGlobalV2B32,
+       PtxOpcode::StGlobalV4B32},
+      {ir::MemorySpace::Shared, "shared", PtxOpcode::LdSharedU8, PtxOpcode::LdSharedU16,
+       PtxOpcode::LdSharedU32, PtxOpcode::LdSharedF32, PtxOpcode::LdSharedV2U32,
+       PtxOpcode::LdSharedV4U32, PtxOpcode::StSharedB8, PtxOpcode::StSharedB16,
+       PtxOpcode::StSharedB32, PtxOpcode::StSharedF32, PtxOpcode::StSharedV2B32,
+       PtxOpcode::StSharedV4B32},
+      {ir::MemorySpace::ClusterShared, "shared::cluster", PtxOpcode::LdSharedClusterU8,
+       PtxOpcode::LdSharedClusterU16, PtxOpcode::LdSharedClusterU32, PtxOpcode::LdSharedClusterF32,
+       PtxOpcode::LdSharedClusterV2U32, PtxOpcode::LdSharedClusterV4U32,
+       PtxOpcode::StSharedClusterB8, PtxOpcode::StSharedClusterB16, PtxOpcode::StSharedClusterB32,
+       PtxOpcode::StSharedClusterF32, PtxOpcode::StSharedClusterV2B32,
+       PtxOpcode::StSharedClusterV4B32},
+  };
+
+  /// The width and PTX state space of a memory op.
+  std::optional<std::pair<int64_t, const StateSpace *>> memoryAccess(const Operation &op) {
     const int64_t *bits = op.attrAs<int64_t>("bits");
     const std::string *space = op.attrAs<std::string>("space");
-    static const std::pair<ir::MemorySpace, const char *> spaces[] = {
-        {ir::MemorySpace::Global, "global"},
-        {ir::MemorySpace::Shared, "shared"},
-        {ir::MemorySpace::ClusterShared, "shared::cluster"}};
-    const char *ptxSpace = nullptr;
-    for (const auto &[s, ptx] : spaces)
-      if (space && *space == ir::name(s))
-        ptxSpace = ptx;
+    const StateSpace *ptxSpace = nullptr;
+    for (const StateSpace &s : kStateSpaces)
+      if (space && *space == ir::name(s.space))
+        ptxSpace = &s;
     if (!ptxSpace) {
       fail(op, "only global and shared memory accesses are supported");
       return std::nullopt;
@@ -687,7 +740,7 @@ private:
       fail(op, "cannot access " + llvm::Twine(bits ? *bits : 0) + "-bit elements");
       return std::nullopt;
     }
-    return std::pair(*bits, std::string(ptxSpace));
+    return std::pair(*bits, ptxSpace);
   }
 
   Value *memLoad(ir::Builder &b, const Operation &op, Value *address, DataType type) {
@@ -695,10 +748,10 @@ private:
     if (!access)
       return nullptr;
     auto [bits, space] = *access;
-    std::string opcode = "ld." + space + (bits == 8              ? ".u8"
-                                          : bits == 16           ? ".u16"
-                                          : type == DataType::F32 ? ".f32"
-                                                                  : ".u32");
+    PtxOpcode opcode = bits == 8               ? space->loadU8
+                       : bits == 16            ? space->loadU16
+                       : type == DataType::F32 ? space->loadF32
+                                               : space->loadU32;
     return emitValue(b, op.loc(), opcode, machineType(type), {address});
   }
 
@@ -708,8 +761,10 @@ private:
   Value *shuffle(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in, DataType type) {
     llvm::SMLoc loc = op.loc();
     const int64_t *offset = op.attrAs<int64_t>("offset");
+    // The mode's text spells the opcode: shfl.sync.bfly.b32.
     return emitValue(
-        b, loc, "shfl.sync." + *op.attrAs<std::string>("mode") + ".b32", machineType(type),
+        b, loc, ptx::opcodeNamed("shfl.sync." + *op.attrAs<std::string>("mode") + ".b32"),
+        machineType(type),
         {in[0], offset ? immediate32(b, loc, *offset) : in[1],
          immediate32(b, loc, *op.attrAs<int64_t>("clamp")), immediate32(b, loc, 0xFFFFFFFF)});
   }
@@ -721,28 +776,40 @@ private:
     bool store = op.kind() == OpKind::StmatrixWords;
     const int64_t *num = op.attrAs<int64_t>("num");
     const bool *trans = op.attrAs<bool>("trans");
-    std::string opcode = std::string(store ? "stmatrix" : "ldmatrix") + ".x" +
-                         std::to_string(num ? *num : 0) + (trans && *trans ? ".trans" : "");
-    if (!num || !trans || !ptx::lookupPtxInstruction(opcode)) {
+    // x1, x2 and x4, each without and with .trans.
+    static constexpr PtxOpcode kStmatrix[3][2] = {
+        {PtxOpcode::StmatrixX1, PtxOpcode::StmatrixX1Trans},
+        {PtxOpcode::StmatrixX2, PtxOpcode::StmatrixX2Trans},
+        {PtxOpcode::StmatrixX4, PtxOpcode::StmatrixX4Trans}};
+    static constexpr PtxOpcode kLdmatrix[3][2] = {
+        {PtxOpcode::LdmatrixX1, PtxOpcode::LdmatrixX1Trans},
+        {PtxOpcode::LdmatrixX2, PtxOpcode::LdmatrixX2Trans},
+        {PtxOpcode::LdmatrixX4, PtxOpcode::LdmatrixX4Trans}};
+    if (!num || !trans || (*num != 1 && *num != 2 && *num != 4)) {
       fail(op, "cannot select '" + ir::name(op.kind()) + "' of " + llvm::Twine(num ? *num : 0) +
                    " matrices");
       return nullptr;
     }
     llvm::SmallVector<DataType, 4> words(store ? 0 : *num, DataType::U32);
+    unsigned form = llvm::Log2_64(uint64_t(*num));
+    PtxOpcode opcode = (store ? kStmatrix : kLdmatrix)[form][*trans];
     Operation &inst = emitInst(b, op.loc(), opcode, words, in);
     return store ? nullptr : inst.result(0);
   }
 
   /// `ld`/`st` of N 32-bit words in global or shared memory: `ld.shared.u32`,
-  /// `st.global.v4.b32`; empty when N is not 1, 2 or 4.
-  static std::string vectorOpcode(llvm::StringRef access, llvm::StringRef space, int64_t vector,
-                                  llvm::StringRef type) {
-    if (vector != 1 && vector != 2 && vector != 4)
-      return "";
-    std::string opcode = (access + "." + space + ".").str();
-    if (vector > 1)
-      opcode += "v" + std::to_string(vector) + ".";
-    return opcode + type.str();
+  /// `st.global.v4.b32`; none when N is not 1, 2 or 4.
+  static std::optional<PtxOpcode> wordsOpcode(bool store, const StateSpace &space, int64_t vector) {
+    switch (vector) {
+    case 1:
+      return store ? space.storeB32 : space.loadU32;
+    case 2:
+      return store ? space.storeV2 : space.loadV2;
+    case 4:
+      return store ? space.storeV4 : space.loadV4;
+    default:
+      return std::nullopt;
+    }
   }
 
   /// `mem.load {bits = 32, vector = N}`: N u32 words in one access.
@@ -752,12 +819,12 @@ private:
     if (!access)
       return false;
     auto [bits, space] = *access;
-    std::string opcode = vectorOpcode("ld", space, *vector, "u32");
-    if (bits != 32 || opcode.empty() || op.results().size() != size_t(*vector))
+    std::optional<PtxOpcode> opcode = wordsOpcode(/*store=*/false, *space, *vector);
+    if (bits != 32 || !opcode || op.results().size() != size_t(*vector))
       return fail(op, "cannot select a vector load of " + llvm::Twine(*vector) + " x " +
-                          llvm::Twine(bits) + " bits from " + space + " memory");
+                          llvm::Twine(bits) + " bits from " + space->name + " memory");
     llvm::SmallVector<DataType, 4> types(*vector, DataType::U32);
-    Operation &load = emitInst(b, op.loc(), opcode, types, {lookup(op.operand(0))});
+    Operation &load = emitInst(b, op.loc(), *opcode, types, {lookup(op.operand(0))});
     for (size_t i = 0; i < op.results().size(); ++i)
       machine[op.result(i)] = load.result(i);
     dead.push_back(&op);
@@ -770,13 +837,13 @@ private:
     auto access = memoryAccess(op);
     if (!access)
       return;
-    std::string opcode = vectorOpcode("st", access->second, vector, "b32");
-    if (access->first != 32 || opcode.empty()) {
+    std::optional<PtxOpcode> opcode = wordsOpcode(/*store=*/true, *access->second, vector);
+    if (access->first != 32 || !opcode) {
       fail(op, "cannot select a vector store of " + llvm::Twine(vector) + " x " +
-                   llvm::Twine(access->first) + " bits to " + access->second + " memory");
+                   llvm::Twine(access->first) + " bits to " + access->second->name + " memory");
       return;
     }
-    emitInst(b, op.loc(), opcode, {}, in);
+    emitInst(b, op.loc(), *opcode, {}, in);
   }
 
   void memStore(ir::Builder &b, const Operation &op, Value *address, Value *value, DataType type) {
@@ -784,10 +851,10 @@ private:
     if (!access)
       return;
     auto [bits, space] = *access;
-    std::string opcode = "st." + space + (bits == 8              ? ".b8"
-                                          : bits == 16           ? ".b16"
-                                          : type == DataType::F32 ? ".f32"
-                                                                  : ".b32");
+    PtxOpcode opcode = bits == 8               ? space->storeB8
+                       : bits == 16            ? space->storeB16
+                       : type == DataType::F32 ? space->storeF32
+                                               : space->storeB32;
     emitInst(b, op.loc(), opcode, {}, {address, value});
   }
 

@@ -7,24 +7,29 @@ namespace cutec {
 
 using ir::DataType;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 namespace {
 
 struct MathRule {
   llvm::StringLiteral fn;
   DataType type;
-  const char *opcode;
+  PtxOpcode opcode;
 };
 
 constexpr MathRule kMathRules[] = {
-    {"max", DataType::F32, "max.f32"},    {"max", DataType::I32, "max.s32"},
-    {"max", DataType::U32, "max.u32"},    {"min", DataType::F32, "min.f32"},
-    {"min", DataType::I32, "min.s32"},    {"min", DataType::U32, "min.u32"},
-    {"abs", DataType::I32, "abs.s32"},    {"sqrt", DataType::F32, "sqrt.rn.f32"},
+    {"max", DataType::F32, PtxOpcode::MaxF32},
+    {"max", DataType::I32, PtxOpcode::MaxS32},
+    {"max", DataType::U32, PtxOpcode::MaxU32},
+    {"min", DataType::F32, PtxOpcode::MinF32},
+    {"min", DataType::I32, PtxOpcode::MinS32},
+    {"min", DataType::U32, PtxOpcode::MinU32},
+    {"abs", DataType::I32, PtxOpcode::AbsS32},
+    {"sqrt", DataType::F32, PtxOpcode::SqrtRnF32},
     // fastmath: the special-function unit (exp.approx is expand-math's).
-    {"exp2.approx", DataType::F32, "ex2.approx.ftz.f32"},
-    {"rsqrt.approx", DataType::F32, "rsqrt.approx.ftz.f32"},
-    {"rcp.approx", DataType::F32, "rcp.approx.ftz.f32"},
+    {"exp2.approx", DataType::F32, PtxOpcode::Ex2ApproxFtzF32},
+    {"rsqrt.approx", DataType::F32, PtxOpcode::RsqrtApproxFtzF32},
+    {"rcp.approx", DataType::F32, PtxOpcode::RcpApproxFtzF32},
 };
 
 } // namespace
@@ -40,13 +45,13 @@ ir::Value *selectMath(ir::Builder &b, const ir::Operation &op,
   // abs and copysign move the sign bit and nothing else (a NaN keeps its
   // payload); PTX's copysign takes the sign first.
   if (type == DataType::F32 && fn == "abs") {
-    ir::Value *bits = emitValue(b, loc, "mov.b32.fromf32", DataType::U32, operands);
+    ir::Value *bits = emitValue(b, loc, PtxOpcode::MovB32Fromf32, DataType::U32, operands);
     ir::Value *mask = ptx::emitImmediate(b, loc, DataType::U32, 0x7FFFFFFF);
-    return emitValue(b, loc, "mov.b32.tof32", DataType::F32,
-                     {emitValue(b, loc, "and.b32", DataType::U32, {bits, mask})});
+    return emitValue(b, loc, PtxOpcode::MovB32Tof32, DataType::F32,
+                     {emitValue(b, loc, PtxOpcode::AndB32, DataType::U32, {bits, mask})});
   }
   if (type == DataType::F32 && fn == "copysign")
-    return emitValue(b, loc, "copysign.f32", type, {operands[1], operands[0]});
+    return emitValue(b, loc, PtxOpcode::CopysignF32, type, {operands[1], operands[0]});
   context.error(loc, "isel: cannot select math.call '" + fn + "' on " + ir::name(type));
   return nullptr;
 }

@@ -25,6 +25,7 @@ using ir::DataType;
 using ir::Value;
 using ptx::emitImmediate;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 namespace {
 
@@ -35,20 +36,21 @@ Value *immediate(ir::Builder &b, llvm::SMLoc loc, int64_t value) {
   return emitImmediate(b, loc, DataType::U32, value);
 }
 
-Value *binary(ir::Builder &b, llvm::SMLoc loc, const char *opcode, Value *x, Value *y) {
+Value *binary(ir::Builder &b, llvm::SMLoc loc, PtxOpcode opcode, Value *x, Value *y) {
   return emitValue(b, loc, opcode, DataType::U32, {x, y});
 }
 
 Value *prmt(ir::Builder &b, llvm::SMLoc loc, Value *low, Value *high, Value *selector) {
-  return emitValue(b, loc, "prmt.b32", DataType::U32, {low, high, selector});
+  return emitValue(b, loc, PtxOpcode::PrmtB32, DataType::U32, {low, high, selector});
 }
 
 /// The two codes of the byte at `shift` as an f16 pair (sm_100a and later).
 Value *convertPair(ir::Builder &b, llvm::SMLoc loc, Value *word, int64_t shift) {
-  Value *byte = shift ? binary(b, loc, "shr.u32", word, immediate(b, loc, shift)) : word;
-  Value *b16 = emitValue(b, loc, "cvt.u16.u32", DataType::U16, {byte});
-  Value *b8 = ptx::emitInst(b, loc, "mov.b16.unpack", {DataType::U8, DataType::U8}, {b16}).result(0);
-  return emitValue(b, loc, "cvt.rn.f16x2.e2m1x2", DataType::U32, {b8});
+  Value *byte = shift ? binary(b, loc, PtxOpcode::ShrU32, word, immediate(b, loc, shift)) : word;
+  Value *b16 = emitValue(b, loc, PtxOpcode::CvtU16U32, DataType::U16, {byte});
+  Value *b8 =
+      ptx::emitInst(b, loc, PtxOpcode::MovB16Unpack, {DataType::U8, DataType::U8}, {b16}).result(0);
+  return emitValue(b, loc, PtxOpcode::CvtRnF16x2E2m1x2, DataType::U32, {b8});
 }
 
 } // namespace
@@ -59,7 +61,7 @@ Value *E2m1PairProducts::emit(ir::Builder &b, llvm::SMLoc loc, const ir::Block *
   if (target.hasFp4AndUe8m0Conversions) {
     Value *pairA = convertPair(b, loc, wordA, low);
     Value *pairB = convertPair(b, loc, wordB, low);
-    return binary(b, loc, "mul.rn.f16x2", pairA, pairB);
+    return binary(b, loc, PtxOpcode::MulRnF16x2, pairA, pairB);
   }
   int64_t k = low / 4;
   Value *selector = immediate(b, loc, (4 + k) << 12 | 8 << 8 | k << 4 | 8);
@@ -70,12 +72,12 @@ Value *E2m1PairProducts::emit(ir::Builder &b, llvm::SMLoc loc, const ir::Block *
   };
   Value *pairA = pair(wordA);
   Value *pairB = pair(wordB);
-  Value *magnitude = binary(b, loc, "mul.rn.f16x2", pairA, pairB);
+  Value *magnitude = binary(b, loc, PtxOpcode::MulRnF16x2, pairA, pairB);
   Value *sign = signs(b, loc, block, wordA, wordB);
   if (low < 12)
-    sign = binary(b, loc, "shl.b32", sign, immediate(b, loc, 12 - low));
-  sign = binary(b, loc, "and.b32", sign, immediate(b, loc, int64_t(0x80008000u)));
-  return binary(b, loc, "xor.b32", magnitude, sign);
+    sign = binary(b, loc, PtxOpcode::ShlB32, sign, immediate(b, loc, 12 - low));
+  sign = binary(b, loc, PtxOpcode::AndB32, sign, immediate(b, loc, int64_t(0x80008000u)));
+  return binary(b, loc, PtxOpcode::XorB32, magnitude, sign);
 }
 
 Value *E2m1PairProducts::lookUpMagnitudes(ir::Builder &b, llvm::SMLoc loc,
@@ -83,9 +85,9 @@ Value *E2m1PairProducts::lookUpMagnitudes(ir::Builder &b, llvm::SMLoc loc,
   Value *&bytes = magnitudes[{block, word, half}];
   if (bytes)
     return bytes;
-  Value *codes = half ? binary(b, loc, "shr.u32", word, immediate(b, loc, 16)) : word;
+  Value *codes = half ? binary(b, loc, PtxOpcode::ShrU32, word, immediate(b, loc, 16)) : word;
   // prmt reads the low four selectors; bit 3 of each would replicate signs.
-  Value *selectors = binary(b, loc, "and.b32", codes, immediate(b, loc, 0x7777));
+  Value *selectors = binary(b, loc, PtxOpcode::AndB32, codes, immediate(b, loc, 0x7777));
   Value *table = immediate(b, loc, kMagnitudesLow);
   bytes = prmt(b, loc, table, immediate(b, loc, kMagnitudesHigh), selectors);
   return bytes;
@@ -95,7 +97,7 @@ Value *E2m1PairProducts::signs(ir::Builder &b, llvm::SMLoc loc, const ir::Block 
                                Value *wordA, Value *wordB) {
   Value *&x = xors[{block, wordA, wordB}];
   if (!x)
-    x = binary(b, loc, "xor.b32", wordA, wordB);
+    x = binary(b, loc, PtxOpcode::XorB32, wordA, wordB);
   return x;
 }
 

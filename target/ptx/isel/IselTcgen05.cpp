@@ -47,17 +47,18 @@ std::string tcgen05Unsupported(const ir::Operation &op, const PtxTarget &target)
 using ir::DataType;
 using ptx::emitInst;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
                             int64_t constantBits) {
-  ir::Value *wide = emitValue(b, loc, "cvt.u64.u32", DataType::U64, {address});
+  ir::Value *wide = emitValue(b, loc, PtxOpcode::CvtU64U32, DataType::U64, {address});
   ir::Value *units =
-      emitValue(b, loc, "shr.s64", DataType::U64,
+      emitValue(b, loc, PtxOpcode::ShrS64, DataType::U64,
                 {wide, ptx::emitImmediate(b, loc, DataType::U32, hw::kDescriptorUnitShift)});
   ir::Value *start = emitValue(
-      b, loc, "and.b64", DataType::U64,
+      b, loc, PtxOpcode::AndB64, DataType::U64,
       {units, ptx::emitImmediate(b, loc, DataType::U64, hw::umma_smem::kStartAddress.max())});
-  return emitValue(b, loc, "or.b64", DataType::U64,
+  return emitValue(b, loc, PtxOpcode::OrB64, DataType::U64,
                    {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
 }
 
@@ -73,12 +74,12 @@ static std::string blockScaledKind(llvm::StringRef kind, const PtxTarget &target
   return (prefix + (vector == "4X" ? ".block16" : ".block32")).str();
 }
 
-/// "tcgen05.ld.16x256b.x2.pack::16b": the opcode of a tcgen05.ld/st form.
-static std::string tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
-                                  llvm::StringRef packing) {
-  return (prefix + *op.attrAs<std::string>("shape") + ".x" +
-          llvm::Twine(*op.attrAs<int64_t>("num")) + packing)
-      .str();
+/// The opcode of a tcgen05.ld/st form, which the shape's text spells:
+/// "tcgen05.ld.16x256b.x2.pack::16b".
+static PtxOpcode tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
+                                llvm::StringRef packing) {
+  return ptx::opcodeNamed(prefix + *op.attrAs<std::string>("shape") + ".x" +
+                          llvm::Twine(*op.attrAs<int64_t>("num")) + packing);
 }
 
 /// 16x32bx2 puts the upper half-warp's cells immHalfSplitoff columns on:
@@ -92,7 +93,8 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
                          const PtxTarget &target) {
   llvm::SMLoc loc = op.loc();
   // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
-  const std::string pair = op.attrAs<int64_t>("cta_group") ? ".cg2" : "";
+  const bool pair = op.attrAs<int64_t>("cta_group") != nullptr;
+  const char *pairSuffix = pair ? ".cg2" : "";
   switch (op.kind()) {
   case OpKind::TmemTensor:
     return in[0];
@@ -104,8 +106,10 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    // The kind's text spells the opcode: tcgen05.mma.f16.tmem_a.
     emitInst(b, loc,
-             "tcgen05.mma." + *op.attrAs<std::string>("kind") + (aInTmem ? ".tmem_a" : "") + pair,
+             ptx::opcodeNamed("tcgen05.mma." + *op.attrAs<std::string>("kind") +
+                              (aInTmem ? ".tmem_a" : "") + pairSuffix),
              {}, {in[0], a, bd, idesc, in[3]});
     return nullptr;
   }
@@ -115,60 +119,68 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
     ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
     emitInst(b, loc,
-             "tcgen05.mma." + blockScaledKind(*op.attrAs<std::string>("kind"), target) + pair, {},
-             {in[0], a, bd, idesc, in[4], in[5], in[3]});
+             ptx::opcodeNamed("tcgen05.mma." +
+                              blockScaledKind(*op.attrAs<std::string>("kind"), target) +
+                              pairSuffix),
+             {}, {in[0], a, bd, idesc, in[4], in[5], in[3]});
     return nullptr;
   }
   case OpKind::Tcgen05Cp: {
     // tcgen05.cp [taddr], s-desc.
     ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("desc"));
-    emitInst(b, loc, "tcgen05.cp." + *op.attrAs<std::string>("shape") + pair, {}, {in[0], desc});
+    emitInst(b, loc,
+             ptx::opcodeNamed("tcgen05.cp." + *op.attrAs<std::string>("shape") + pairSuffix), {},
+             {in[0], desc});
     return nullptr;
   }
   case OpKind::UmmaCommit:
-    if (pair.empty())
-      emitInst(b, loc, "tcgen05.commit", {}, in);
+    if (!pair)
+      emitInst(b, loc, PtxOpcode::Tcgen05Commit, {}, in);
     else // arrives on the mbarrier at this offset in both CTAs of the pair
-      emitInst(b, loc, "tcgen05.commit.cg2", {}, {in[0], pairMask(b, loc)});
+      emitInst(b, loc, PtxOpcode::Tcgen05CommitCg2, {}, {in[0], pairMask(b, loc)});
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
     bool pack = *op.attrAs<bool>("pack");
-    std::string opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
+    PtxOpcode opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
     ir::Operation &ld = emitInst(b, loc, opcode, words, in);
     setHalfSplitOffset(op, ld, pack);
     if (*op.attrAs<bool>("wait"))
-      emitInst(b, loc, "tcgen05.wait::ld", {});
+      emitInst(b, loc, PtxOpcode::Tcgen05WaitLd, {});
     return ld.result(0);
   }
   case OpKind::TmemStoreWords: {
     bool unpack = *op.attrAs<bool>("pack");
-    std::string opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
+    PtxOpcode opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
     setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
     if (*op.attrAs<bool>("wait"))
-      emitInst(b, loc, "tcgen05.wait::st", {});
+      emitInst(b, loc, PtxOpcode::Tcgen05WaitSt, {});
     return nullptr;
   }
   case OpKind::Tcgen05WaitLd:
-    emitInst(b, loc, "tcgen05.wait::ld", {});
+    emitInst(b, loc, PtxOpcode::Tcgen05WaitLd, {});
     return nullptr;
   case OpKind::Tcgen05WaitSt:
-    emitInst(b, loc, "tcgen05.wait::st", {});
+    emitInst(b, loc, PtxOpcode::Tcgen05WaitSt, {});
     return nullptr;
   case OpKind::Tcgen05FenceBefore:
-    emitInst(b, loc, "tcgen05.fence::before_thread_sync", {});
+    emitInst(b, loc, PtxOpcode::Tcgen05FenceBeforeThreadSync, {});
     return nullptr;
   case OpKind::Tcgen05FenceAfter:
-    emitInst(b, loc, "tcgen05.fence::after_thread_sync", {});
+    emitInst(b, loc, PtxOpcode::Tcgen05FenceAfterThreadSync, {});
     return nullptr;
   case OpKind::TmemAlloc:
-    ptx::emitInst(b, op.loc(), "tcgen05.alloc" + pair, {}, in);
+    ptx::emitInst(b, op.loc(), pair ? PtxOpcode::Tcgen05AllocCg2 : PtxOpcode::Tcgen05Alloc, {}, in);
     return nullptr;
   case OpKind::TmemDealloc:
-    ptx::emitInst(b, op.loc(), "tcgen05.dealloc" + pair, {}, in);
+    ptx::emitInst(b, op.loc(), pair ? PtxOpcode::Tcgen05DeallocCg2 : PtxOpcode::Tcgen05Dealloc, {},
+                  in);
     return nullptr;
   case OpKind::TmemRelinquish:
-    ptx::emitInst(b, op.loc(), "tcgen05.relinquish_alloc_permit" + pair, {});
+    ptx::emitInst(b, op.loc(),
+                  pair ? PtxOpcode::Tcgen05RelinquishAllocPermitCg2
+                       : PtxOpcode::Tcgen05RelinquishAllocPermit,
+                  {});
     return nullptr;
   default:
     return nullptr;

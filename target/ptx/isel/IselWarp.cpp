@@ -10,6 +10,7 @@ using ir::OpKind;
 using ptx::emitImmediate;
 using ptx::emitInst;
 using ptx::emitValue;
+using ptx::PtxOpcode;
 
 bool isWarpOp(OpKind kind) {
   switch (kind) {
@@ -24,13 +25,13 @@ bool isWarpOp(OpKind kind) {
 }
 
 static ir::Value *specialRegister(ir::Builder &b, llvm::SMLoc loc, const char *name) {
-  ir::Operation &mov = emitInst(b, loc, "mov.u32", {DataType::U32});
+  ir::Operation &mov = emitInst(b, loc, PtxOpcode::MovU32, {DataType::U32});
   mov.setAttr("special", std::string(name));
   return mov.result();
 }
 
 /// An instruction whose operands are immediates (`bar.sync 1, 128`).
-static ir::Operation &immediates(ir::Builder &b, llvm::SMLoc loc, llvm::StringRef opcode,
+static ir::Operation &immediates(ir::Builder &b, llvm::SMLoc loc, PtxOpcode opcode,
                                  std::vector<IntTuple> values,
                                  llvm::ArrayRef<DataType> results = {}) {
   ir::Operation &inst = emitInst(b, loc, opcode, results);
@@ -42,16 +43,19 @@ ir::Value *selectWarp(ir::Builder &b, const ir::Operation &op) {
   llvm::SMLoc loc = op.loc();
   switch (op.kind()) {
   case OpKind::ElectOne:
-    return immediates(b, loc, "elect.sync", {IntTuple(int64_t{0xFFFFFFFF})}, {DataType::Bool})
+    return immediates(b, loc, PtxOpcode::ElectSync, {IntTuple(int64_t{0xFFFFFFFF})},
+                      {DataType::Bool})
         .result();
   case OpKind::BarrierArrive:
     immediates(
-        b, loc, "bar.arrive",
+        b, loc, PtxOpcode::BarArrive,
         {IntTuple(*op.attrAs<int64_t>("barrier")), IntTuple(*op.attrAs<int64_t>("threads"))});
     return nullptr;
   case OpKind::SetMaxNRegInc:
   case OpKind::SetMaxNRegDec:
-    immediates(b, loc, op.kind() == OpKind::SetMaxNRegInc ? "setmaxnreg.inc" : "setmaxnreg.dec",
+    immediates(b, loc,
+               op.kind() == OpKind::SetMaxNRegInc ? PtxOpcode::SetmaxnregInc
+                                                  : PtxOpcode::SetmaxnregDec,
                {IntTuple(*op.attrAs<int64_t>("reg_count"))});
     return nullptr;
   default:
@@ -99,14 +103,14 @@ ir::Value *warpIndexAtEntry(ir::Builder &b, llvm::SMLoc loc, const IntTuple &blo
       continue;
     ir::Value *tid = specialRegister(b, loc, d == 0 ? "%tid.x" : d == 1 ? "%tid.y" : "%tid.z");
     linear = !linear ? tid
-                     : emitValue(b, loc, "mad.lo.s32", DataType::U32,
+                     : emitValue(b, loc, PtxOpcode::MadLoS32, DataType::U32,
                                  {linear, emitImmediate(b, loc, DataType::U32, extent[d]), tid});
   }
-  ir::Value *warp = emitValue(b, loc, "shr.u32", DataType::U32,
+  ir::Value *warp = emitValue(b, loc, PtxOpcode::ShrU32, DataType::U32,
                               {linear, emitImmediate(b, loc, DataType::U32, 5)});
   if ((extent[0] * extent[1] * extent[2]) % 32 != 0)
     return warp;
-  return emitValue(b, loc, "shfl.sync.idx.b32", DataType::U32,
+  return emitValue(b, loc, PtxOpcode::ShflSyncIdxB32, DataType::U32,
                    {warp, emitImmediate(b, loc, DataType::U32, 0),
                     emitImmediate(b, loc, DataType::U32, 0x1f),
                     emitImmediate(b, loc, DataType::U32, 0xFFFFFFFF)});

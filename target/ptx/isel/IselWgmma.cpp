@@ -25,13 +25,14 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   llvm::SMLoc loc = op.loc();
   switch (op.kind()) {
   case OpKind::WgmmaFence:
-    ptx::emitInst(b, loc, "wgmma.fence", {});
+    ptx::emitInst(b, loc, ptx::PtxOpcode::WgmmaFence, {});
     return nullptr;
   case OpKind::WgmmaCommit:
-    ptx::emitInst(b, loc, "wgmma.commit_group", {});
+    ptx::emitInst(b, loc, ptx::PtxOpcode::WgmmaCommitGroup, {});
     return nullptr;
   case OpKind::WgmmaWait:
-    ptx::emitInst(b, loc, "wgmma.wait_group", {}).setAttr("imm", *op.attrAs<int64_t>("pending"));
+    ptx::emitInst(b, loc, ptx::PtxOpcode::WgmmaWaitGroup, {})
+        .setAttr("imm", *op.attrAs<int64_t>("pending"));
     return nullptr;
   default:
     break;
@@ -52,8 +53,10 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   operands.insert(operands.end(), in.begin(), in.begin() + count);
   const std::string &types = *op.attrAs<std::string>("types");
   const int64_t k = *op.attrAs<int64_t>("k");
-  std::string opcode = "wgmma.m64n" + std::to_string(*op.attrAs<int64_t>("n")) + "k" +
-                       std::to_string(k) + "." + types + (aInRegisters ? ".rs" : "");
+  // The shape and the types' text spell the opcode: wgmma.m64n128k16.f32.f16.f16.
+  ptx::PtxOpcode opcode =
+      ptx::opcodeNamed("wgmma.m64n" + llvm::Twine(*op.attrAs<int64_t>("n")) + "k" + llvm::Twine(k) +
+                       "." + types + (aInRegisters ? ".rs" : ""));
   ir::Operation &mma = ptx::emitInst(b, loc, opcode, std::vector<DataType>(count, op.result()->type().element()), operands);
   // imm-scale-a and imm-scale-b (not for the integer types), then for the
   // 16-bit types (K = 16) imm-trans-a (A in shared memory) and imm-trans-b.
