@@ -77,8 +77,8 @@ private:
   }
 
   /// The message of `name`'s row in Ops.def, for a value out of range.
-  void failAttribute(const Operation &op, llvm::StringRef name) {
-    fail(op, attributeIssue(op.kind(), name));
+  template <typename... Kinds> void failAttribute(const Operation &op, AttrName<Kinds...> name) {
+    fail(op, attributeIssue(op.kind(), name.spelling));
   }
 
   void expectScalarResultMatchingOperands(const Operation &op) {
@@ -125,7 +125,7 @@ private:
     if (op.kind() == OpKind::Pack && !isHalf(op.operand(0)->type()))
       return fail(op, "packs two 16-bit scalars");
     if (op.kind() == OpKind::ConvertX2 && !isHalf(*op.get(attr::to)))
-      failAttribute(op, attr::to.spelling);
+      failAttribute(op, attr::to);
   }
 
   /// product_x2 of two u32 words: attributes `from` (the codes' type) and
@@ -140,7 +140,7 @@ private:
     int64_t low = *op.get(attr::low), high = *op.get(attr::high);
     if (op.get(attr::from)->element() != DataType::F4E2M1 || low < 0 || low >= high || high > 28 ||
         low % 4 || high % 4)
-      failAttribute(op, attr::from.spelling);
+      failAttribute(op, attr::from);
   }
 
   static std::vector<Type> typesOf(llvm::ArrayRef<Value *> values) {
@@ -214,7 +214,7 @@ private:
     static constexpr llvm::StringLiteral kinds[] = {"add", "min", "max",  "and",
                                                     "or",  "xor", "exch", "cas"};
     if (!llvm::is_contained(kinds, kind))
-      return failAttribute(op, attr::op.spelling);
+      return failAttribute(op, attr::op);
     if (!expectOperands(op, kind == "cas" ? 3 : 2))
       return;
     const Type &target = op.operand(0)->type();
@@ -227,7 +227,7 @@ private:
     } else {
       const std::string &space = *op.get(attr::space);
       if (space != name(MemorySpace::Shared) && space != name(MemorySpace::Global))
-        return failAttribute(op, attr::space.spelling);
+        return failAttribute(op, attr::space);
       if (target != addressType(space == name(MemorySpace::Shared) ? MemorySpace::Shared
                                                                    : MemorySpace::Global))
         return fail(op, "the address must be u64 (global) or u32 (shared)");
@@ -246,7 +246,7 @@ private:
   void verifyShuffle(const Operation &op) {
     const std::string &mode = *op.get(attr::mode);
     if (mode != "up" && mode != "down" && mode != "bfly" && mode != "idx")
-      return failAttribute(op, attr::mode.spelling);
+      return failAttribute(op, attr::mode);
     bool staticOffset = op.has(attr::offset);
     if (!expectOperands(op, staticOffset ? 1 : 2))
       return;
@@ -321,7 +321,7 @@ private:
     case OpKind::GridDim:
     case OpKind::ThreadIdx:
       if (int64_t dim = *op.get(attr::dim); dim < 0 || dim > 2)
-        failAttribute(op, attr::dim.spelling);
+        failAttribute(op, attr::dim);
       break;
     case OpKind::If:
       if (op.operand(0)->type() != Type::scalar(DataType::Bool))
@@ -353,7 +353,7 @@ private:
       // The row's message for `offset` says what the op is.
       if (!op.result()->type().isTensor() ||
           op.result()->type().memorySpace() != MemorySpace::Shared)
-        failAttribute(op, attr::offset.spelling);
+        failAttribute(op, attr::offset);
       break;
     case OpKind::MemLoad:
     case OpKind::MemStore:
@@ -390,7 +390,7 @@ private:
       // sync_threads() is a bar.sync without them; a named barrier has both.
       if ((op.kind() == OpKind::BarrierArrive || op.has(attr::barrier) || op.has(attr::threads)) &&
           (!op.has(attr::barrier) || !op.has(attr::threads)))
-        failAttribute(op, attr::barrier.spelling);
+        failAttribute(op, attr::barrier);
       break;
     case OpKind::Atomic:
     case OpKind::MemAtomic:
@@ -428,7 +428,7 @@ private:
     bool isLoad = op.kind() == OpKind::MemLoad;
     const int64_t *vector = op.get(attr::vector);
     if (vector && (*vector < 1 || *vector > 4 || *op.get(attr::bits) != 32))
-      failAttribute(op, attr::vector.spelling);
+      failAttribute(op, attr::vector);
     unsigned words = vector ? unsigned(*vector) : 1u;
     if (!(isLoad ? expectResults(op, words) : expectOperands(op, 1 + words)))
       return;

@@ -49,7 +49,7 @@ TEST(OpSignature, RejectsWrongOperandAndResultCounts) {
 TEST(OpSignature, GivesTheRowsMessageForACount) {
   Kernel k;
   Value *x = k.i32(1);
-  k.b.createValue(OpKind::MathCall, {}, kI32, {x, x, x}).definingOp()->set(attr::fn, "max");
+  k.b.createValue(OpKind::MathCall, {}, kI32, {x, x, x})->definingOp()->set(attr::fn, "max");
   EXPECT_EQ(k.issues(), std::vector<std::string>{"'math.call': takes one or two operands"});
 }
 
@@ -82,9 +82,8 @@ TEST(OpSignature, RejectsAttributesOfAnotherKind) {
 TEST(OpSignature, RejectsUndeclaredAttributes) {
   Kernel k;
   Value *one = k.i32(1);
-  k.b.createValue(OpKind::Add, {}, kI32, {one, one})
-      .definingOp()
-      ->setAttr("rounding", std::string("rz"));
+  Value *sum = k.b.createValue(OpKind::Add, {}, kI32, {one, one});
+  sum->definingOp()->setAttr("rounding", std::string("rz"));
   k.kernel.setAttr("block_size", int64_t(128));
   EXPECT_EQ(k.issues(), (std::vector<std::string>{"'kernel': unknown attribute 'block_size'",
                                                   "'arith.add': unknown attribute 'rounding'"}));
