@@ -29,13 +29,13 @@ Value *Builder::createValue(OpKind kind, llvm::SMLoc loc, Type type,
 
 Value *Builder::constantInt(llvm::SMLoc loc, DataType type, int64_t value) {
   Operation &op = create(OpKind::Constant, loc, {}, {Type::scalar(type)});
-  op.setAttr("value", value);
+  op.set(attr::value, value);
   return op.result();
 }
 
 Value *Builder::constantFloat(llvm::SMLoc loc, DataType type, double value) {
   Operation &op = create(OpKind::Constant, loc, {}, {Type::scalar(type)});
-  op.setAttr("value", value);
+  op.set(attr::value, value);
   return op.result();
 }
 

@@ -5,7 +5,7 @@ namespace cutec::ir {
 
 std::vector<std::string> dynamicSizeNames(const Operation &kernel) {
   std::vector<std::string> names;
-  const IntTuple *sizes = kernel.attrAs<IntTuple>("dynamic_sizes");
+  const IntTuple *sizes = kernel.get(attr::dynamicSizes);
   if (!sizes)
     return names;
   std::vector<IntTuple> leaves;

@@ -12,7 +12,7 @@ struct OpInfo {
 };
 enum Trait { None, Pure, Terminator };
 const OpInfo opInfos[] = {
-#define CUTEC_OP(Enum, Name, Traits) {Name, Traits == Pure, Traits == Terminator},
+#define CUTEC_OP(Enum, Name, Traits, ...) {Name, Traits == Pure, Traits == Terminator},
 #include "ir/core/Ops.def"
 };
 } // namespace
@@ -20,24 +20,6 @@ const OpInfo opInfos[] = {
 llvm::StringRef name(OpKind kind) { return opInfos[unsigned(kind)].name; }
 bool isPure(OpKind kind) { return opInfos[unsigned(kind)].pure; }
 bool isTerminator(OpKind kind) { return opInfos[unsigned(kind)].terminator; }
-
-std::string str(const Attribute &a) {
-  struct Printer {
-    std::string operator()(int64_t v) const { return std::to_string(v); }
-    std::string operator()(double v) const {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.9g", v);
-      std::string s = buf;
-      return s.find_first_of(".eEn") == std::string::npos ? s + ".0" : s;
-    }
-    std::string operator()(bool v) const { return v ? "true" : "false"; }
-    std::string operator()(const std::string &v) const { return "\"" + v + "\""; }
-    std::string operator()(const Type &v) const { return v.str(); }
-    std::string operator()(const IntTuple &v) const { return v.str(); }
-    std::string operator()(const Layout &v) const { return v.str(); }
-  };
-  return std::visit(Printer{}, a);
-}
 
 Value *Block::addArgument(Type type, llvm::StringRef nameHint) {
   args.push_back(std::make_unique<Value>(std::move(type), nullptr, this, args.size()));
@@ -115,7 +97,7 @@ std::vector<Operation *> collect(Operation &root, OpKind kind) {
 std::optional<int64_t> intConstantOf(const Value *v) {
   const Operation *def = v->definingOp();
   if (def && def->kind() == OpKind::Constant)
-    if (const int64_t *i = def->attrAs<int64_t>("value"))
+    if (const int64_t *i = def->get<int64_t>(attr::value))
       return *i;
   return std::nullopt;
 }

@@ -11,7 +11,7 @@
 #ifndef CUTEC_IR_CORE_IR_H
 #define CUTEC_IR_CORE_IR_H
 
-#include "ir/core/Type.h"
+#include "ir/core/Attributes.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -21,12 +21,11 @@
 #include <optional>
 #include <map>
 #include <memory>
-#include <variant>
 
 namespace cutec::ir {
 
 enum class OpKind : unsigned char {
-#define CUTEC_OP(Enum, Name, Traits) Enum,
+#define CUTEC_OP(Enum, Name, Traits, ...) Enum,
 #include "ir/core/Ops.def"
 };
 llvm::StringRef name(OpKind kind);
@@ -36,11 +35,6 @@ bool isTerminator(OpKind kind);
 class Operation;
 class Block;
 class Region;
-
-/// Attribute values: integers, floats, strings, bools, types, IntTuples (also
-/// used for symbolic expressions) and layouts.
-using Attribute = std::variant<int64_t, double, bool, std::string, Type, IntTuple, Layout>;
-std::string str(const Attribute &a);
 
 /// An SSA value: an operation's result or a block's argument.
 class Value {
@@ -132,6 +126,30 @@ public:
   template <typename T> const T *attrAs(llvm::StringRef key) const {
     const Attribute *a = attr(key);
     return a ? std::get_if<T>(a) : nullptr;
+  }
+
+  /// The typed attributes of Attributes.def: `get(attr::dim)` is the value
+  /// when it is set, `get<double>(attr::value)` for a name of several kinds;
+  /// `set(attr::dim, 2)`.
+  template <typename Kind> const Kind *get(AttrName<Kind> name) const {
+    return attrAs<Kind>(name.spelling);
+  }
+  template <typename T, typename... Kinds> const T *get(AttrName<Kinds...> name) const {
+    static_assert((std::is_same_v<T, Kinds> || ...), "not a kind of this attribute");
+    return attrAs<T>(name.spelling);
+  }
+  template <typename... Kinds> bool has(AttrName<Kinds...> name) const {
+    return attr(name.spelling);
+  }
+  /// A name of one kind converts the value to it ("lt" to a string); one of
+  /// several takes a value of one of them.
+  template <typename... Kinds, typename T> void set(AttrName<Kinds...> name, T value) {
+    if constexpr (sizeof...(Kinds) == 1) {
+      setAttr(name.spelling.str(), Attribute(std::in_place_type<Kinds...>, std::move(value)));
+    } else {
+      static_assert((std::is_same_v<T, Kinds> || ...), "not a kind of this attribute");
+      setAttr(name.spelling.str(), std::move(value));
+    }
   }
 
   Region &addRegion();

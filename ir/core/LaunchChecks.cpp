@@ -4,7 +4,7 @@
 namespace cutec::ir {
 
 bool gridUsesSmCount(const Operation &kernel) {
-  const IntTuple *grid = kernel.attrAs<IntTuple>("grid");
+  const IntTuple *grid = kernel.get(attr::grid);
   if (!grid)
     return false;
   std::vector<std::string> names;
@@ -18,7 +18,7 @@ std::vector<LaunchCheck> launchChecks(const Operation &kernel) {
   for (const auto &arg : kernel.regions()[0]->blocks().front()->arguments())
     if (arg->type().isTensor())
       checks.push_back({arg->nameHint(), kTensorBaseAlignment, true});
-  if (const IntTuple *facts = kernel.attrAs<IntTuple>("assume_divby"); facts && !facts->isLeaf())
+  if (const IntTuple *facts = kernel.get(attr::assumeDivby); facts && !facts->isLeaf())
     for (const IntTuple &fact : facts->elements())
       if (!fact.isLeaf() && fact.elements().size() == 2 && fact.elements()[1].leaf().isStatic())
         checks.push_back(

@@ -42,7 +42,7 @@ public:
       if (!a || !b)
         return nullptr;
       Operation &cmp = builder.create(OpKind::Cmp, loc, {a, b}, {Type::scalar(DataType::Bool)});
-      cmp.setAttr("predicate", std::string("lt"));
+      cmp.set(attr::predicate, std::string("lt"));
       return builder.createValue(OpKind::Select, loc, i32(), {cmp.result(), a, b});
     }
     }

@@ -1,6 +1,8 @@
 //===- Verifier.cpp - Structural and type checks of the IR ----------------===//
 #include "ir/core/Verifier.h"
 
+#include "ir/core/OpSignature.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
@@ -15,8 +17,8 @@ public:
   void verifyKernel(const Operation &kernel) {
     if (kernel.kind() != OpKind::Kernel)
       return fail(kernel, "expected a kernel at the top level");
-    if (!kernel.attrAs<std::string>("name"))
-      fail(kernel, "kernel without a 'name' attribute");
+    for (const std::string &issue : signatureIssues(kernel))
+      fail(kernel, issue);
     checkRegions(kernel, 1, OpKind::Return);
     verifyRegions(kernel);
   }
@@ -57,6 +59,8 @@ private:
       }
   }
 
+  /// The counts of the ops whose row says Custom: they depend on an
+  /// attribute or a type.
   bool expectOperands(const Operation &op, size_t n) {
     if (op.operands().size() == n)
       return true;
@@ -72,9 +76,12 @@ private:
     return false;
   }
 
+  /// The message of `name`'s row in Ops.def, for a value out of range.
+  template <typename... Kinds> void failAttribute(const Operation &op, AttrName<Kinds...> name) {
+    fail(op, attributeIssue(op.kind(), name.spelling));
+  }
+
   void expectScalarResultMatchingOperands(const Operation &op) {
-    if (!expectResults(op, 1))
-      return;
     const Type &t = op.result()->type();
     if (!t.isScalar())
       return fail(op, "result must be a scalar, found " + t.str());
@@ -106,10 +113,7 @@ private:
   /// of one type to a word of two `to` values.
   void verifyHalves(const Operation &op) {
     const Type word = Type::scalar(DataType::U32);
-    bool unpack = op.kind() == OpKind::Unpack;
-    if (!expectOperands(op, unpack ? 1 : 2) || !expectResults(op, unpack ? 2 : 1))
-      return;
-    if (unpack) {
+    if (op.kind() == OpKind::Unpack) {
       if (op.operand(0)->type() != word || !isHalf(op.result(0)->type()) ||
           op.result(1)->type() != op.result(0)->type())
         fail(op, "unpacks a u32 into two 16-bit scalars of one type");
@@ -120,27 +124,23 @@ private:
       return fail(op, "makes a u32 of two scalars of one type");
     if (op.kind() == OpKind::Pack && !isHalf(op.operand(0)->type()))
       return fail(op, "packs two 16-bit scalars");
-    const Type *to = op.attrAs<Type>("to");
-    if (op.kind() == OpKind::ConvertX2 && (!to || !isHalf(*to)))
-      fail(op, "needs a 16-bit scalar type 'to'");
+    if (op.kind() == OpKind::ConvertX2 && !isHalf(*op.get(attr::to)))
+      failAttribute(op, attr::to);
   }
 
   /// product_x2 of two u32 words: attributes `from` (the codes' type) and
   /// `low` < `high`, where the two codes start in each word.
   void verifyProductX2(const Operation &op) {
     const Type word = Type::scalar(DataType::U32);
-    if (!expectOperands(op, 2) || !expectResults(op, 1))
-      return;
     for (const Value *v : op.operands())
       if (v->type() != word)
         return fail(op, "takes u32 words");
     if (op.result()->type() != word)
       return fail(op, "makes a u32 word");
-    const Type *from = op.attrAs<Type>("from");
-    const int64_t *low = op.attrAs<int64_t>("low"), *high = op.attrAs<int64_t>("high");
-    if (!from || from->element() != DataType::F4E2M1 || !low || !high || *low < 0 ||
-        *low >= *high || *high > 28 || *low % 4 || *high % 4)
-      fail(op, "needs 'from' = f4e2m1 and code positions 'low' < 'high' in the word, multiples of 4");
+    int64_t low = *op.get(attr::low), high = *op.get(attr::high);
+    if (op.get(attr::from)->element() != DataType::F4E2M1 || low < 0 || low >= high || high > 28 ||
+        low % 4 || high % 4)
+      failAttribute(op, attr::from);
   }
 
   static std::vector<Type> typesOf(llvm::ArrayRef<Value *> values) {
@@ -210,12 +210,12 @@ private:
   /// mem.atomic {op, space} the same on the element's address. The values
   /// and the result are 32-bit scalars of the element's type.
   void verifyAtomic(const Operation &op) {
-    const std::string *kind = op.attrAs<std::string>("op");
+    const std::string &kind = *op.get(attr::op);
     static constexpr llvm::StringLiteral kinds[] = {"add", "min", "max",  "and",
                                                     "or",  "xor", "exch", "cas"};
-    if (!kind || !llvm::is_contained(kinds, *kind))
-      return fail(op, "needs an 'op': add, min, max, and, or, xor, exch or cas");
-    if (!expectOperands(op, *kind == "cas" ? 3 : 2) || !expectResults(op, 1))
+    if (!llvm::is_contained(kinds, kind))
+      return failAttribute(op, attr::op);
+    if (!expectOperands(op, kind == "cas" ? 3 : 2))
       return;
     const Type &target = op.operand(0)->type();
     if (op.kind() == OpKind::Atomic) {
@@ -225,11 +225,11 @@ private:
           size(target.tensorLayout()) != IntExpr(1))
         return fail(op, "updates one element of a tensor in global or shared memory");
     } else {
-      const std::string *space = op.attrAs<std::string>("space");
-      if (!space || (*space != name(MemorySpace::Shared) && *space != name(MemorySpace::Global)))
-        return fail(op, "needs a 'space', global or shared");
-      if (target != addressType(*space == name(MemorySpace::Shared) ? MemorySpace::Shared
-                                                                    : MemorySpace::Global))
+      const std::string &space = *op.get(attr::space);
+      if (space != name(MemorySpace::Shared) && space != name(MemorySpace::Global))
+        return failAttribute(op, attr::space);
+      if (target != addressType(space == name(MemorySpace::Shared) ? MemorySpace::Shared
+                                                                   : MemorySpace::Global))
         return fail(op, "the address must be u64 (global) or u32 (shared)");
     }
     const Type &result = op.result()->type();
@@ -244,13 +244,11 @@ private:
   /// warp.shuffle {mode, clamp, offset} (value) or {mode, clamp} (value,
   /// i32 offset): the result has the value's type.
   void verifyShuffle(const Operation &op) {
-    const std::string *mode = op.attrAs<std::string>("mode");
-    if (!mode || (*mode != "up" && *mode != "down" && *mode != "bfly" && *mode != "idx"))
-      return fail(op, "needs a 'mode': up, down, bfly or idx");
-    if (!op.attrAs<int64_t>("clamp"))
-      return fail(op, "needs a 'clamp' (shfl.sync's c operand)");
-    bool staticOffset = op.attrAs<int64_t>("offset");
-    if (!expectOperands(op, staticOffset ? 1 : 2) || !expectResults(op, 1))
+    const std::string &mode = *op.get(attr::mode);
+    if (mode != "up" && mode != "down" && mode != "bfly" && mode != "idx")
+      return failAttribute(op, attr::mode);
+    bool staticOffset = op.has(attr::offset);
+    if (!expectOperands(op, staticOffset ? 1 : 2))
       return;
     if (!staticOffset && op.operand(1)->type() != Type::scalar(DataType::I32))
       return fail(op, "a run-time offset is an i32");
@@ -266,164 +264,110 @@ private:
       if (!visible.count(v))
         return fail(op, "operand is used before it is defined or outside its scope");
     }
+    std::vector<std::string> issues = signatureIssues(op);
+    for (const std::string &issue : issues)
+      fail(op, issue);
+    // The op's own checks rely on the counts and attributes of its row.
+    if (issues.empty())
+      verifyTypesAndValues(op);
+    verifyStructure(op);
+  }
+
+  /// Regions: their shape, then the ops inside them.
+  void verifyStructure(const Operation &op) {
+    switch (op.kind()) {
+    case OpKind::For:
+      checkRegions(op, 1, OpKind::Yield);
+      break;
+    case OpKind::While:
+      verifyWhile(op);
+      break;
+    case OpKind::If:
+      if (op.regions().size() != 1 && op.regions().size() != 2)
+        fail(op, "expected a then region and an optional else region");
+      else
+        checkRegions(op, op.regions().size(), OpKind::Yield);
+      break;
+    case OpKind::Kernel:
+      return fail(op, "kernels cannot nest");
+    default:
+      break;
+    }
+    verifyRegions(op);
+  }
+
+  /// What the table cannot say: types that must agree, attribute values,
+  /// and the counts of the ops whose row says Custom.
+  void verifyTypesAndValues(const Operation &op) {
     switch (op.kind()) {
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
     case OpKind::Rem:
-      if (expectOperands(op, 2))
-        expectScalarResultMatchingOperands(op);
-      break;
     case OpKind::Neg:
-      if (expectOperands(op, 1))
-        expectScalarResultMatchingOperands(op);
-      break;
     case OpKind::Fma:
-      if (expectOperands(op, 3))
-        expectScalarResultMatchingOperands(op);
-      break;
     case OpKind::MathCall:
-      if (!op.attrAs<std::string>("fn"))
-        fail(op, "needs a function name 'fn'");
-      else if (op.operands().empty() || op.operands().size() > 2)
-        fail(op, "takes one or two operands");
-      else
-        expectScalarResultMatchingOperands(op);
-      break;
-    case OpKind::Constant:
-      if (expectOperands(op, 0) && expectResults(op, 1) &&
-          !op.attrAs<int64_t>("value") && !op.attrAs<double>("value") &&
-          !op.attrAs<bool>("value"))
-        fail(op, "needs an integer, float or bool 'value'");
+      expectScalarResultMatchingOperands(op);
       break;
     case OpKind::Convert:
-      if (expectOperands(op, 1) && expectResults(op, 1))
-        verifyConvert(op);
+      verifyConvert(op);
       break;
     case OpKind::Cmp:
-      if (expectOperands(op, 2) && expectResults(op, 1) &&
-          op.result()->type() != Type::scalar(DataType::Bool))
+      if (op.result()->type() != Type::scalar(DataType::Bool))
         fail(op, "result must be bool");
-      if (!op.attrAs<std::string>("predicate"))
-        fail(op, "needs a 'predicate'");
       break;
     case OpKind::BlockIdx:
     case OpKind::GridDim:
-    case OpKind::ThreadIdx: {
-      const int64_t *dim = op.attrAs<int64_t>("dim");
-      if (!dim || *dim < 0 || *dim > 2)
-        fail(op, "needs a 'dim' of 0, 1 or 2");
-      break;
-    }
-    case OpKind::DynamicSize:
-      if (!op.attrAs<std::string>("name"))
-        fail(op, "needs a 'name'");
-      break;
-    case OpKind::For:
-      if (op.operands().size() < 3)
-        fail(op, "needs lower bound, upper bound and step operands");
-      checkRegions(op, 1, OpKind::Yield);
-      verifyRegions(op);
-      break;
-    case OpKind::While:
-      verifyWhile(op);
-      verifyRegions(op);
+    case OpKind::ThreadIdx:
+      if (int64_t dim = *op.get(attr::dim); dim < 0 || dim > 2)
+        failAttribute(op, attr::dim);
       break;
     case OpKind::If:
-      if (op.operands().size() != 1 || op.operand(0)->type() != Type::scalar(DataType::Bool))
+      if (op.operand(0)->type() != Type::scalar(DataType::Bool))
         fail(op, "needs one bool condition");
-      if (op.regions().size() != 1 && op.regions().size() != 2)
-        fail(op, "expected a then region and an optional else region");
-      else
-        checkRegions(op, op.regions().size(), OpKind::Yield);
-      verifyRegions(op);
       break;
-    case OpKind::Kernel:
-      fail(op, "kernels cannot nest");
+    case OpKind::View:
+      verifyView(op);
       break;
-    case OpKind::PtxInst:
-      if (!op.attrAs<std::string>("opcode"))
-        fail(op, "needs an 'opcode'");
-      break;
-    case OpKind::View: {
-      // A view of another CTA's shared memory (dsmem) names its i32 rank.
-      bool peer = op.result()->type().isTensor() &&
-                  op.result()->type().memorySpace() == MemorySpace::ClusterShared;
-      if (expectOperands(op, peer ? 3 : 2) && expectResults(op, 1) &&
-          (!op.operand(0)->type().isTensor() || !isViewBase(*op.operand(0)) ||
-           op.operand(1)->type() != Type::scalar(DataType::I32) ||
-           !op.result()->type().isTensor() ||
-           op.result()->type().element() != op.operand(0)->type().element() ||
-           op.operand(0)->type().memorySpace() !=
-               (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
-           (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
-        fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-                 "at an i32 offset, keeping its element type and memory space (a dsmem view of "
-                 "a shared allocation adds an i32 CTA rank)");
-      break;
-    }
     case OpKind::Mapa:
-      if (expectOperands(op, 2) && expectResults(op, 1) &&
-          (!op.operand(0)->type().isTensor() ||
-           op.operand(0)->type().memorySpace() != MemorySpace::Shared ||
-           op.operand(1)->type() != Type::scalar(DataType::I32) ||
-           !op.result()->type().isTensor() ||
-           op.result()->type().memorySpace() != MemorySpace::ClusterShared ||
-           op.result()->type().element() != op.operand(0)->type().element()))
+      if (!op.operand(0)->type().isTensor() ||
+          op.operand(0)->type().memorySpace() != MemorySpace::Shared ||
+          op.operand(1)->type() != Type::scalar(DataType::I32) || !op.result()->type().isTensor() ||
+          op.result()->type().memorySpace() != MemorySpace::ClusterShared ||
+          op.result()->type().element() != op.operand(0)->type().element())
         fail(op, "takes a shared tensor and an i32 CTA rank to a dsmem tensor of its elements");
       break;
     case OpKind::MapaAddress:
-      if (expectOperands(op, 2) && expectResults(op, 1) &&
-          (op.operand(0)->type() != Type::scalar(DataType::U32) ||
-           op.operand(1)->type() != Type::scalar(DataType::I32) ||
-           op.result()->type() != Type::scalar(DataType::U32)))
+      if (op.operand(0)->type() != Type::scalar(DataType::U32) ||
+          op.operand(1)->type() != Type::scalar(DataType::I32) ||
+          op.result()->type() != Type::scalar(DataType::U32))
         fail(op, "maps a u32 shared address to CTA rank (i32)'s u32 .shared::cluster address");
       break;
     case OpKind::BaseAddress:
-      if (expectOperands(op, 1) && expectResults(op, 1) &&
-          (!op.operand(0)->type().isTensor() ||
-           op.result()->type() != addressType(op.operand(0)->type().memorySpace())))
+      if (!op.operand(0)->type().isTensor() ||
+          op.result()->type() != addressType(op.operand(0)->type().memorySpace()))
         fail(op, "takes a tensor parameter (u64 address) or a shared allocation (u32)");
       break;
     case OpKind::SmemAlloc:
-      if (expectOperands(op, 0) && expectResults(op, 1) &&
-          (!op.result()->type().isTensor() ||
-           op.result()->type().memorySpace() != MemorySpace::Shared || !op.attrAs<int64_t>("offset")))
-        fail(op, "gives a shared-memory tensor at a static byte 'offset'");
+      // The row's message for `offset` says what the op is.
+      if (!op.result()->type().isTensor() ||
+          op.result()->type().memorySpace() != MemorySpace::Shared)
+        failAttribute(op, attr::offset);
       break;
     case OpKind::MemLoad:
-    case OpKind::MemStore: {
-      bool isLoad = op.kind() == OpKind::MemLoad;
-      // A vector access (`vector = N`) loads or stores N 32-bit words.
-      const int64_t *vector = op.attrAs<int64_t>("vector");
-      const int64_t *bits = op.attrAs<int64_t>("bits");
-      if (vector && (*vector < 1 || *vector > 4 || !bits || *bits != 32))
-        fail(op, "a vector access moves 1 to 4 words of 32 bits");
-      unsigned words = vector ? unsigned(*vector) : 1u;
-      if (!expectOperands(op, isLoad ? 1 : 1 + words) || !expectResults(op, isLoad ? words : 0u))
-        break;
-      const std::string *space = op.attrAs<std::string>("space");
-      if (!op.attrAs<int64_t>("bits") || !space)
-        fail(op, "needs 'bits' and 'space'");
-      else if (op.operand(0)->type() != accessAddressType(*space))
-        fail(op, "the address must be u64 (global) or u32 (shared, dsmem)");
-      if (!(isLoad ? op.result() : op.operand(1))->type().isScalar())
-        fail(op, "accesses one scalar");
+    case OpKind::MemStore:
+      verifyMemAccess(op);
       break;
-    }
     case OpKind::Bitcast:
-      if (expectOperands(op, 1) && expectResults(op, 1) &&
-          (!op.operand(0)->type().isScalar() || !op.result()->type().isScalar()))
+      if (!op.operand(0)->type().isScalar() || !op.result()->type().isScalar())
         fail(op, "bitcasts a scalar to a scalar");
       break;
     case OpKind::ShiftRight:
     case OpKind::BitAnd:
     case OpKind::BitXor:
-      if (expectOperands(op, 2))
-        expectScalarResultMatchingOperands(op);
-      if (!op.results().empty() && op.result()->type().isScalar() &&
-          !isInteger(op.result()->type().element()))
+      expectScalarResultMatchingOperands(op);
+      if (op.result()->type().isScalar() && !isInteger(op.result()->type().element()))
         fail(op, "operates on integers");
       break;
     case OpKind::Pack:
@@ -437,23 +381,16 @@ private:
     case OpKind::WarpIdx:
     case OpKind::LaneIdx:
     case OpKind::ElectOne:
-      if (expectOperands(op, 0) && expectResults(op, 1) &&
-          op.result()->type() !=
-              Type::scalar(op.kind() == OpKind::ElectOne ? DataType::Bool : DataType::I32))
+      if (op.result()->type() !=
+          Type::scalar(op.kind() == OpKind::ElectOne ? DataType::Bool : DataType::I32))
         fail(op, "gives an i32 (elect_one: a bool)");
       break;
     case OpKind::BarrierSync:
     case OpKind::BarrierArrive:
       // sync_threads() is a bar.sync without them; a named barrier has both.
-      if (expectOperands(op, 0) &&
-          (op.kind() == OpKind::BarrierArrive || op.attr("barrier") || op.attr("threads")) &&
-          (!op.attrAs<int64_t>("barrier") || !op.attrAs<int64_t>("threads")))
-        fail(op, "a named barrier needs a 'barrier' id and a 'threads' count");
-      break;
-    case OpKind::SetMaxNRegInc:
-    case OpKind::SetMaxNRegDec:
-      if (expectOperands(op, 0) && !op.attrAs<int64_t>("reg_count"))
-        fail(op, "needs a 'reg_count'");
+      if ((op.kind() == OpKind::BarrierArrive || op.has(attr::barrier) || op.has(attr::threads)) &&
+          (!op.has(attr::barrier) || !op.has(attr::threads)))
+        failAttribute(op, attr::barrier);
       break;
     case OpKind::Atomic:
     case OpKind::MemAtomic:
@@ -465,6 +402,40 @@ private:
     default:
       break;
     }
+  }
+
+  /// A view of a kernel parameter, shared allocation, tensor-memory or
+  /// identity tensor; one of another CTA's shared memory (dsmem) names its
+  /// i32 rank.
+  void verifyView(const Operation &op) {
+    bool peer = op.result()->type().isTensor() &&
+                op.result()->type().memorySpace() == MemorySpace::ClusterShared;
+    if (expectOperands(op, peer ? 3 : 2) &&
+        (!op.operand(0)->type().isTensor() || !isViewBase(*op.operand(0)) ||
+         op.operand(1)->type() != Type::scalar(DataType::I32) || !op.result()->type().isTensor() ||
+         op.result()->type().element() != op.operand(0)->type().element() ||
+         op.operand(0)->type().memorySpace() !=
+             (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
+         (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
+      fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
+               "at an i32 offset, keeping its element type and memory space (a dsmem view of "
+               "a shared allocation adds an i32 CTA rank)");
+  }
+
+  /// mem.load and mem.store: a vector access (`vector = N`) loads or stores
+  /// N 32-bit words.
+  void verifyMemAccess(const Operation &op) {
+    bool isLoad = op.kind() == OpKind::MemLoad;
+    const int64_t *vector = op.get(attr::vector);
+    if (vector && (*vector < 1 || *vector > 4 || *op.get(attr::bits) != 32))
+      failAttribute(op, attr::vector);
+    unsigned words = vector ? unsigned(*vector) : 1u;
+    if (!(isLoad ? expectResults(op, words) : expectOperands(op, 1 + words)))
+      return;
+    if (op.operand(0)->type() != accessAddressType(*op.get(attr::space)))
+      fail(op, "the address must be u64 (global) or u32 (shared, dsmem)");
+    if (!(isLoad ? op.result() : op.operand(1))->type().isScalar())
+      fail(op, "accesses one scalar");
   }
 
   llvm::SmallPtrSet<const Value *, 32> visible;

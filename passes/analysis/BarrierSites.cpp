@@ -37,7 +37,7 @@ std::string barrierElement(const Value *bar) {
   const Operation *def = bar->definingOp();
   if (!def || def->kind() != OpKind::Slice || def->operands().size() > 1)
     return "*";
-  const IntTuple *coord = def->attrAs<IntTuple>("coord");
+  const IntTuple *coord = def->get(attr::coord);
   return coord ? coord->str() : "*";
 }
 
@@ -48,7 +48,7 @@ const Value *barrierIndex(const Value *bar) {
 }
 
 int64_t ctaGroupOf(const Operation &op) {
-  const int64_t *group = op.attrAs<int64_t>("cta_group");
+  const int64_t *group = op.get(attr::ctaGroup);
   return group ? *group : 1;
 }
 

@@ -8,6 +8,7 @@
 
 namespace cutec {
 
+namespace attr = ir::attr;
 using ir::OpKind;
 
 namespace {
@@ -15,7 +16,7 @@ unsigned ctz(int64_t v) { return v == 0 ? 64 : unsigned(std::countr_zero(uint64_
 } // namespace
 
 Divisibility::Divisibility(const ir::Operation &kernel) : kernel(kernel) {
-  const IntTuple *facts = kernel.attrAs<IntTuple>("assume_divby");
+  const IntTuple *facts = kernel.get(attr::assumeDivby);
   if (!facts || facts->isLeaf())
     return;
   ir::DynamicSizeArguments sizes(kernel);
@@ -64,7 +65,7 @@ unsigned Divisibility::compute(const ir::Value *v) {
   auto operand = [&](unsigned i) { return trailingZeros(op->operand(i)); };
   switch (op->kind()) {
   case OpKind::Constant:
-    if (const int64_t *value = op->attrAs<int64_t>("value"))
+    if (const int64_t *value = op->get<int64_t>(attr::value))
       return ctz(*value);
     return 0;
   case OpKind::Add:
@@ -83,9 +84,8 @@ unsigned Divisibility::compute(const ir::Value *v) {
     return 0;
   case OpKind::ShiftRight: {
     const ir::Operation *amount = op->operand(1)->definingOp();
-    const int64_t *shift = amount && amount->kind() == OpKind::Constant
-                               ? amount->attrAs<int64_t>("value")
-                               : nullptr;
+    const int64_t *shift =
+        amount && amount->kind() == OpKind::Constant ? amount->get<int64_t>(attr::value) : nullptr;
     if (!shift || *shift < 0)
       return 0;
     if (operand(0) == 64)

@@ -3,6 +3,7 @@
 
 namespace cutec {
 
+namespace attr = ir::attr;
 using ir::OpKind;
 
 NonNegative::NonNegative(const ir::Operation &kernel) : kernel(kernel), sizes(kernel) {}
@@ -33,7 +34,7 @@ bool NonNegative::compute(const ir::Value *v) {
   auto operand = [&](unsigned i) { return known(op->operand(i)); };
   switch (op->kind()) {
   case OpKind::Constant: {
-    const int64_t *value = op->attrAs<int64_t>("value");
+    const int64_t *value = op->get<int64_t>(attr::value);
     return value && *value >= 0;
   }
   case OpKind::BlockIdx:

@@ -51,7 +51,7 @@ std::optional<int64_t> binary(OpKind kind, int64_t a, int64_t b, const Operation
   case OpKind::ShiftRight:
     return b < 0 || b > 62 ? std::nullopt : std::optional<int64_t>(a >> b);
   case OpKind::Cmp: {
-    const std::string *p = op.attrAs<std::string>("predicate");
+    const std::string *p = op.get(attr::predicate);
     if (!p)
       return std::nullopt;
     if (*p == "lt")
@@ -76,8 +76,8 @@ std::optional<int64_t> binary(OpKind kind, int64_t a, int64_t b, const Operation
 } // namespace
 
 ThreadReach::ThreadReach(const Operation &kernel) {
-  const IntTuple *b = kernel.attrAs<IntTuple>("block");
-  const IntTuple *c = kernel.attrAs<IntTuple>("cluster");
+  const IntTuple *b = kernel.get(attr::block);
+  const IntTuple *c = kernel.get(attr::cluster);
   for (size_t d = 0; d < 3; ++d) {
     block[d] = staticExtent(b, d);
     threads *= block[d];
@@ -229,13 +229,13 @@ std::optional<int64_t> ThreadReach::evaluateWithin(const Value *v, unsigned poin
   int64_t tid = threadOf(point);
   switch (def->kind()) {
   case OpKind::Constant:
-    if (const int64_t *i = def->attrAs<int64_t>("value"))
+    if (const int64_t *i = def->get<int64_t>(attr::value))
       return *i;
-    if (const bool *b = def->attrAs<bool>("value"))
+    if (const bool *b = def->get<bool>(attr::value))
       return *b;
     return std::nullopt;
   case OpKind::ThreadIdx: {
-    const int64_t *dim = def->attrAs<int64_t>("dim");
+    const int64_t *dim = def->get(attr::dim);
     int64_t d = dim ? *dim : 0;
     int64_t below = 1;
     for (int64_t i = 0; i < d; ++i)
@@ -252,7 +252,7 @@ std::optional<int64_t> ThreadReach::evaluateWithin(const Value *v, unsigned poin
     return elected >= 0 && unsigned(elected) == point;
   }
   case OpKind::ClusterSpecial: {
-    const std::string *reg = def->attrAs<std::string>("register");
+    const std::string *reg = def->get(attr::clusterRegister);
     if (reg && *reg == "%cluster_ctarank")
       return rankOf(point);
     if (reg && *reg == "%cluster_nctarank")

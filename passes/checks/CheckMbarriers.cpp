@@ -40,7 +40,7 @@ namespace cutec {
 using namespace ir;
 
 std::string barrierName(const Operation &allocation) {
-  const std::string *name = allocation.attrAs<std::string>("name");
+  const std::string *name = allocation.get(attr::name);
   return name ? " '" + *name + "'" : "";
 }
 
@@ -148,7 +148,7 @@ private:
     const Operation &op = *s.op;
     llvm::SmallVector<int64_t, 4> targets;
     if (op.kind() == OpKind::ClcTryCancel) {
-      const bool *multicast = op.attrAs<bool>("multicast");
+      const bool *multicast = op.get(attr::multicast);
       for (int64_t d = 0; d < ctas(); ++d)
         if ((multicast && *multicast) || d == rank(point))
           targets.push_back(d);

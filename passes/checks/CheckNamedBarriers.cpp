@@ -67,8 +67,8 @@ void checkNamedBarriers(Operation &kernel, const ThreadReach &reach, PassContext
   walk(kernel, [&](Operation &op) {
     if (op.kind() != OpKind::BarrierSync && op.kind() != OpKind::BarrierArrive)
       return;
-    const int64_t *id = op.attrAs<int64_t>("barrier");
-    const int64_t *threads = op.attrAs<int64_t>("threads");
+    const int64_t *id = op.get(attr::barrier);
+    const int64_t *threads = op.get(attr::threads);
     if (id && threads)
       byId[*id].push_back({&op, *threads});
   });

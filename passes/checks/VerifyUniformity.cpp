@@ -77,7 +77,7 @@ bool isPowerOfTwo(int64_t n) { return n > 0 && lowestBit(n) == n; }
 
 const int64_t *constantInt(const Value *v) {
   const Operation *def = v->definingOp();
-  return def && def->kind() == OpKind::Constant ? def->attrAs<int64_t>("value") : nullptr;
+  return def && def->kind() == OpKind::Constant ? def->get<int64_t>(attr::value) : nullptr;
 }
 
 /// What must reach an operation together: a warp (32) or a warpgroup (128),
@@ -96,7 +96,7 @@ Requirement requirement(const Operation &op) {
   case OpKind::ElectOne:
     return {kWarp, "elect_one()"};
   case OpKind::Shuffle:
-    return {kWarp, llvm::StringSwitch<const char *>(*op.attrAs<std::string>("mode"))
+    return {kWarp, llvm::StringSwitch<const char *>(*op.get(attr::mode))
                        .Case("up", "shuffle_sync_up")
                        .Case("down", "shuffle_sync_down")
                        .Case("bfly", "shuffle_sync_bfly")
@@ -106,8 +106,8 @@ Requirement requirement(const Operation &op) {
   case OpKind::BarrierSync:
     // sync_threads() (no thread count) waits for the CTA's threads that
     // have not exited; the emulator reports the ones that never come.
-    return op.attr("threads") ? Requirement{kWarp, "the NamedBarrier's bar.sync"}
-                              : Requirement{0, ""};
+    return op.has(attr::threads) ? Requirement{kWarp, "the NamedBarrier's bar.sync"}
+                                 : Requirement{0, ""};
   case OpKind::TmemAlloc:
     return {kWarp, "tmem_alloc"};
   case OpKind::TmemDealloc:
@@ -139,9 +139,9 @@ std::string originText(const Operation &op) {
   case OpKind::ElectOne:
     return "elect_one()";
   case OpKind::Shuffle:
-    return "shuffle_sync_" + *op.attrAs<std::string>("mode") + "()";
+    return "shuffle_sync_" + *op.get(attr::mode) + "()";
   case OpKind::Atomic:
-    return "atomic_" + *op.attrAs<std::string>("op") + "()";
+    return "atomic_" + *op.get(attr::op) + "()";
   case OpKind::TmemLoad:
     return "tmem_load()";
   default:
@@ -159,7 +159,7 @@ struct Control {
 class UniformityAnalysis {
 public:
   UniformityAnalysis(Operation &kernel, PassContext &context) : kernel(kernel), context(context) {
-    if (const IntTuple *b = kernel.attrAs<IntTuple>("block"))
+    if (const IntTuple *b = kernel.get(attr::block))
       for (size_t d = 0; d < 3 && d < b->rank(); ++d)
         block[d] = (*b)[d].leaf().staticValue();
   }
@@ -286,7 +286,7 @@ private:
   /// thread_idx() along dimension d: an index when the dimensions below it
   /// are a power of two and none above it is larger than 1.
   Fact threadIndex(const Operation &op) const {
-    const int64_t *dim = op.attrAs<int64_t>("dim");
+    const int64_t *dim = op.get(attr::dim);
     int64_t d = dim ? *dim : 0;
     if (block[d] == 1)
       return Fact{};
@@ -326,7 +326,7 @@ private:
   /// offset) * scale: the same in aligned groups of c''s lowest set bit.
   /// `==`/`!=` change at both ends of one index value: granule `scale`.
   Fact compared(const Operation &op) const {
-    const std::string *predicate = op.attrAs<std::string>("predicate");
+    const std::string *predicate = op.get(attr::predicate);
     bool swapped = !constantInt(op.operand(1)) && constantInt(op.operand(0));
     Fact a = fact(op.operand(swapped ? 1 : 0));
     const int64_t *c = constantInt(op.operand(swapped ? 0 : 1));

@@ -45,6 +45,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::DataType;
 using ir::OpKind;
 using ir::Value;
@@ -118,7 +119,7 @@ private:
   Value *compare(const char *predicate, Value *x, Value *y) {
     ir::Operation &cmp =
         b.create(OpKind::Cmp, loc, {x, y}, {ir::Type::scalar(DataType::Bool)});
-    cmp.setAttr("predicate", std::string(predicate));
+    cmp.set(attr::predicate, std::string(predicate));
     return cmp.result();
   }
   Value *select(Value *condition, Value *ifTrue, Value *ifFalse) {
@@ -129,7 +130,7 @@ private:
   }
   Value *math(llvm::StringRef fn, llvm::ArrayRef<Value *> operands) {
     ir::Operation &op = b.create(OpKind::MathCall, loc, operands, {operands[0]->type()});
-    op.setAttr("fn", fn.str());
+    op.set(attr::fn, fn.str());
     return op.result();
   }
   Value *horner(Value *x, llvm::ArrayRef<float> coefficients) {
@@ -216,7 +217,7 @@ public:
   llvm::StringRef name() const override { return "expand-math"; }
   void run(ir::Operation &kernel, PassContext &) override {
     for (ir::Operation *call : ir::collect(kernel, OpKind::MathCall)) {
-      Value *expanded = Expander(*call).expand(*call->attrAs<std::string>("fn"), call->operand(0));
+      Value *expanded = Expander(*call).expand(*call->get(attr::fn), call->operand(0));
       if (!expanded)
         continue;
       ir::replaceAllUsesWith(kernel, call->result(), expanded);

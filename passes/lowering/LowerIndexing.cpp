@@ -34,6 +34,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::DataType;
 using ir::Operation;
 using ir::OpKind;
@@ -348,8 +349,8 @@ private:
   Operation &memOp(ir::Builder &b, llvm::SMLoc loc, OpKind kind, llvm::ArrayRef<Value *> operands,
                    llvm::ArrayRef<Type> results, unsigned bits, ir::MemorySpace space) {
     Operation &mem = b.create(kind, loc, operands, results);
-    mem.setAttr("bits", int64_t(bits));
-    mem.setAttr("space", ir::name(space).str());
+    mem.set(attr::bits, int64_t(bits));
+    mem.set(attr::space, ir::name(space).str());
     return mem;
   }
 
@@ -405,7 +406,7 @@ private:
     const Type &type = view->result()->type();
     Operation &atomic = memOp(b, op.loc(), OpKind::MemAtomic, operands, {op.result()->type()},
                               ir::bitWidth(type.element()), type.memorySpace());
-    atomic.setAttr("op", *op.attrAs<std::string>("op"));
+    atomic.set(attr::op, *op.get(attr::op));
     ir::replaceAllUsesWith(kernel, op.result(), atomic.result());
     dead.push_back(&op);
     return true;
@@ -425,8 +426,8 @@ private:
     const Operation *alloc = view.operand(0)->definingOp();
     if (!alloc)
       return 16;
-    const int64_t *offset = alloc->attrAs<int64_t>("offset");
-    const int64_t *sharedAlign = kernel.attrAs<int64_t>("shared_align");
+    const int64_t *offset = alloc->get(attr::offset);
+    const int64_t *sharedAlign = kernel.get(attr::sharedAlign);
     if (alloc->kind() != OpKind::SmemAlloc || !offset || !sharedAlign)
       return 1;
     int64_t align = 16;
@@ -528,7 +529,7 @@ private:
       llvm::SmallVector<Type, 4> results(width / 4, Type::scalar(DataType::U32));
       Operation &load =
           memOp(b, loc, OpKind::MemLoad, {address}, results, 32, type.memorySpace());
-      load.setAttr("vector", int64_t(width / 4));
+      load.set(attr::vector, int64_t(width / 4));
       for (const auto &r : load.results())
         words.push_back(r.get());
     }
@@ -722,7 +723,7 @@ private:
       llvm::SmallVector<Value *, 5> operands{addressAt(b, loc, view, first, int64_t(w) * 4)};
       operands.append(words.begin() + w, words.begin() + w + perAccess);
       memOp(b, loc, OpKind::MemStore, operands, {}, 32, type.memorySpace())
-          .setAttr("vector", perAccess);
+          .set(attr::vector, perAccess);
     }
   }
 
@@ -732,7 +733,7 @@ private:
   /// `b` then inserts.
   Value *tmemCopyAddress(ir::Builder &b, Operation &op) {
     b.setInsertionPoint(op);
-    const IntTuple *block = kernel.attrAs<IntTuple>("block");
+    const IntTuple *block = kernel.get(attr::block);
     std::vector<IntTuple> dims;
     if (block)
       flattenInto(*block, dims);
@@ -747,13 +748,13 @@ private:
     if (!start)
       return nullptr;
     Operation &tid = b.create(OpKind::ThreadIdx, loc, {}, {Type::scalar(DataType::I32)});
-    tid.setAttr("dim", int64_t(0));
+    tid.set(attr::dim, int64_t(0));
     // ((tid / 32) % 4) * 32 << 16, and the first lane and column.
     Value *warp = binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32));
     Value *quarter = binary(b, loc, OpKind::Rem, warp, constant(b, loc, DataType::I32, 4));
     Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
-    Value *offset = constant(b, loc, DataType::I32,
-                             (*op.attrAs<int64_t>("lane") << 16) + *op.attrAs<int64_t>("column"));
+    Value *offset =
+        constant(b, loc, DataType::I32, (*op.get(attr::lane) << 16) + *op.get(attr::column));
     return binary(b, loc, OpKind::Add, start,
                   cast(b, loc, OpKind::Bitcast, binary(b, loc, OpKind::Add, lanes, offset),
                        DataType::U32));
@@ -761,8 +762,9 @@ private:
 
   /// Copies the form attributes of a tmem_load/tmem_store to its words op.
   static void copyForm(const Operation &from, Operation &to) {
-    for (const char *key : {"shape", "num", "wait"})
-      to.setAttr(key, from.attributes().at(key));
+    to.set(attr::shape, *from.get(attr::shape));
+    to.set(attr::num, *from.get(attr::num));
+    to.set(attr::wait, *from.get(attr::wait));
   }
 
   /// tcgen05.ld: the registers come as u32 words, bitcast to the tensor's
@@ -780,9 +782,9 @@ private:
     std::vector<Type> words(pack ? n / 2 : n, Type::scalar(DataType::U32));
     Operation &load = b.create(OpKind::TmemLoadWords, loc, {address}, words);
     copyForm(op, load);
-    load.setAttr("pack", pack);
+    load.set(attr::pack, pack);
     dead.push_back(&op);
-    if (!*op.attrAs<bool>("wait")) {
+    if (!*op.get(attr::wait)) {
       // The words are not valid before the warp's tcgen05.wait::ld: the
       // fragment is built from them after the next one in this block.
       unwaitedLoads.push_back({op.result(), &load});
@@ -797,7 +799,7 @@ private:
   Registers fragmentOfWords(ir::Builder &b, Operation &load, DataType element) {
     Registers regs;
     for (const auto &word : load.results()) {
-      if (*load.attrAs<bool>("pack")) {
+      if (*load.get(attr::pack)) {
         unpackHalves(b, load.loc(), word.get(), element, regs);
         continue;
       }
@@ -848,7 +850,7 @@ private:
     }
     Operation &store = b.create(OpKind::TmemStoreWords, loc, operands, {});
     copyForm(op, store);
-    store.setAttr("pack", pack);
+    store.set(attr::pack, pack);
     dead.push_back(&op);
     return true;
   }
@@ -865,10 +867,10 @@ private:
     ir::Builder b;
     b.setInsertionPoint(op);
     llvm::SMLoc loc = op.loc();
-    int64_t num = *op.attrAs<int64_t>("num");
-    bool trans = *op.attrAs<bool>("trans");
+    int64_t num = *op.get(attr::num);
+    bool trans = *op.get(attr::trans);
     IntTuple start =
-        ir::matrixRowStart(IntExpr::symbol("$0"), *op.attrAs<int64_t>("row_blocks"), num, trans);
+        ir::matrixRowStart(IntExpr::symbol("$0"), *op.get(attr::rowBlocks), num, trans);
     llvm::Expected<IntExpr> delta = crd2idx(start, view->result()->type().tensorLayout());
     if (!delta)
       return fail(op, llvm::toString(delta.takeError()));
@@ -892,8 +894,8 @@ private:
         unpackHalves(b, loc, word.get(), view->result()->type().element(), loaded);
       fragments[op.result()] = std::move(loaded);
     }
-    words->setAttr("num", num);
-    words->setAttr("trans", trans);
+    words->set(attr::num, num);
+    words->set(attr::trans, trans);
     dead.push_back(&op);
     return true;
   }
@@ -921,7 +923,7 @@ private:
         converted.push_back(c.result());
         continue;
       }
-      c.setAttr("to", Type::scalar(to));
+      c.set(attr::to, Type::scalar(to));
       unpackHalves(b, op.loc(), c.result(), to, converted);
       ++r;
     }
@@ -935,9 +937,9 @@ private:
     if (!regs)
       return false;
     IntTuple index;
-    if (const int64_t *i = op.attrAs<int64_t>("index"))
+    if (const int64_t *i = op.get<int64_t>(attr::index))
       index = IntTuple(*i);
-    else if (const IntTuple *t = op.attrAs<IntTuple>("index"))
+    else if (const IntTuple *t = op.get<IntTuple>(attr::index))
       index = *t;
     else
       return fail(op, "internal error: 'cute.extract' needs an 'index'");
@@ -961,14 +963,14 @@ private:
   /// accumulator's with those registers replaced.
   bool lowerWgmma(Operation &op) {
     const Registers *acc = fragment(op, op.operand(0));
-    const bool aInRegisters = op.attrAs<int64_t>("a_first") != nullptr;
+    const bool aInRegisters = op.get(attr::aFirst) != nullptr;
     const Registers *aRegs = aInRegisters ? fragment(op, op.operand(1)) : nullptr;
     if (!acc || (aInRegisters && !aRegs))
       return false;
-    const int64_t first = *op.attrAs<int64_t>("first"), count = *op.attrAs<int64_t>("n") / 2;
+    const int64_t first = *op.get(attr::first), count = *op.get(attr::n) / 2;
     // A's block is four words of elements of its type.
     const unsigned aBits = aInRegisters ? ir::bitWidth(op.operand(1)->type().element()) : 32;
-    const int64_t aFirst = aInRegisters ? *op.attrAs<int64_t>("a_first") : 0, aCount = 128 / aBits;
+    const int64_t aFirst = aInRegisters ? *op.get(attr::aFirst) : 0, aCount = 128 / aBits;
     if (first + count > int64_t(acc->size()) ||
         (aInRegisters && aFirst + aCount > int64_t(aRegs->size())))
       return fail(op, "internal error: the wgmma's registers lie outside its fragments");

@@ -25,6 +25,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::DataType;
 using ir::Operation;
 using ir::OpKind;
@@ -152,7 +153,7 @@ private:
       return fail(gemm, "the tiles must be static");
     // cta_group::2: the pair's MMA has twice the rows of each CTA's part,
     // and each CTA holds N / 2 rows of B.
-    const int64_t *group = gemm.attrAs<int64_t>("cta_group");
+    const int64_t *group = gemm.get(attr::ctaGroup);
     int64_t ctas = group ? *group : 1;
     int64_t kTotal = *k * ctas / *n;
     if (scaled && aInTmem)
@@ -180,10 +181,10 @@ private:
     if (scaled) {
       // A run-time sfb_row is trusted to keep B's rows inside SFB.
       const int64_t *sfbRow = nullptr;
-      const std::string *kindAttr = gemm.attrAs<std::string>("kind");
+      const std::string *kindAttr = gemm.get(attr::kind);
       if (Operation *row = gemm.operands().size() > 6 ? gemm.operand(6)->definingOp() : nullptr;
           row && row->kind() == OpKind::Constant)
-        sfbRow = row->attrAs<int64_t>("value");
+        sfbRow = row->get<int64_t>(attr::value);
       llvm::Expected<BlockScaledMma> p =
           planBlockScaledMma(ta, tb, gemm.operand(4)->type(), gemm.operand(5)->type(), *m, *n,
                              kTotal, sfbRow ? *sfbRow : 0, kindAttr ? *kindAttr : "");
@@ -229,7 +230,7 @@ private:
       if (kb > 0) {
         if (!always) {
           Operation &t = builder.create(OpKind::Constant, loc, {}, {Type::scalar(DataType::Bool)});
-          t.setAttr("value", true);
+          t.set(attr::value, true);
           always = t.result();
         }
         enable = always;
@@ -248,15 +249,15 @@ private:
         return fail(gemm, llvm::toString(idesc.takeError()));
       Operation &mma =
           builder.create(plan ? OpKind::UmmaBlockScaled : OpKind::Umma, loc, operands);
-      mma.setAttr("kind", plan ? plan->ptxKind : std::string(kind->second));
-      mma.setAttr("idesc", int64_t(*idesc));
+      mma.set(attr::kind, plan ? plan->ptxKind : std::string(kind->second));
+      mma.set(attr::idesc, int64_t(*idesc));
       if (aInTmem)
-        mma.setAttr("a_tmem", true);
+        mma.set(attr::aTmem, true);
       else
-        mma.setAttr("a_desc", int64_t(*aDesc));
-      mma.setAttr("b_desc", int64_t(*bDesc));
+        mma.set(attr::aDesc, int64_t(*aDesc));
+      mma.set(attr::bDesc, int64_t(*bDesc));
       if (group)
-        mma.setAttr("cta_group", *group);
+        mma.set(attr::ctaGroup, *group);
     }
     ir::erase(gemm);
     return true;
@@ -300,10 +301,10 @@ private:
     for (Value *v : {a, b})
       if ((v != a || !aInRegisters) && (!v->definingOp() || v->definingOp()->kind() != OpKind::View))
         return fail(gemm, "internal error: the operands are not views; run 'partition' first");
-    const int64_t *instN = gemm.attrAs<int64_t>("n");
+    const int64_t *instN = gemm.get(attr::n);
     DataType ta = a->type().element(), tb = b->type().element();
     std::optional<std::string> types =
-        wgmmaTypes(acc->type().element(), ta, tb, gemm.attrAs<int64_t>("satfinite") != nullptr);
+        wgmmaTypes(acc->type().element(), ta, tb, gemm.get(attr::satfinite) != nullptr);
     if (!instN || !types)
       return fail(gemm, "no wgmma multiplies " + ir::name(ta) + " by " + ir::name(tb) + " into " +
                             ir::name(acc->type().element()));
@@ -338,7 +339,7 @@ private:
     builder.setInsertionPoint(gemm);
     llvm::SMLoc loc = gemm.loc();
     Operation &alwaysOp = builder.create(OpKind::Constant, loc, {}, {Type::scalar(DataType::Bool)});
-    alwaysOp.setAttr("value", true);
+    alwaysOp.set(attr::value, true);
     Value *always = alwaysOp.result();
     Value *current = acc;
     const int64_t tilesM = *m / 64;
@@ -354,18 +355,18 @@ private:
           Operation &mma = builder.create(
               OpKind::Wgmma, loc, {current, aBlock, shiftView(builder, loc, b, *ob), scaleD},
               {acc->type()});
-          mma.setAttr("n", *instN);
-          mma.setAttr("k", kBlock);
-          mma.setAttr("types", *types);
-          mma.setAttr("first", (ni * tilesM + mi) * perTile);
+          mma.set(attr::n, *instN);
+          mma.set(attr::k, kBlock);
+          mma.set(attr::types, *types);
+          mma.set(attr::first, (ni * tilesM + mi) * perTile);
           if (aInRegisters) {
-            mma.setAttr("a_first", (kb * tilesM + mi) * aPerBlock);
+            mma.set(attr::aFirst, (kb * tilesM + mi) * aPerBlock);
           } else {
-            mma.setAttr("a_desc", int64_t(*aBits));
-            mma.setAttr("trans_a", int64_t(aMajor == umma::Major::MN));
+            mma.set(attr::aDesc, int64_t(*aBits));
+            mma.set(attr::transA, int64_t(aMajor == umma::Major::MN));
           }
-          mma.setAttr("b_desc", int64_t(*bBits));
-          mma.setAttr("trans_b", int64_t(bMajor == umma::Major::MN));
+          mma.set(attr::bDesc, int64_t(*bBits));
+          mma.set(attr::transB, int64_t(bMajor == umma::Major::MN));
           current = mma.result();
         }
     ir::replaceAllUsesWith(kernel, gemm.result(), current);

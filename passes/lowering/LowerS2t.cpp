@@ -29,6 +29,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::Operation;
 using ir::OpKind;
 using ir::Value;
@@ -134,10 +135,10 @@ private:
       Operation &cp = b.create(OpKind::Tcgen05Cp, copy.loc(),
                                {shiftView(b, copy.loc(), dst, atom.dst),
                                 shiftView(b, copy.loc(), src, atom.src)});
-      cp.setAttr("shape", std::string("32x128b.warpx4"));
-      cp.setAttr("desc", int64_t(desc.constantBits()));
-      if (const int64_t *group = copy.attrAs<int64_t>("cta_group"))
-        cp.setAttr("cta_group", *group);
+      cp.set(attr::shape, std::string("32x128b.warpx4"));
+      cp.set(attr::desc, int64_t(desc.constantBits()));
+      if (const int64_t *group = copy.get(attr::ctaGroup))
+        cp.set(attr::ctaGroup, *group);
     }
     ir::erase(copy);
     return true;

@@ -35,6 +35,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::DataType;
 using ir::Operation;
 using ir::OpKind;
@@ -112,8 +113,8 @@ private:
     if (tile.param->definingOp() || !tile.param->type().isTensor())
       return fail(op, "the tiled tensor must be a kernel parameter");
     const Layout &layout = tile.param->type().tensorLayout();
-    const IntTuple *tiler = localTile->attrAs<IntTuple>("tiler");
-    const IntTuple *coord = localTile->attrAs<IntTuple>("coord");
+    const IntTuple *tiler = localTile->get<IntTuple>(attr::tiler);
+    const IntTuple *coord = localTile->get(attr::coord);
     size_t rank = layout.shape.isLeaf() ? 1 : layout.rank();
     if (!tiler || !coord || depth(makeLayout(*tiler)) > 1 || !tiler->isStatic())
       return fail(op, "the tiler must be a flat static shape");
@@ -129,7 +130,7 @@ private:
     // must keep the tile modes whole and fix every remaining rest mode).
     std::vector<IntTuple> pattern;
     if (slice) {
-      const IntTuple *p = slice->attrAs<IntTuple>("coord");
+      const IntTuple *p = slice->get(attr::coord);
       if (!p)
         return fail(op, "internal error: a slice without a coordinate");
       flattenInto(*p, pattern);
@@ -244,8 +245,8 @@ private:
     Operation &tile = b.create(
         OpKind::LocalTile, op.loc(), {smem},
         {Type::tensor(type.element(), type.memorySpace(), view.layout, type.tensorSwizzle())});
-    tile.setAttr("tiler", tiler);
-    tile.setAttr("coord", coord);
+    tile.set(attr::tiler, tiler);
+    tile.set(attr::coord, coord);
     return tile.result();
   }
 
@@ -412,9 +413,9 @@ private:
         operands.push_back(op.operand(3));
       Operation &copy = b.create(OpKind::TmaLoadTile, op.loc(), operands);
       if (multicast)
-        copy.setAttr("multicast", true);
-      if (const int64_t *group = op.attrAs<int64_t>("cta_group"))
-        copy.setAttr("cta_group", *group); // completes on the pair leader's mbarrier
+        copy.set(attr::multicast, true);
+      if (const int64_t *group = op.get(attr::ctaGroup))
+        copy.set(attr::ctaGroup, *group); // completes on the pair leader's mbarrier
     }
     ir::erase(op);
     return true;

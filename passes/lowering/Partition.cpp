@@ -20,6 +20,7 @@
 namespace cutec {
 namespace {
 
+namespace attr = ir::attr;
 using ir::Operation;
 using ir::OpKind;
 using ir::Value;
@@ -101,12 +102,12 @@ private:
     if (op.kind() == OpKind::MakeTensor || op.kind() == OpKind::Mapa)
       return IntExpr(0);
     const Layout &layout = op.operand(0)->type().tensorLayout();
-    const IntTuple *coord = op.attrAs<IntTuple>("coord");
+    const IntTuple *coord = op.get(attr::coord);
     if (!coord)
       return layoutError("'" + ir::name(op.kind()) + "' needs a 'coord'");
     if (op.kind() == OpKind::Slice)
       return sliceOffset(layout, *coord);
-    const IntTuple *tiler = op.attrAs<IntTuple>("tiler");
+    const IntTuple *tiler = op.get<IntTuple>(attr::tiler);
     if (!tiler)
       return layoutError("'cute.local_tile' needs a 'tiler'");
     auto tile = localTile(layout, Tiler::fromShape(*tiler), *coord);

@@ -42,8 +42,8 @@ public:
       if (const Operation *barriers = allocationOf(load->operand(2)))
         loadsByBarriers[barriers].push_back(load);
     for (Operation *expect : collect(kernel, OpKind::MbarrierExpectTx)) {
-      bool derive = expect->attrAs<bool>("pipeline_tx") != nullptr;
-      if (!derive && !expect->attrAs<bool>("pipeline_tx_declared"))
+      bool derive = expect->get(attr::pipelineTx) != nullptr;
+      if (!derive && !expect->get(attr::pipelineTxDeclared))
         continue;
       const Operation *barriers = allocationOf(expect->operand(0));
       std::optional<int64_t> sum = stageBytes(loadsByBarriers.lookup(barriers), *expect, context);

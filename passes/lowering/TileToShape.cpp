@@ -24,10 +24,10 @@ std::optional<LayoutValue> constantValue(const Value *v) {
   if (!def)
     return std::nullopt;
   if (def->kind() == OpKind::LayoutConstant)
-    if (const Layout *l = def->attrAs<Layout>("layout"))
+    if (const Layout *l = def->get(attr::layout))
       return LayoutValue(*l);
   if (def->kind() == OpKind::Constant)
-    if (const int64_t *i = def->attrAs<int64_t>("value"))
+    if (const int64_t *i = def->get<int64_t>(attr::value))
       return LayoutValue(IntTuple(*i));
   return std::nullopt;
 }
@@ -45,7 +45,7 @@ public:
 
 private:
   void fold(Operation &kernel, Operation &call, PassContext &context) {
-    const std::string *function = call.attrAs<std::string>("function");
+    const std::string *function = call.get(attr::function);
     if (!function)
       return context.error(call.loc(), "layout.call without a 'function'");
     std::vector<LayoutValue> args;
@@ -66,7 +66,7 @@ private:
     Builder b;
     b.setInsertionPoint(call);
     Operation &constant = b.create(OpKind::LayoutConstant, call.loc(), {}, {Type::layout()});
-    constant.setAttr("layout", *layout);
+    constant.set(attr::layout, *layout);
     replaceAllUsesWith(kernel, call.result(), constant.result());
     erase(call);
   }

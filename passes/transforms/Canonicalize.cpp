@@ -26,7 +26,7 @@ std::optional<double> floatConstant(const Value *v) {
   const Operation *def = v->definingOp();
   if (!def || def->kind() != OpKind::Constant)
     return std::nullopt;
-  if (const double *d = def->attrAs<double>("value"))
+  if (const double *d = def->get<double>(attr::value))
     return *d;
   return std::nullopt;
 }

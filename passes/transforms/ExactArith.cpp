@@ -136,7 +136,7 @@ private:
       if (def->kind() == OpKind::Convert)
         fact = formatExactness(def->operand(0)->type().element());
       else if (def->kind() == OpKind::Constant)
-        if (const double *d = def->attrAs<double>("value"))
+        if (const double *d = def->get<double>(attr::value))
           fact = constantExactness(*d);
       if (def->kind() == OpKind::Mul) {
         auto a = exactness(def->operand(0)), b = exactness(def->operand(1));

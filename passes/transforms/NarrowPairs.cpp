@@ -115,9 +115,9 @@ private:
     llvm::SMLoc loc = first.loc();
     const Type word = Type::scalar(DataType::U32), half = Type::scalar(DataType::F16);
     Operation &product = builder.create(OpKind::ProductX2, loc, {a.word, b.word}, {word});
-    product.setAttr("from", Type::scalar(DataType::F4E2M1));
-    product.setAttr("low", a.shift);
-    product.setAttr("high", a.shift + distance);
+    product.set(attr::from, Type::scalar(DataType::F4E2M1));
+    product.set(attr::low, a.shift);
+    product.set(attr::high, a.shift + distance);
     Operation &halves = builder.create(OpKind::Unpack, loc, {product.result()}, {half, half});
     Value *f32Low = builder.createValue(OpKind::Convert, loc, Type::scalar(DataType::F32),
                                         {halves.result(0)});
