@@ -11,12 +11,10 @@
 namespace cutec::test {
 namespace {
 
-/// The diagnostics of a kernel whose body is `body` (one statement per line).
-std::string kernelErrors(llvm::StringRef body) {
-  std::string source = "@kernel(block=128, grid=1)\ndef k(a: Tensor[f32, (128,):(1,)]):\n";
-  for (llvm::StringRef line : llvm::split(body, '\n'))
-    source += "    " + line.str() + "\n";
-  return firstError(build(source));
+/// The first error of a kernel whose body is the one statement `stmt`.
+std::string kernelErrors(llvm::StringRef stmt) {
+  return firstError(build("@kernel(block=128, grid=1)\ndef k(a: Tensor[f32, (128,):(1,)]):\n    " +
+                          stmt.str() + "\n"));
 }
 
 TEST(BuiltinDispatch, EveryRowHasAHandlerOrAnOp) {
@@ -44,8 +42,8 @@ TEST(BuiltinDispatch, CheckedRowsBindPositionalArgumentsByKeyword) {
             "wrong number of arguments: 'size' takes 1 argument, got 2");
   EXPECT_EQ(kernelErrors("f = make_rmem_tensor((4,))"),
             "wrong number of arguments: 'make_rmem_tensor' takes 2 arguments, got 1");
-  EXPECT_EQ(kernelErrors("f = make_rmem_tensor(4, f32)"),
-            "make_rmem_tensor takes a static shape, not 4");
+  EXPECT_EQ(kernelErrors("f = make_rmem_tensor(dtype=4, shape=(4,))"),
+            "make_rmem_tensor needs an element type, not the integer 4");
 }
 
 } // namespace
