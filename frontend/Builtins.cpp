@@ -2,7 +2,7 @@
 // once.
 #include "frontend/Builtins.h"
 
-#include "frontend/IRGen.h"
+#include "frontend/irgen/IRGen.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -11,10 +11,8 @@
 namespace cutec {
 
 static BuiltinInfo makeRow(llvm::StringRef spelling, llvm::StringRef signature,
-                           SemaValue (IRGen::*handler)(CallSite &), ir::OpKind op,
-                           bool updatesSelf = false) {
+                           BuiltinHandler handler, ir::OpKind op) {
   BuiltinInfo info;
-  info.updatesSelf = updatesSelf;
   info.spelling = spelling;
   info.signatureText = signature;
   std::string error;
@@ -30,13 +28,20 @@ static BuiltinInfo makeRow(llvm::StringRef spelling, llvm::StringRef signature,
 llvm::ArrayRef<BuiltinInfo> builtinTable() {
   static const std::vector<BuiltinInfo> table = [] {
     std::vector<BuiltinInfo> rows;
-#define BUILTIN(spelling, signature, handler)                                                   \
-  rows.push_back(makeRow(spelling, signature, &IRGen::handler, ir::OpKind::Kernel));
-#define INTRINSIC(spelling, signature, op)                                                      \
+#define HANDLER(domain, handler)                                                                   \
+  [](IRGen &gen, CallSite &site) { return gen.domain().handler(site); }
+#define BUILTIN(spelling, signature, domain, handler)                                              \
+  rows.push_back(makeRow(spelling, signature, HANDLER(domain, handler), ir::OpKind::Kernel));
+#define INTRINSIC(spelling, signature, op)                                                         \
   rows.push_back(makeRow(spelling, signature, nullptr, ir::OpKind::op));
-#define UPDATING_METHOD(spelling, signature, handler)                                           \
-  rows.push_back(makeRow(spelling, signature, &IRGen::handler, ir::OpKind::Kernel, true));
+#define UPDATING_METHOD(spelling, signature, domain, handler)                                      \
+  BUILTIN(spelling, signature, domain, handler)                                                    \
+  rows.back().updatesSelf = true;
+#define NOT_CALLABLE(spelling)                                                                     \
+  BUILTIN(spelling, "...", builtins, notAFunction)                                                 \
+  rows.back().notCallable = true;
 #include "frontend/Builtins.def"
+#undef HANDLER
     return rows;
   }();
   return table;

@@ -14,16 +14,21 @@ class IRGen;
 class SemaValue;
 struct CallSite;
 
+/// Calls the handler a BUILTIN row names: `gen.domain().handler(site)`.
+using BuiltinHandler = SemaValue (*)(IRGen &gen, CallSite &site);
+
 struct BuiltinInfo {
   llvm::StringRef spelling;
   llvm::StringRef signatureText;
   BuiltinSignature signature;
-  /// The IRGen method that handles a BUILTIN row; null for an INTRINSIC.
-  SemaValue (IRGen::*handler)(CallSite &) = nullptr;
+  /// The handler of a BUILTIN row; null for an INTRINSIC.
+  BuiltinHandler handler = nullptr;
   /// The kernel IR op of an INTRINSIC row.
   ir::OpKind op = ir::OpKind::Kernel;
   /// An UPDATING_METHOD row: the method changes its object.
   bool updatesSelf = false;
+  /// A NOT_CALLABLE row: a built-in class, enumeration or value.
+  bool notCallable = false;
 };
 
 /// The row of `spelling` ("warp_idx", "NamedBarrier.sync"), or null.

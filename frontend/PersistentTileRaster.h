@@ -1,6 +1,6 @@
 //===- PersistentTileRaster.h - The index arithmetic of persistent tile schedulers ===//
 //
-// StaticPersistentTileScheduler (CuTe DSL's, frontend/IRGenTileScheduler.cpp)
+// StaticPersistentTileScheduler (CuTe DSL's, frontend/irgen/IRGenTileScheduler.cpp)
 // numbers the clusters of tiles of a problem in raster order and gives the
 // persistent cluster with linear index c the work units c, c + P, c + 2P, ...
 // (P clusters in the grid). A work unit's linear index is a mixed-radix

@@ -44,7 +44,7 @@ LAYERS = {
 }
 # Sub-folders that are part of their parent's layer.
 MEMBERS = {'passes/analysis': 'passes', 'passes/checks': 'passes', 'passes/lowering': 'passes',
-           'passes/transforms': 'passes'}
+           'passes/transforms': 'passes', 'frontend/irgen': 'frontend'}
 
 
 def layer_of(path):

@@ -3,7 +3,7 @@
 // A stage of a TMA pipeline (PipelineTmaUmma, PipelineTmaAsync) completes
 // when its producer has arrived with `mbarrier.arrive.expect_tx` and the TMA
 // loads of the stage have delivered the bytes it expects. The pipeline's producer_acquire emits
-// that expect_tx (frontend/IRGenPipeline.cpp) with the attribute `pipeline_tx` and a placeholder
+// that expect_tx (IRGenPipeline.cpp) with the attribute `pipeline_tx` and a placeholder
 // count, or `pipeline_tx_declared` with the tx_count= the kernel gave. This pass sums the bytes of
 // the TMA loads that complete on the same barrier array, as they arrive at the barrier the
 // expect_tx is on, and writes the sum into the placeholder or reports a declared count that

@@ -1,0 +1,69 @@
+// IRGenTensor: the IRGen domain (IRGen::tensors()) of tensors and register
+// fragments: local_tile, slicing, load, store, extract, coordinate tensors,
+// element-wise operations on fragments, and atomics on one element.
+//
+// Implemented in:
+//   IRGenTensor.cpp   local_tile, slicing, load, store, extract, coordinate tensors
+//   IRGenFragment.cpp register fragments: elements, element-wise operations, reduce
+//   IRGenAtomic.cpp   atomic read-modify-write of one element
+#ifndef CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
+#define CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
+
+#include "frontend/irgen/IRGenBase.h"
+
+namespace cutec {
+
+class IRGenTensor : public IRGenBase {
+public:
+  using IRGenBase::IRGenBase;
+
+  static bool isFragment(const SemaValue &v);
+  /// Element `index` (in the fragment's logical order) as a run-time scalar.
+  SemaValue fragmentElement(const SemaValue &fragment, int64_t index, llvm::SMLoc loc);
+  /// `scalar` applied to each element of the fragment operands (the other
+  /// operands as they are), gathered into a fragment of their one shape.
+  SemaValue elementwise(llvm::ArrayRef<SemaValue> operands, llvm::ArrayRef<const ast::Expr *> exprs,
+                        llvm::SMLoc loc,
+                        llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar);
+  /// frag.reduce(ReductionOp.X, init): one scalar, in the elements' order.
+  SemaValue fragmentReduce(const SemaValue &fragment, CallSite &site);
+  /// atomic_add/max/min/and/or/xor/exch(elem, val), atomic_cas(elem, cmp=,
+  /// val=): one cute.atomic giving the element's old value.
+  SemaValue atomicUpdate(CallSite &site);
+  SemaValue localTile(CallSite &site);
+  /// The view of `tensor` that the slice `pattern` selects (`_`, static
+  /// integers, `$i` for `operands[i]`).
+  SemaValue sliceWith(const SemaValue &tensor, const IntTuple &pattern,
+                      std::vector<ir::Value *> operands, llvm::SMLoc loc);
+  /// make_identity_tensor(shape): a coordinate tensor, one `coord` tensor
+  /// per mode; elem_less(coord, shape) compares coordinates.
+  SemaValue makeIdentityTensor(CallSite &site);
+  SemaValue elemLess(CallSite &site);
+  /// The coordinate tensor of these `coord` tensors (one per mode).
+  static SemaValue coordinateTensor(std::vector<SemaValue> modes);
+  static bool isCoordinateTensor(const SemaValue &v);
+  /// The coordinate tensor whose modes are `f` of `c`'s; poison when one is.
+  SemaValue mapCoordinates(const SemaValue &c, llvm::function_ref<SemaValue(const SemaValue &)> f);
+  /// c[...]: a coordinate tensor, or with every mode fixed the coordinate,
+  /// a tuple of i32; `c[i]` with one compile-time index on a tensor of
+  /// several modes is its i-th element in column-major order.
+  SemaValue sliceCoordinates(const SemaValue &c, const ast::SubscriptExpr &subscript,
+                             const std::vector<SemaValue> &coords);
+  SemaValue sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
+                        const std::vector<SemaValue> &coords);
+  /// Element `index` (compile-time or run-time) of a rank-1 tensor in memory.
+  SemaValue elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc);
+  SemaValue rearrangeFragment(const SemaValue &fragment, const Layout &arranged, int64_t first,
+                              llvm::SMLoc loc, llvm::SMRange range);
+  SemaValue sliceFragment(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                          const std::vector<SemaValue> &coords);
+  SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                    const std::vector<SemaValue> &coords);
+  SemaValue load(const SemaValue &view, const ast::Expr &expr);
+  void store(const SemaValue &value, const SemaValue &view, const ast::Expr &valueExpr,
+             llvm::SMLoc loc);
+};
+
+} // namespace cutec
+
+#endif // CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
