@@ -137,7 +137,7 @@ private:
 
 class NarrowPairsPass : public Pass {
 public:
-  explicit NarrowPairsPass(const PtxTarget &target) : distance(narrowPairDistance(target)) {}
+  explicit NarrowPairsPass(const TargetFeatures &target) : distance(narrowPairDistance(target)) {}
   llvm::StringRef name() const override { return "narrow-pairs"; }
   void run(Operation &kernel, PassContext &) override { NarrowPairs(kernel, distance).run(); }
 
@@ -149,8 +149,8 @@ private:
 
 std::unique_ptr<Pass> createNarrowPairsPass(llvm::StringRef arch) {
   // An unknown arch is isel's to report.
-  const PtxTarget *target = findPtxTarget(arch);
-  return std::make_unique<NarrowPairsPass>(target ? *target : ptxTargets().front());
+  const TargetFeatures *target = findTargetFeatures(arch);
+  return std::make_unique<NarrowPairsPass>(target ? *target : targetFeatureTable().front());
 }
 
 } // namespace cutec

@@ -8,7 +8,7 @@ namespace {
 constexpr llvm::StringLiteral kConsumer =
     ": consumer Blackwell has no tensor memory (no tcgen05, no CTA pairs)";
 
-const PtxTarget kTargets[] = {
+const TargetFeatures kTargets[] = {
     {.arch = "sm_100a",
      .hasFp4AndUe8m0Conversions = true,
      .hasTcgen05 = true,
@@ -43,16 +43,16 @@ const PtxTarget kTargets[] = {
 
 } // namespace
 
-llvm::ArrayRef<PtxTarget> ptxTargets() { return kTargets; }
+llvm::ArrayRef<TargetFeatures> targetFeatureTable() { return kTargets; }
 
-const PtxTarget *findPtxTarget(llvm::StringRef arch) {
-  for (const PtxTarget &target : kTargets)
+const TargetFeatures *findTargetFeatures(llvm::StringRef arch) {
+  for (const TargetFeatures &target : kTargets)
     if (target.arch == arch)
       return &target;
   return nullptr;
 }
 
-std::string ptxTargetList() {
+std::string supportedArchList() {
   std::string list;
   for (size_t i = 0; i < std::size(kTargets); ++i) {
     if (i)
@@ -62,7 +62,7 @@ std::string ptxTargetList() {
   return list;
 }
 
-int64_t narrowPairDistance(const PtxTarget &target) {
+int64_t narrowPairDistance(const TargetFeatures &target) {
   return target.hasFp4AndUe8m0Conversions ? 4 : 16;
 }
 

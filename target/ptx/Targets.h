@@ -27,7 +27,7 @@
 
 namespace cutec {
 
-struct PtxTarget {
+struct TargetFeatures {
   llvm::StringRef arch;
   /// cvt.rn.f16x2.e2m1x2 and cvt.rn.bf16x2.ue8m0x2; without them fp4 and
   /// ue8m0 decode with integer operations.
@@ -50,13 +50,16 @@ struct PtxTarget {
 };
 
 /// Every target, in the order `--help` lists them.
-llvm::ArrayRef<PtxTarget> ptxTargets();
+llvm::ArrayRef<TargetFeatures> targetFeatureTable();
 
 /// The row of `arch`, or null if cutec does not target it.
-const PtxTarget *findPtxTarget(llvm::StringRef arch);
+const TargetFeatures *findTargetFeatures(llvm::StringRef arch);
+
+/// Whether cutec targets `arch`.
+inline bool isSupportedArch(llvm::StringRef arch) { return findTargetFeatures(arch) != nullptr; }
 
 /// "sm_100a, sm_103a, ... and sm_90a": the targets, for messages.
-std::string ptxTargetList();
+std::string supportedArchList();
 
 /// How far apart, in bits, the two codes of an e2m1 pair are on `target`:
 /// 4 (the two codes of a byte, which cvt.rn.f16x2.e2m1x2 decodes at once)
@@ -64,7 +67,7 @@ std::string ptxTargetList();
 /// of a word, which share every shift and mask as the two halves of an f16
 /// pair). A pair's low code is then at a multiple of 8, or below 16 in its
 /// 32-bit word.
-int64_t narrowPairDistance(const PtxTarget &target);
+int64_t narrowPairDistance(const TargetFeatures &target);
 
 } // namespace cutec
 

@@ -54,7 +54,7 @@ int fail(const Twine &message) {
 
 int checkArchAndPasses(const PipelineOptions &pipeline) {
   if (!isSupportedArch(arch))
-    return fail("unsupported --arch '" + arch + "': cutec targets " + ptxTargetList());
+    return fail("unsupported --arch '" + arch + "': cutec targets " + supportedArchList());
   for (const std::string &name : pipeline.disablePass)
     if (!is_contained(optionalPasses(), name))
       return fail("--disable-pass=" + name + ": only the optimisation passes " +

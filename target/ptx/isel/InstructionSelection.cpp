@@ -104,7 +104,7 @@ std::optional<PtxOpcode> arithOpcode(OpKind kind, DataType type) {
 
 class Selector {
 public:
-  Selector(Operation &kernel, PassContext &context, const PtxTarget &target)
+  Selector(Operation &kernel, PassContext &context, const TargetFeatures &target)
       : kernel(kernel), context(context), target(target), e2m1Products(target) {}
 
   void run() {
@@ -860,7 +860,7 @@ private:
 
   Operation &kernel;
   PassContext &context;
-  const PtxTarget &target;
+  const TargetFeatures &target;
   E2m1PairProducts e2m1Products;
   /// The divisions and remainders whose dividend is never negative, found
   /// before selection rewrites their operands.
@@ -879,7 +879,7 @@ public:
   explicit InstructionSelection(llvm::StringRef arch) : arch(arch.str()) {}
   llvm::StringRef name() const override { return "isel"; }
   void run(Operation &kernel, PassContext &context) override {
-    const PtxTarget *target = findPtxTarget(arch);
+    const TargetFeatures *target = findTargetFeatures(arch);
     if (!target)
       return context.error(kernel.loc(), "isel: unsupported target '" + arch + "'");
     recordSharedRegions(kernel);
@@ -921,7 +921,5 @@ private:
 std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch) {
   return std::make_unique<InstructionSelection>(arch);
 }
-
-bool isSupportedArch(llvm::StringRef arch) { return findPtxTarget(arch) != nullptr; }
 
 } // namespace cutec

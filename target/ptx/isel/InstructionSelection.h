@@ -11,10 +11,8 @@
 namespace cutec {
 
 /// "isel": kernel IR → machine IR, one ptx.inst per PTX instruction
-/// (InstructionSelection.cpp), for `arch` (a target of PtxTarget.h).
+/// (InstructionSelection.cpp), for `arch` (a row of target/ptx/Targets.h).
 std::unique_ptr<Pass> createInstructionSelectionPass(llvm::StringRef arch = "sm_100a");
-/// Whether isel can target `arch`.
-bool isSupportedArch(llvm::StringRef arch);
 
 } // namespace cutec
 

@@ -2,7 +2,7 @@
 //
 // The cluster registers and barrier exist on sm_90a and sm_100a; the
 // cta_group::2 forms that use the helpers below (pair TMA loads and
-// multicast commits) only on datacenter Blackwell (PtxTarget.h), and
+// multicast commits) only on datacenter Blackwell (target/ptx/Targets.h), and
 // cluster launch control from sm_100 on.
 //
 //===----------------------------------------------------------------------===//

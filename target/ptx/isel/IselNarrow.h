@@ -22,7 +22,7 @@ namespace cutec {
 /// the pairs of one word share (one lookup per four codes) per block.
 class E2m1PairProducts {
 public:
-  explicit E2m1PairProducts(const PtxTarget &target) : target(target) {}
+  explicit E2m1PairProducts(const TargetFeatures &target) : target(target) {}
 
   /// The f16 pair of products of the codes at `low` and low +
   /// narrowPairDistance of the machine words `wordA` and `wordB`, emitted in
@@ -36,7 +36,7 @@ private:
   ir::Value *signs(ir::Builder &b, llvm::SMLoc loc, const ir::Block *block, ir::Value *wordA,
                    ir::Value *wordB);
 
-  const PtxTarget &target;
+  const TargetFeatures &target;
   std::map<std::tuple<const ir::Block *, ir::Value *, int64_t>, ir::Value *> magnitudes;
   std::map<std::tuple<const ir::Block *, ir::Value *, ir::Value *>, ir::Value *> xors;
 };

@@ -31,7 +31,7 @@ bool isTcgen05Op(OpKind kind) {
   }
 }
 
-std::string tcgen05Unsupported(const ir::Operation &op, const PtxTarget &target) {
+std::string tcgen05Unsupported(const ir::Operation &op, const TargetFeatures &target) {
   if (!target.hasTcgen05)
     return ("'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
             " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a")
@@ -65,7 +65,7 @@ ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
 /// The block-scaled kind as `target` spells it: .block32 stands for
 /// .scale_vec::1X (mxf8f6f4) and .scale_vec::2X (mxf4, mxf4nvf4), .block16
 /// for .scale_vec::4X.
-static std::string blockScaledKind(llvm::StringRef kind, const PtxTarget &target) {
+static std::string blockScaledKind(llvm::StringRef kind, const TargetFeatures &target) {
   if (target.hasScaleVecSpelling)
     return kind.str();
   auto [prefix, vector] = kind.split(".scale_vec::");
@@ -90,7 +90,7 @@ static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, boo
 }
 
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
-                         const PtxTarget &target) {
+                         const TargetFeatures &target) {
   llvm::SMLoc loc = op.loc();
   // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
   const bool pair = op.attrAs<int64_t>("cta_group") != nullptr;

@@ -1,7 +1,7 @@
 //===- IselTcgen05.h - isel of Blackwell's tensor memory and tcgen05 ------===//
 //
 // The tcgen05 family exists on datacenter Blackwell (sm_100a, sm_103a,
-// sm_100f), with differences between them (PtxTarget.h): for a target that
+// sm_100f), with differences between them (target/ptx/Targets.h): for a target that
 // lacks an operation, isel reports an error naming the instruction and the
 // target.
 //
@@ -21,7 +21,7 @@ bool isTcgen05Op(ir::OpKind kind);
 
 /// Why `target` cannot run the tcgen05 operation `op`, or ""
 /// if it can.
-std::string tcgen05Unsupported(const ir::Operation &op, const PtxTarget &target);
+std::string tcgen05Unsupported(const ir::Operation &op, const TargetFeatures &target);
 
 /// A shared-memory matrix descriptor (tcgen05.mma's, tcgen05.cp's and
 /// wgmma's): the compile-time fields `constantBits` with the start address
@@ -33,7 +33,7 @@ ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
 /// values `in`. Returns the machine value of its result (null if it has
 /// none).
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
-                         const PtxTarget &target);
+                         const TargetFeatures &target);
 
 } // namespace cutec
 
