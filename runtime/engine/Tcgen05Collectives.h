@@ -1,8 +1,7 @@
 // The warp-collective tcgen05 instructions as the emitted code calls them.
-// They forward to Thread's methods; their names contain "warpSync" so that
-// the compiler's rule for KernelDescriptor::usesBarriers (an emulation
-// template that calls warpSync, barrierSync or mbarrierWait may block) finds
-// them, as it finds warpSyncShfl.
+// They forward to Thread's methods. Like warpSyncShfl they may block, which
+// their rows in the compiler's instruction table say with the MayBlock flag
+// (KernelDescriptor::usesBarriers).
 #pragma once
 
 #include "runtime/engine/Thread.h"

@@ -220,7 +220,8 @@ public:
   // The warp-collective ones (alloc, dealloc, relinquish, ld, st) go through
   // warpSync: every lane of the warp calls them with the same operands, and
   // the emitted code calls them through the warpSyncTcgen05* wrappers of
-  // runtime/engine/Tcgen05Collectives.h so that KernelDescriptor::usesBarriers is set.
+  // runtime/engine/Tcgen05Collectives.h (their instruction-table rows carry
+  // MayBlock, which sets KernelDescriptor::usesBarriers).
   // tcgen05.mma and tcgen05.cp execute when issued, in issue order; the TMEM
   // they write counts as in flight until a thread has waited on the mbarrier
   // phase that a later tcgen05.commit of the issuing thread arrived in.

@@ -1,7 +1,7 @@
 // The warp-level instructions of warp-specialised kernels as the emitted code
-// calls them: `elect.sync` and `setmaxnreg`. Their names contain "warpSync"
-// because both are warp-collectives that block until the whole warp is there
-// (the compiler's rule for KernelDescriptor::usesBarriers looks for it).
+// calls them: `elect.sync` and `setmaxnreg`. Both are warp-collectives that
+// block until the whole warp is there, so their rows in the compiler's
+// instruction table carry the MayBlock flag (KernelDescriptor::usesBarriers).
 #pragma once
 
 #include "runtime/engine/Thread.h"
