@@ -76,3 +76,27 @@ if(CUTEC_NVJITLINK)
                     "(CUTEC_NVJITLINK, LD_LIBRARY_PATH)")
   endif()
 endif()
+
+# The Python package (python/): the interpreter with NumPy above, unless
+# -DPython_EXECUTABLE names another, its headers (python3-dev), and nanobind,
+# which tools/setup-debian.sh installs from PyPI into .deps/python.
+option(CUTEC_BUILD_PYTHON "Build the Python package (needs python3-dev and nanobind)" ON)
+if(CUTEC_BUILD_PYTHON)
+  if(NOT Python_EXECUTABLE AND NOT CUTEC_NUMPY_PYTHON MATCHES "not-found")
+    set(Python_EXECUTABLE ${CUTEC_NUMPY_PYTHON})
+  endif()
+  find_package(Python 3.9 COMPONENTS Interpreter Development.Module)
+  if(Python_FOUND)
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${PROJECT_SOURCE_DIR}/.deps/python
+              ${Python_EXECUTABLE} -m nanobind --cmake_dir
+      OUTPUT_VARIABLE CUTEC_NANOBIND_DIR OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  endif()
+  if(Python_FOUND AND CUTEC_NANOBIND_DIR)
+    find_package(nanobind CONFIG REQUIRED PATHS ${CUTEC_NANOBIND_DIR} NO_DEFAULT_PATH)
+  else()
+    message(WARNING "no Python headers or no nanobind (tools/setup-debian.sh installs both): "
+                    "the Python package is not built and its tests are skipped")
+    set(CUTEC_BUILD_PYTHON OFF)
+  endif()
+endif()

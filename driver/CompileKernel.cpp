@@ -11,18 +11,15 @@
 
 namespace cutec {
 
-std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileStage stage,
-                                                  PassManagerOptions passOptions,
-                                                  llvm::StringRef arch) {
-  auto source = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!source) {
-    llvm::WithColor::error(llvm::errs(), "cutec")
-        << "cannot open '" << path << "': " << source.getError().message() << "\n";
-    return nullptr;
-  }
+namespace {
+
+std::unique_ptr<CompiledSource> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> source,
+                                              CompileStage stage, PassManagerOptions passOptions,
+                                              llvm::StringRef arch,
+                                              llvm::raw_ostream &diagnostics) {
   auto compiled = std::make_unique<CompiledSource>();
-  unsigned bufferId = compiled->sourceMgr.AddNewSourceBuffer(std::move(*source), llvm::SMLoc());
-  DiagnosticEngine diags(compiled->sourceMgr);
+  unsigned bufferId = compiled->sourceMgr.AddNewSourceBuffer(std::move(source), llvm::SMLoc());
+  DiagnosticEngine diags(compiled->sourceMgr, diagnostics);
   compiled->syntax = parseModule(compiled->sourceMgr, bufferId, diags);
   if (diags.hasErrors())
     return nullptr;
@@ -43,6 +40,29 @@ std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileS
   if (!pm.run(*compiled->module, context))
     return nullptr;
   return compiled;
+}
+
+} // namespace
+
+std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileStage stage,
+                                                  PassManagerOptions passOptions,
+                                                  llvm::StringRef arch) {
+  auto source = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!source) {
+    llvm::WithColor::error(llvm::errs(), "cutec")
+        << "cannot open '" << path << "': " << source.getError().message() << "\n";
+    return nullptr;
+  }
+  return compileBuffer(std::move(*source), stage, std::move(passOptions), arch, llvm::errs());
+}
+
+std::unique_ptr<CompiledSource> compileKernelSource(llvm::StringRef bufferName,
+                                                    llvm::StringRef text, CompileStage stage,
+                                                    PassManagerOptions passOptions,
+                                                    llvm::StringRef arch,
+                                                    llvm::raw_ostream &diagnostics) {
+  return compileBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), stage,
+                       std::move(passOptions), arch, diagnostics);
 }
 
 std::string describeLocation(const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc) {

@@ -27,6 +27,14 @@ std::unique_ptr<CompiledSource> compileKernelFile(llvm::StringRef path, CompileS
                                                   PassManagerOptions passOptions,
                                                   llvm::StringRef arch = "sm_100a");
 
+/// compileKernelFile on source text already in memory: `bufferName` is the
+/// file name diagnostics show, and they are written to `diagnostics`.
+std::unique_ptr<CompiledSource> compileKernelSource(llvm::StringRef bufferName,
+                                                    llvm::StringRef text, CompileStage stage,
+                                                    PassManagerOptions passOptions,
+                                                    llvm::StringRef arch,
+                                                    llvm::raw_ostream &diagnostics);
+
 /// "file:line:col" of `loc`, for messages of the emulation at run time.
 std::string describeLocation(const llvm::SourceMgr &sourceMgr, llvm::SMLoc loc);
 

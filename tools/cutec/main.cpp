@@ -1,9 +1,10 @@
 //===- main.cpp - The cutec driver ----------------------------------------===//
 //
-//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host] [--arch=ARCH]
+//   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host|json] [--arch=ARCH]
 //         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
-//         [--fmad=false] [--lineinfo]
+//         [--fmad=false] [--lineinfo] [--no-cache]
 //         [-Xnvjitlink=OPT]
+//   (KERNEL.cute may be -, the standard input)
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy   (cutec-run)
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
 //   cutec ptx-diff A.ptx B.ptx
@@ -20,12 +21,16 @@
 #include "frontend/ASTPrinter.h"
 #include "ir/core/Printer.h"
 #include "driver/CompileKernel.h"
+#include "driver/KernelSignature.h"
 #include "tools/cutec/LayoutCommand.h"
 #include "codegen/cubin/NvJitLink.h"
 #include "tools/cutec/DriverOptions.h"
+#include "tools/cutec/OutputCache.h"
+#include "cache/DiskCache.h"
 #include "tools/cutec/PtxDiffCommand.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -37,6 +42,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -73,7 +79,7 @@ cl::SubCommand runCommand("run", "Compile a kernel's emulation in-process and ru
 // --- cutec KERNEL.cute ------------------------------------------------------
 const cutec::cli::PipelineOptions *pipelineOptions = nullptr;
 
-enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host };
+enum class EmitKind { Ast, Ir, Ptx, Cubin, Emu, Host, Json };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel.cute>"), cl::Optional,
                                cl::cat(cutecCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: standard output)"),
@@ -89,13 +95,20 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Emu, "emu",
                           "the C++ emulation; with -o FILE.cpp also FILE.h declaring it"),
                clEnumValN(EmitKind::Host, "host",
-                          "the host launcher header (CUDA driver API)")),
+                          "the host launcher header (CUDA driver API)"),
+               clEnumValN(EmitKind::Json, "json",
+                          "one JSON object: the PTX, the emulation and each kernel's signature "
+                          "(what the Python package reads)")),
     cl::cat(cutecCategory));
 cl::opt<bool> lineInfo("lineinfo",
                        cl::desc("Emit .file/.loc line information, so that Nsight Compute and "
                                 "cuda-gdb map each instruction to the .cute line that wrote it "
                                 "(with --emit=cubin, nvJitLink keeps it: -lineinfo)"),
                        cl::cat(cutecCategory));
+cl::opt<bool> noCache("no-cache",
+                      cl::desc("Compile even if the cache holds this output, and keep nothing "
+                               "there (the cache: $CUTEC_CACHE_DIR, else ~/.cache/cutec)"),
+                      cl::cat(cutecCategory));
 cl::list<std::string>
     nvJitLinkOptions("Xnvjitlink",
                      cl::desc("Pass an option to nvJitLink with --emit=cubin (-Xnvjitlink=-O0)"),
@@ -183,43 +196,45 @@ template <typename F> auto timed(Timer &timer, F work) {
   return work();
 }
 
-int runCompile() {
-  if (inputFile.empty())
-    return fail("no input file (see 'cutec --help')");
-  if (int rc = cutec::cli::checkArchAndPasses(*pipelineOptions))
-    return rc;
-  EmitKind emit = requestedEmit();
-  cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
-                              : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR
-                                                     : cutec::CompileStage::MachineIR;
-  PhaseTimers timers;
-  auto compiled = timed(timers.compile, [&] {
-    return cutec::compileKernelFile(inputFile, stage, pipelineOptions->passOptions(),
-                                     cutec::cli::arch);
-  });
-  if (!compiled)
-    return 1;
+/// The kernel's source text: the input file, or standard input for "-".
+std::optional<std::string> readSource() {
+  auto source = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+  if (!source) {
+    fail("cannot open '" + inputFile + "': " + source.getError().message());
+    return std::nullopt;
+  }
+  return (*source)->getBuffer().str();
+}
 
+/// The file name diagnostics show.
+std::string sourceName() { return inputFile == "-" ? std::string("<stdin>") : inputFile.getValue(); }
+
+/// What `emit` writes, from the compiled kernel; an error message on failure.
+Expected<std::string> produce(EmitKind emit, const cutec::CompiledSource &compiled,
+                              PhaseTimers &timers) {
   std::string text;
   raw_string_ostream os(text);
-  switch (emit) {
-  case EmitKind::Ast:
-    cutec::printAST(*compiled->syntax, compiled->sourceMgr, os);
-    break;
-  case EmitKind::Ir:
-    cutec::ir::print(*compiled->module, os);
-    break;
-  case EmitKind::Ptx:
-  case EmitKind::Cubin: {
+  auto ptx = [&]() -> Error {
     cutec::ptx::PtxTarget target;
     target.arch = cutec::cli::arch;
     if (lineInfo)
-      target.lineInfo = &compiled->sourceMgr;
-    if (Error e = timed(timers.print,
-                        [&] { return cutec::ptx::printPtx(*compiled->module, target, os); }))
-      return fail(toString(std::move(e)));
-    if (emit == EmitKind::Ptx)
-      break;
+      target.lineInfo = &compiled.sourceMgr;
+    return timed(timers.print, [&] { return cutec::ptx::printPtx(*compiled.module, target, os); });
+  };
+  switch (emit) {
+  case EmitKind::Ast:
+    cutec::printAST(*compiled.syntax, compiled.sourceMgr, os);
+    return text;
+  case EmitKind::Ir:
+    cutec::ir::print(*compiled.module, os);
+    return text;
+  case EmitKind::Ptx:
+    if (Error e = ptx())
+      return e;
+    return text;
+  case EmitKind::Cubin: {
+    if (Error e = ptx())
+      return e;
     cutec::CubinOptions options;
     options.arch = cutec::cli::arch;
     options.extraOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
@@ -227,23 +242,112 @@ int runCompile() {
       options.extraOptions.push_back("-lineinfo");
     auto nvJitLink = timed(timers.load, [] { return cutec::NvJitLink::load(); });
     if (!nvJitLink)
-      return fail(toString(nvJitLink.takeError()));
+      return nvJitLink.takeError();
     auto cubin = timed(timers.assemble, [&] { return nvJitLink->assemble(text, options); });
     if (!cubin)
-      return fail(toString(cubin.takeError()));
+      return cubin.takeError();
     if (!cubin->infoLog.empty())
       errs() << cubin->infoLog << "\n";
-    return writeOutput(outputFile, StringRef(cubin->bytes.data(), cubin->bytes.size()),
-                       sys::fs::OF_None);
+    return std::string(cubin->bytes.begin(), cubin->bytes.end());
+  }
+  case EmitKind::Json: {
+    if (Error e = ptx())
+      return e;
+    auto emulation = cutec::cli::emulationSource(compiled, "");
+    if (!emulation)
+      return emulation.takeError();
+    json::Object bundle{{"ptx", std::move(text)},
+                        {"emulation", std::move(*emulation)},
+                        {"signature", cutec::describeKernels(*compiled.module)}};
+    std::string out;
+    raw_string_ostream bundleStream(out);
+    bundleStream << json::Value(std::move(bundle)) << "\n";
+    return out;
   }
   case EmitKind::Emu:
-    return emitEmulation(*compiled);
-  case EmitKind::Host:
-    if (Error e = cutec::host::printHostLauncher(*compiled->module, os))
-      return fail(toString(std::move(e)));
     break;
+  case EmitKind::Host:
+    if (Error e = cutec::host::printHostLauncher(*compiled.module, os))
+      return e;
+    return text;
   }
-  return writeOutput(outputFile, text);
+  return createStringError("unreachable emit kind");
+}
+
+/// The cache that holds this compile's output: for PTX, cubins and JSON,
+/// unless --no-cache, or an option that prints while compiling, asks for a
+/// compile.
+std::optional<cutec::DiskCache> outputCache(EmitKind emit) {
+  if (noCache || (emit != EmitKind::Ptx && emit != EmitKind::Cubin && emit != EmitKind::Json) ||
+      pipelineOptions->timePasses || pipelineOptions->printAfterAll ||
+      !pipelineOptions->printAfter.empty())
+    return std::nullopt;
+  cutec::DiskCache cache = cutec::DiskCache::fromEnvironment();
+  return cache.enabled() ? std::optional<cutec::DiskCache>(cache) : std::nullopt;
+}
+
+std::string cacheKey(EmitKind emit, const std::string &source, const char *argv0) {
+  cutec::cli::OutputKeyParts parts;
+  parts.identity = cutec::cli::executableIdentity(argv0);
+  parts.emit = emit == EmitKind::Ptx ? "ptx" : emit == EmitKind::Cubin ? "cubin" : "json";
+  parts.arch = cutec::cli::arch;
+  parts.fmad = pipelineOptions->fmad;
+  parts.lineInfo = lineInfo;
+  parts.disabledPasses.assign(pipelineOptions->disablePass.begin(),
+                              pipelineOptions->disablePass.end());
+  if (emit == EmitKind::Cubin)
+    parts.nvJitLinkOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
+  parts.fileName = sourceName();
+  parts.source = source;
+  return cutec::cli::outputCacheKey(parts);
+}
+
+int writeResult(EmitKind emit, StringRef output) {
+  return writeOutput(outputFile, output,
+                     emit == EmitKind::Cubin ? sys::fs::OF_None : sys::fs::OF_Text);
+}
+
+int runCompile(const char *argv0) {
+  if (inputFile.empty())
+    return fail("no input file (see 'cutec --help')");
+  if (int rc = cutec::cli::checkArchAndPasses(*pipelineOptions))
+    return rc;
+  EmitKind emit = requestedEmit();
+  std::optional<std::string> source = readSource();
+  if (!source)
+    return 1;
+  std::optional<cutec::DiskCache> cache = outputCache(emit);
+  std::string key = cache ? cacheKey(emit, *source, argv0) : "";
+  if (cache)
+    if (auto entry = cache->get(cutec::cli::kOutputCacheKind, key))
+      if (auto hit = cutec::cli::decodeOutputEntry(entry->getBuffer())) {
+        errs() << hit->first;
+        return writeResult(emit, hit->second);
+      }
+
+  cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
+                              : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR
+                                                     : cutec::CompileStage::MachineIR;
+  PhaseTimers timers;
+  std::string diagnostics;
+  raw_string_ostream diagnosticStream(diagnostics);
+  auto compiled = timed(timers.compile, [&] {
+    return cutec::compileKernelSource(sourceName(), *source, stage,
+                                       pipelineOptions->passOptions(), cutec::cli::arch,
+                                       diagnosticStream);
+  });
+  errs() << diagnostics;
+  if (!compiled)
+    return 1;
+  if (emit == EmitKind::Emu)
+    return emitEmulation(*compiled);
+  Expected<std::string> output = produce(emit, *compiled, timers);
+  if (!output)
+    return fail(toString(output.takeError()));
+  if (cache)
+    cache->put(cutec::cli::kOutputCacheKind, key,
+               cutec::cli::encodeOutputEntry(diagnostics, *output));
+  return writeResult(emit, *output);
 }
 
 /// `cutec run ARGS...`: executes cutec-run ARGS... from this program's folder.
@@ -277,5 +381,5 @@ int main(int argc, char **argv) {
     return runLayout();
   if (ptxDiffCommand)
     return runPtxDiff();
-  return runCompile();
+  return runCompile(argv[0]);
 }

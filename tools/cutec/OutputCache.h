@@ -1,0 +1,54 @@
+//===- OutputCache.h - Compiled outputs kept between runs of cutec --------===//
+//
+// `cutec K.cute -o K.ptx` (and --emit=cubin, --emit=json) keeps its output
+// and its diagnostics in the disk cache (cache/DiskCache.h), so that the
+// same compile again, by the command or by the Python package, reads one
+// file. The key is everything that determines the output: this build of
+// cutec (its path, size and modification time), what is emitted, the
+// target, the options, the file name diagnostics show and the source text.
+// The Python package computes the same key (python/cutec/_cache.py); a test
+// keeps the two in step.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_TOOLS_CUTEC_OUTPUTCACHE_H
+#define CUTEC_TOOLS_CUTEC_OUTPUTCACHE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutec::cli {
+
+/// The entry kind under which outputs are kept.
+inline constexpr const char *kOutputCacheKind = "compile-output";
+
+struct OutputKeyParts {
+  std::string identity; // executableIdentity()
+  std::string emit;     // "ptx", "cubin" or "json"
+  std::string arch;
+  bool fmad = true;
+  bool lineInfo = false;
+  std::vector<std::string> disabledPasses;
+  std::vector<std::string> nvJitLinkOptions;
+  std::string fileName;
+  std::string source;
+};
+
+std::string outputCacheKey(const OutputKeyParts &parts);
+
+/// "cutec VERSION|PATH|SIZE|MTIME_NS" of the running executable.
+std::string executableIdentity(const char *argv0);
+
+/// An entry: the diagnostics' length in decimal, a newline, the
+/// diagnostics, then the output's bytes.
+std::string encodeOutputEntry(llvm::StringRef diagnostics, llvm::StringRef output);
+/// The diagnostics and output of an entry; nullopt when it is malformed.
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+decodeOutputEntry(llvm::StringRef entry);
+
+} // namespace cutec::cli
+
+#endif
