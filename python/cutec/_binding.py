@@ -18,8 +18,6 @@ The rules (docs/python.md says them to users):
   boundary, and live where the kernel runs; each ``assume=`` fact must hold.
 """
 
-from dataclasses import dataclass
-
 from . import _expr
 from ._tensors import FRAMEWORK_NAMES, view
 
@@ -47,12 +45,14 @@ _ACCEPTS = {
 }
 
 
-@dataclass
 class Binding:
-    sizes: dict
-    tensors: dict   # parameter name -> TensorView
-    scalars: dict   # parameter name -> Python value
-    device: tuple
+    """The sizes, the tensors (parameter name -> TensorView), the scalars and
+    the device of one call."""
+
+    __slots__ = ("sizes", "tensors", "scalars", "device")
+
+    def __init__(self, sizes, tensors, scalars, device):
+        self.sizes, self.tensors, self.scalars, self.device = sizes, tensors, scalars, device
 
 
 def bind(signature, args, kwargs, device_kind):

@@ -124,11 +124,27 @@ class CompileWarning(UserWarning):
     """A warning of the compiler, with its file:line:col and caret."""
 
 
-class Kernel:
-    """A compiled kernel: its PTX, cubin, emulation and signature; call it on
-    GPU tensors to launch it, or ``emulate`` it on CPU arrays."""
+def _kernel_base():
+    try:
+        return _native().KernelBase
+    except ImportError:  # no extension: compiling and emulating still work
+        return object
+
+
+class Kernel(_kernel_base()):
+    """A compiled kernel: its PTX, cubin, emulation and signature.
+
+    ``kernel(*args, stream=None, **sizes_and_scalars)`` launches it on GPU
+    tensors (PyTorch, or anything with ``__dlpack__`` or
+    ``__cuda_array_interface__``): positional arguments are its tensors and
+    scalars in order, keywords name scalars and dynamic sizes; ``stream`` is
+    a CUDA stream (an int handle or an object with ``cuda_stream``), None
+    meaning PyTorch's current stream for PyTorch tensors, else the default
+    stream. ``emulate`` runs it on CPU arrays.
+    """
 
     def __init__(self, compiler, ptx, emulation_source, signature):
+        super().__init__()
         self._compiler = compiler
         self.ptx = ptx
         self.emulation_source = emulation_source
@@ -138,7 +154,8 @@ class Kernel:
         self._cubin = None
         self._functions = {}
         self._plans = {}
-        self._maps = {}
+        self._launcher = None
+        self._launcher_device = None
 
     def __repr__(self):
         return f"<cutec.Kernel {self.name} for {self.arch}>"
@@ -195,31 +212,20 @@ class Kernel:
         self._plans[key] = plan
         return plan
 
-    def __call__(self, *args, stream=None, **sizes_and_scalars):
-        """Launches the kernel on GPU tensors (PyTorch, or anything with
-        ``__dlpack__`` or ``__cuda_array_interface__``). ``stream``: a CUDA
-        stream (an int handle or an object with ``cuda_stream``); None: the
-        current PyTorch stream for PyTorch tensors, else the default stream.
-        Keywords give scalars and dynamic sizes by name."""
+    def _launch(self, args, stream, sizes_and_scalars):
+        """The first call of a signature, or one the native path does not
+        take: every check, then the launch, and the plan kept for next time."""
         sig = self.signature
         binding = _binding.bind(sig, args, sizes_and_scalars, "cuda")
         device = binding.device[1]
         native = _native()
         function = self._function(device)
         grid, cluster, kinds, maps = self._plan(binding)
+        encoded = {p.name: native.encode_tensor_map(data_type, binding.tensors[p.source].ptr,
+                                                    list(dims), list(strides), list(box),
+                                                    swizzle)
+                   for p, (data_type, dims, strides, box, swizzle) in maps}
         values = []
-        encoded = {}
-        for p, (data_type, dims, strides, box, swizzle) in maps:
-            address = binding.tensors[p.source].ptr
-            cache_key = (p.name, address, dims, strides)
-            blob = self._maps.get(cache_key)
-            if blob is None:
-                blob = native.encode_tensor_map(data_type, address, list(dims), list(strides),
-                                                list(box), swizzle)
-                if len(self._maps) > 256:
-                    self._maps.clear()
-                self._maps[cache_key] = blob
-            encoded[p.name] = blob
         for p in sig.params:
             if p.kind == "tensor":
                 values.append(binding.tensors[p.name].ptr)
@@ -231,6 +237,24 @@ class Kernel:
                 values.append(encoded[p.name])
         native.launch(function, grid, sig.block, cluster, sig.shared_bytes,
                       _stream_handle(stream, binding), device, kinds, tuple(values))
+        if not sizes_and_scalars and all(t.is_torch for t in binding.tensors.values()):
+            self._remember(args, device, function, grid, cluster, kinds, maps, binding)
+
+    def _remember(self, args, device, function, grid, cluster, kinds, maps, binding):
+        sig = self.signature
+        index = {p.name: i for i, p in enumerate(sig.params)}
+        position = {p.name: i for i, p in enumerate(sig.arguments)}
+        if self._launcher is None or self._launcher_device != device:
+            self._launcher = _native().Launcher(function, device, sig.address_alignment,
+                                                [index[p.name] for p in sig.arguments], kinds)
+            self._launcher_device = device
+            self._set_launcher(self._launcher)
+        sizes = {index[name]: value for name, value in binding.sizes.items() if name in index}
+        recipes = {index[p.name]: (position[p.source], data_type, list(dims), list(strides),
+                                   list(box), swizzle)
+                   for p, (data_type, dims, strides, box, swizzle) in maps}
+        self._launcher.remember(args, grid, sig.block, cluster, sig.shared_bytes, sizes,
+                                recipes)
 
     # -- the CPU -------------------------------------------------------------
 

@@ -1,11 +1,8 @@
 """What a kernel takes: its parameters, their types and layouts, its sizes."""
 
-from dataclasses import dataclass, field
-
 from . import _expr
 
 
-@dataclass(frozen=True)
 class Parameter:
     """One parameter of a kernel, in the order of its PTX ``.param`` list.
 
@@ -17,15 +14,15 @@ class Parameter:
     from ``source``'s tensor at launch; never passed by the caller).
     """
 
-    name: str
-    kind: str
-    dtype: str = ""
-    layout: str = ""
-    modes: tuple = None
-    cosize: object = None
-    bits: int = 0
-    source: str = ""
-    map: dict = field(default=None, repr=False, compare=False)
+    __slots__ = ("name", "kind", "dtype", "layout", "modes", "cosize", "bits", "source", "map")
+
+    def __init__(self, name, kind, dtype="", layout="", modes=None, cosize=None, bits=0,
+                 source="", map=None):
+        self.name, self.kind, self.dtype, self.layout = name, kind, dtype, layout
+        self.modes, self.cosize, self.bits, self.source, self.map = modes, cosize, bits, source, map
+
+    def __repr__(self):
+        return f"Parameter({self})"
 
     def __str__(self):
         if self.kind == "tensor":

@@ -1,8 +1,6 @@
 """Reading tensors of any framework: PyTorch, NumPy, and anything with
 ``__cuda_array_interface__`` (CuPy, Numba) or ``__dlpack__`` (JAX, ...)."""
 
-import ctypes
-from dataclasses import dataclass
 
 # A storage dtype, as cutec names it, for each framework's spelling.
 _NUMPY = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "i8", "|u1": "u8", "<i2": "i16",
@@ -30,20 +28,16 @@ FRAMEWORK_NAMES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64"
                    "f8e8m0fnu": "float8_e8m0fnu", "f4e2m1fn_x2": "float4_e2m1fn_x2"}
 
 
-@dataclass
 class TensorView:
     """A tensor as the launcher sees it: its first element's address, its
     shape and strides in items, its storage dtype, and where it lives
     (``("cuda", ordinal)`` or ``("cpu", 0)``)."""
 
-    obj: object
-    ptr: int
-    shape: tuple
-    strides: tuple
-    dtype: str
-    itemsize: int
-    device: tuple
-    keepalive: object = None
+    __slots__ = ("obj", "ptr", "shape", "strides", "dtype", "itemsize", "device", "keepalive")
+
+    def __init__(self, obj, ptr, shape, strides, dtype, itemsize, device, keepalive=None):
+        self.obj, self.ptr, self.shape, self.strides = obj, ptr, shape, strides
+        self.dtype, self.itemsize, self.device, self.keepalive = dtype, itemsize, device, keepalive
 
     @property
     def is_torch(self):
@@ -120,30 +114,60 @@ def _cuda_array_interface(obj, name):
                       ("cuda", device) if device >= 0 else ("cpu", 0))
 
 
-class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+_DL_CPU, _DL_CUDA = 1, 2
 
 
-class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+def _dltensor_type():
+    """DLPack's DLTensor as a ctypes structure (made on first use: ctypes
+    is slow to import)."""
+    import ctypes
 
+    class DLDevice(ctypes.Structure):
+        _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
 
-class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+    class DLDataType(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                    ("lanes", ctypes.c_uint16)]
+
+    class DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                    ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)),
+                    ("byte_offset", ctypes.c_uint64)]
+    return DLTensor
 
 
 _DL_CPU, _DL_CUDA = 1, 2
 
 
+def _dltensor_type():
+    """DLPack's DLTensor as a ctypes structure (made on first use: ctypes
+    is slow to import)."""
+    import ctypes
+
+    class _DLDevice(ctypes.Structure):
+        _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+    class _DLDataType(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+    class _DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                    ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+    return _DLTensor
+
+
 def _dlpack(obj, name):
+    import ctypes
     # The capsule is read, not consumed: it stays named "dltensor" and its
     # destructor frees the tensor when the view is dropped.
     capsule = obj.__dlpack__()
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    tensor = _DLTensor.from_address(get(capsule, b"dltensor"))
+    tensor = _dltensor_type().from_address(get(capsule, b"dltensor"))
     key = (tensor.dtype.code, tensor.dtype.bits)
     dtype = _DLPACK.get(key) if tensor.dtype.lanes == 1 else None
     if dtype is None:

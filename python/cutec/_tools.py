@@ -1,7 +1,6 @@
 """Where the ``cutec`` and ``cutec-run`` programs are, and running them."""
 
 import os
-import subprocess
 
 try:
     from . import _build
@@ -32,5 +31,6 @@ def version():
 
 def run(arguments, stdin=None):
     """Runs a program; returns (exit code, stdout bytes, stderr text)."""
+    import subprocess
     done = subprocess.run(arguments, input=stdin, capture_output=True)
     return done.returncode, done.stdout, done.stderr.decode(errors="replace")

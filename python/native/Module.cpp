@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "python/native/CudaDriver.h"
+#include "python/native/Launcher.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/array.h>
@@ -131,4 +132,5 @@ NB_MODULE(_native, m) {
   m.def("launch", &launch, nb::arg("function"), nb::arg("grid"), nb::arg("block"),
         nb::arg("cluster"), nb::arg("shared_bytes"), nb::arg("stream"), nb::arg("device"),
         nb::arg("kinds"), nb::arg("values"));
+  bindLauncher(m);
 }

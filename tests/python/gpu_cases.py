@@ -1,0 +1,97 @@
+"""The example kernels the GPU check launches from PyTorch: for each, its
+source, sizes, inputs (NumPy, from a fixed seed), the tensors it writes,
+and a NumPy reference where one is simple to state.
+
+make_gpu_references.py emulates each case here (no GPU needed) and saves
+inputs and outputs; gpu_check.py, on the GPU machine, launches the same
+kernels on the same inputs as PyTorch tensors and compares the bytes."""
+
+import numpy as np
+
+ARCH = "sm_90a"
+SMS = 132  # an H200's SMs: the persistent kernels' grids use sm_count()
+
+
+def _wide_f32(rng, shape):
+    return (rng.standard_normal(shape) * np.exp2(rng.integers(-20, 20, shape))).astype(
+        np.float32)
+
+
+def _fp8_e4m3(rng, shape):
+    codes = rng.integers(0, 256, shape, dtype=np.uint8)
+    return np.where((codes & 0x7F) == 0x7F, codes & 0xF0, codes).astype(np.uint8)
+
+
+def _f16(rng, shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float16)
+
+
+def _softmax(x):
+    x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def cases():
+    rng = np.random.default_rng(2026)
+    out = []
+
+    def case(name, file, sizes, inputs, outputs, kernel=None, scalars=None, reference=None,
+             tolerance=0.0):
+        out.append(dict(name=name, file=file, kernel=kernel, sizes=sizes, inputs=inputs,
+                        outputs=outputs, scalars=scalars or {}, reference=reference,
+                        tolerance=tolerance))
+
+    n = 1000
+    a, b = _wide_f32(rng, n), _wide_f32(rng, n)
+    case("vector_add", "vector_add.cute", {}, {"mA": a, "mB": b, "mC": np.zeros(n, np.float32)},
+         ["mC"], reference=lambda i: {"mC": i["mA"] + i["mB"]})
+    x = _wide_f32(rng, (200, 300))
+    case("transpose", "transpose.cute", {}, {"mIn": x, "mOut": np.zeros((300, 200), np.float32)},
+         ["mOut"], reference=lambda i: {"mOut": i["mIn"].T})
+    x = (rng.standard_normal((64, 1024)) * 4).astype(np.float32)
+    case("softmax", "softmax.cute", {}, {"mX": x, "mY": np.zeros_like(x)}, ["mY"],
+         reference=lambda i: {"mY": _softmax(i["mX"])}, tolerance=1e-5)
+    x = (rng.standard_normal((8, 8192)) * 4).astype(np.float32)
+    case("softmax_cluster8", "softmax_cluster.cute", {}, {"mX": x, "mY": np.zeros_like(x)},
+         ["mY"], kernel="softmax_cluster8", reference=lambda i: {"mY": _softmax(i["mX"])},
+         tolerance=1e-5)
+    x = (rng.standard_normal((4, 16384)) * 4).astype(np.float32)
+    case("softmax_cluster16", "softmax_cluster.cute", {}, {"mX": x, "mY": np.zeros_like(x)},
+         ["mY"], kernel="softmax_cluster16", reference=lambda i: {"mY": _softmax(i["mX"])},
+         tolerance=1e-5)
+    x = rng.standard_normal((64, 1024)).astype(np.float32)
+    w = rng.standard_normal(1024).astype(np.float32)
+
+    def rmsnorm(i):
+        xs = i["mX"].astype(np.float64)
+        return {"mY": xs / np.sqrt((xs * xs).mean(axis=1, keepdims=True) + 1e-6) * i["mW"]}
+    case("rmsnorm", "rmsnorm.cute", {}, {"mX": x, "mW": w, "mY": np.zeros_like(x)}, ["mY"],
+         scalars={"eps": 1e-6}, reference=rmsnorm, tolerance=1e-5)
+    M, N, K = 256, 512, 256
+    A, B = _f16(rng, (M, K)), _f16(rng, (N, K))
+    gemm = lambda i: {"mC": i["mA"].astype(np.float32) @ i["mB"].astype(np.float32).T}
+    case("hopper_gemm", "hopper_gemm.cute", {}, {"mA": A, "mB": B,
+                                                 "mC": np.zeros((M, N), np.float16)},
+         ["mC"], reference=gemm, tolerance=2e-2)
+    A8, B8 = _fp8_e4m3(rng, (M, K)), _fp8_e4m3(rng, (N, K))
+    case("hopper_gemm_fp8", "hopper_gemm_fp8.cute", {}, {"mA": A8, "mB": B8,
+                                                         "mC": np.zeros((M, N), np.float16)},
+         ["mC"])
+    M, K, L = 256, 512, 2
+    for kernel in ("nvfp4_gemv", "nvfp4_gemv_warp"):
+        case(kernel, f"{kernel}.cute", {"M": M, "K": K, "L": L},
+             {"mA": rng.integers(0, 256, M * K * L // 2, dtype=np.uint8),
+              "mB": rng.integers(0, 256, 128 * K * L // 2, dtype=np.uint8),
+              "mSFA": rng.integers(0x30, 0x40, M * K * L // 16, dtype=np.uint8),
+              "mSFB": rng.integers(0x30, 0x40, 128 * K * L // 16, dtype=np.uint8),
+              "mC": np.zeros(M * L, np.float16)}, ["mC"])
+    x = _wide_f32(rng, (256, 256))
+    case("persistent_transform", "persistent_transform.cute", {},
+         {"mX": x, "mY": np.zeros((256, 256), np.float16)}, ["mY"],
+         scalars={"alpha": 1.5, "beta": -0.25})
+    K, L = 8, 4
+    case("warp_specialized", "warp_specialized.cute", {"K": K, "L": L},
+         {"x": rng.standard_normal(256 * K * L).astype(np.float32),
+          "y": np.zeros(256 * L, np.float32)}, ["y"])
+    return out
