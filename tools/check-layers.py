@@ -41,6 +41,9 @@ LAYERS = {
     'tools/cutec': ['cache', 'driver', 'run', 'frontend', 'passes', 'target/ptx', 'target/ptx/isel',
                     'codegen/ptx', 'codegen/emu', 'codegen/host', 'codegen/cubin', 'ir/core',
                     'ir/layout'],
+    # The Python package's extension: the CUDA driver only (it compiles by
+    # running the cutec program).
+    'python/native': [],
 }
 # Sub-folders that are part of their parent's layer.
 MEMBERS = {'passes/analysis': 'passes', 'passes/checks': 'passes', 'passes/lowering': 'passes',
@@ -64,7 +67,7 @@ def main():
     include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     edges, bad = Counter(), []
     for top in ('hardware', 'cache', 'runtime', 'ir', 'target', 'frontend', 'passes', 'codegen', 'driver',
-                'run', 'tools'):
+                'run', 'tools', 'python'):
         for dirpath, _, files in os.walk(top):
             for f in sorted(files):
                 if not f.endswith(('.h', '.cpp', '.def')):

@@ -38,10 +38,15 @@ def identity(executable, version):
 
 def key(identity_text, emit, arch, fmad, lineinfo, disable_pass, file_name, source,
         nvjitlink_options=()):
+    # With line information the PTX names the file by its absolute path.
+    line_info_path = ""
+    if lineinfo and file_name != "<stdin>":
+        line_info_path = file_name if os.path.isabs(file_name) else os.path.join(
+            os.getcwd(), file_name)
     parts = [KIND, identity_text, emit, arch, "fmad=1" if fmad else "fmad=0",
              "lineinfo=1" if lineinfo else "lineinfo=0",
              "disable-pass=" + ",".join(disable_pass),
-             "nvjitlink=" + "\x1f".join(nvjitlink_options), file_name, source]
+             "nvjitlink=" + "\x1f".join(nvjitlink_options), file_name, line_info_path, source]
     digest = hashlib.sha256()
     for part in parts:
         data = part.encode() if isinstance(part, str) else part

@@ -34,6 +34,9 @@ struct OutputKeyParts {
   std::vector<std::string> disabledPasses;
   std::vector<std::string> nvJitLinkOptions;
   std::string fileName;
+  /// With line information, the absolute path `.file` names (relative names
+  /// from different folders give different PTX); empty otherwise.
+  std::string lineInfoPath;
   std::string source;
 };
 

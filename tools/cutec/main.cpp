@@ -298,6 +298,11 @@ std::string cacheKey(EmitKind emit, const std::string &source, const char *argv0
   if (emit == EmitKind::Cubin)
     parts.nvJitLinkOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
   parts.fileName = sourceName();
+  if (lineInfo && inputFile != "-") {
+    SmallString<256> path(inputFile);
+    sys::fs::make_absolute(path);
+    parts.lineInfoPath = std::string(path);
+  }
   parts.source = source;
   return cutec::cli::outputCacheKey(parts);
 }
