@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian machine: install what is missing, configure,
 # build, then either compile the example or run every test.
-#   tools/dev.sh example   compile the example kernel with the freshly built cutec
+#   tools/dev.sh example   compile the example kernel with the freshly built cutec, then
+#                          compile and emulate it from Python
 #   tools/dev.sh test      run the whole test suite (ctest), then again under ASan+UBSan
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,15 @@ case "$mode" in
     "$build/bin/cutec" examples/nvfp4_gemv.cute --emit=emu -o out/nvfp4_gemv_emu.cpp
     echo "wrote out/nvfp4_gemv_emu.cpp and out/nvfp4_gemv_emu.h"
     "$build/bin/cutec" layout --check < examples/seed_layouts.txt
+    # The same from Python: the package (and cutec-run, which emulates)
+    # compiles the GEMV and checks it on the CPU against NumPy.
+    cmake --build "$build" -j "$jobs" --target cutec_python
+    PYTHONPATH="$build/python" /usr/bin/python3 -c '
+import cutec
+gemv = cutec.compile("examples/nvfp4_gemv.cute")
+print(gemv.signature)'
+    PYTHONPATH="$build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+      examples/python/test_gemv_emulated.py
     ;;
   test)
     cmake --build "$build" -j "$jobs"

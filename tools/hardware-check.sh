@@ -34,8 +34,19 @@
 #    against emulation on random inputs and on every f32 input;
 #  - wgmma_forms_check: every wgmma form as cutec compiles it (A from shared
 #    memory and from registers), GPU against emulation on full-range inputs;
-#  - tools/wgmma-numerics-check.sh: every wgmma form against the emulator's
-#    numerics model on random tiles.
+#  - tools/wgmma-numerics-check.sh
+if python3 -c 'import torch' 2>/dev/null; then
+  cmake --build "$build" --target cutec_python
+  PYTHONPATH="$build/python" python3 tests/python/make_gpu_references.py "$build/gpu-references"
+  PYTHONPATH="$build/python" python3 tests/python/gpu_check.py "$build/gpu-references"
+fi: every wgmma form against the emulator's
+#    numerics model on random tiles;
+#  - tests/python/gpu_check.py (where PyTorch is installed): the Python
+#    package launching twelve example kernels on PyTorch tensors, each
+#    compared byte for byte with its emulation (saved first by
+#    make_gpu_references.py) and with NumPy; bad arguments refused before a
+#    launch; custom ops under torch.compile and CUDA graphs; CuPy and JAX
+#    arrays; and the host time per call next to PyTorch's.
 #   tools/hardware-check.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,3 +80,8 @@ if python3 -c 'import torch' 2>/dev/null; then
   python3 tests/hardware/torch_simt_peers.py
 fi
 tools/wgmma-numerics-check.sh
+if python3 -c 'import torch' 2>/dev/null; then
+  cmake --build "$build" --target cutec_python
+  PYTHONPATH="$build/python" python3 tests/python/make_gpu_references.py "$build/gpu-references"
+  PYTHONPATH="$build/python" python3 tests/python/gpu_check.py "$build/gpu-references"
+fi
