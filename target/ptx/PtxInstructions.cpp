@@ -9,7 +9,7 @@ namespace {
 using enum PtxFlag;
 
 /// The rows in PtxOpcode order: a PtxOpcode is its row's index.
-const PtxInstruction kInstructions[] = {
+constexpr PtxInstruction kInstructions[] = {
 #define PTX_INSTRUCTION(Id, Opcode, Mnemonic, Syntax, Results, Operands, Flags, Emulation)         \
   {PtxOpcode::Id, Opcode, Mnemonic, PtxSyntax::Syntax, Results, Operands, Flags, Emulation},
 #include "target/ptx/PtxInstructions.def"
