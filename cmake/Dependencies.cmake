@@ -81,6 +81,12 @@ endif()
 # -DPython_EXECUTABLE names another, its headers (python3-dev), and nanobind,
 # which tools/setup-debian.sh installs from PyPI into .deps/python.
 option(CUTEC_BUILD_PYTHON "Build the Python package (needs python3-dev and nanobind)" ON)
+if(CUTEC_BUILD_PYTHON AND (CUTEC_SANITIZE OR CUTEC_FUZZ))
+  # An extension built with AddressSanitizer cannot load into an interpreter
+  # built without it.
+  message(STATUS "sanitizers on: the Python package is not built")
+  set(CUTEC_BUILD_PYTHON OFF)
+endif()
 if(CUTEC_BUILD_PYTHON)
   if(NOT Python_EXECUTABLE AND NOT CUTEC_NUMPY_PYTHON MATCHES "not-found")
     set(Python_EXECUTABLE ${CUTEC_NUMPY_PYTHON})
