@@ -27,5 +27,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$root/.deps/python/nanobind" ]; then
   echo "setup: installing nanobind into .deps/python"
   /usr/bin/python3 -m pip install -q --disable-pip-version-check --target "$root/.deps/python" \
-    nanobind==3.1.0
+    nanobind==3.1.0 ||
+    echo "setup: nanobind could not be installed: the Python package will not be built" >&2
 fi
