@@ -57,6 +57,11 @@ if(NOT CUTEC_PTXAS)
   set(CUTEC_PTXAS ptxas-not-found)
 endif()
 
+# cuobjdump, if there is one, lets the cubin tests look at the SASS (they
+# are skipped without it). The CUDA toolkit has it; so does PyPI's
+# nvidia-cuda-cuobjdump (-DCUTEC_CUOBJDUMP=.../nvidia/cu13/bin/cuobjdump).
+find_program(CUTEC_CUOBJDUMP cuobjdump HINTS /usr/local/cuda/bin)
+
 # nvJitLink (CUDA toolkit) assembles PTX into cubins for --emit=cubin when
 # there is no ptxas, or when -Xnvjitlink asks for it. cutec loads
 # libnvJitLink.so at run time, so building needs only nvJitLink.h; the

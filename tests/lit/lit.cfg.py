@@ -28,3 +28,7 @@ if config.nvjitlink.upper() in ("ON", "1", "TRUE", "YES"):
 # ptxas, which --emit=cubin runs (the one CMake found: cutec's default).
 if os.access(config.ptxas, os.X_OK):
     config.available_features.add("ptxas")
+# A disassembler for the tests that read SASS (CMake's CUTEC_CUOBJDUMP).
+if os.access(config.cuobjdump, os.X_OK):
+    config.available_features.add("cuobjdump")
+config.substitutions.append(("%cuobjdump", config.cuobjdump))
