@@ -48,24 +48,31 @@ if(NOT CUTEC_NUMPY_PYTHON OR numpy_missing)
   set(CUTEC_NUMPY_PYTHON python3-with-numpy-not-found)
 endif()
 
-# ptxas checks every PTX the tests produce. Its absence fails those tests.
+# ptxas checks every PTX the tests produce (its absence fails those tests),
+# and --emit=cubin runs it: the one found here is cutec's default, and
+# cutec looks for another at run time when it is gone (docs/cli.md).
 find_program(CUTEC_PTXAS ptxas HINTS /usr/local/cuda/bin)
 if(NOT CUTEC_PTXAS)
   message(WARNING "ptxas not found: the PTX assembly tests will fail")
   set(CUTEC_PTXAS ptxas-not-found)
 endif()
 
-# nvJitLink (CUDA toolkit) assembles PTX into cubins for --emit=cubin. cutec
-# loads libnvJitLink.so at run time, so building needs only nvJitLink.h; the
+# cuobjdump, if there is one, lets the cubin tests look at the SASS (they
+# are skipped without it). The CUDA toolkit has it; so does PyPI's
+# nvidia-cuda-cuobjdump (-DCUTEC_CUOBJDUMP=.../nvidia/cu13/bin/cuobjdump).
+find_program(CUTEC_CUOBJDUMP cuobjdump HINTS /usr/local/cuda/bin)
+
+# nvJitLink (CUDA toolkit) assembles PTX into cubins for --emit=cubin when
+# there is no ptxas, or when -Xnvjitlink asks for it. cutec loads
+# libnvJitLink.so at run time, so building needs only nvJitLink.h; the
 # library found here is the one cutec loads by default. Without the header,
-# or with -DCUTEC_NVJITLINK=OFF, cutec builds and --emit=cubin says what is
-# missing.
-option(CUTEC_NVJITLINK "Support --emit=cubin through the CUDA toolkit's nvJitLink" ON)
+# or with -DCUTEC_NVJITLINK=OFF, cutec builds and --emit=cubin needs ptxas.
+option(CUTEC_NVJITLINK "Support --emit=cubin without ptxas, through the CUDA toolkit's nvJitLink" ON)
 if(CUTEC_NVJITLINK)
   find_path(CUTEC_NVJITLINK_INCLUDE_DIR nvJitLink.h HINTS /usr/local/cuda/include)
   find_library(CUTEC_NVJITLINK_LIBRARY nvJitLink HINTS /usr/local/cuda/lib64 /usr/local/cuda/lib)
   if(NOT CUTEC_NVJITLINK_INCLUDE_DIR)
-    message(WARNING "nvJitLink.h not found: --emit=cubin will report that nvJitLink is missing")
+    message(WARNING "nvJitLink.h not found: --emit=cubin will need ptxas")
     set(CUTEC_NVJITLINK OFF)
   elseif(CUTEC_NVJITLINK_LIBRARY)
     # The file itself (libnvJitLink.so.13), not the development symlink.

@@ -2,6 +2,7 @@
 #include "codegen/cubin/NvJitLink.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 
@@ -33,10 +34,11 @@ static llvm::Error failure(const llvm::Twine &message) {
 struct NvJitLinkApi {};
 
 llvm::Expected<NvJitLink> NvJitLink::load(const std::string &) {
-  return failure("--emit=cubin needs the CUDA toolkit's nvJitLink (nvJitLink.h, "
-                 "libnvJitLink.so), which this cutec was built without: configure it with "
-                 "the CUDA toolkit installed and -DCUTEC_NVJITLINK=ON");
+  return failure("this cutec was built without nvJitLink (nvJitLink.h, libnvJitLink.so): "
+                 "configure it with the CUDA toolkit installed and -DCUTEC_NVJITLINK=ON");
 }
+
+std::string NvJitLink::candidates() { return ""; }
 
 llvm::Expected<Cubin> NvJitLink::assemble(llvm::StringRef, const CubinOptions &) const {
   return failure("nvJitLink is not available");
@@ -85,6 +87,8 @@ Candidates candidateLibraries(const std::string &asked) {
 
 } // namespace
 
+std::string NvJitLink::candidates() { return llvm::join(candidateLibraries("").paths, ";"); }
+
 llvm::Expected<NvJitLink> NvJitLink::load(const std::string &asked) {
   Candidates candidates = candidateLibraries(asked);
   std::string tried, path;
@@ -102,9 +106,8 @@ llvm::Expected<NvJitLink> NvJitLink::load(const std::string &asked) {
     tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
   }
   if (!library)
-    return failure("--emit=cubin needs the CUDA toolkit's nvJitLink library, which cannot be "
-                   "loaded: " +
-                   tried + candidates.origin);
+    return failure("the CUDA toolkit's nvJitLink library cannot be loaded: " + tried +
+                   candidates.origin);
   auto api = std::make_shared<NvJitLinkApi>();
   const char *missing = nullptr;
   auto bind = [&](const char *symbol, auto &entry) {

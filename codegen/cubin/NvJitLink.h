@@ -1,33 +1,32 @@
 //===- NvJitLink.h - PTX to cubin in-process, through nvJitLink -----------===//
 //
-// `--emit=cubin` assembles the PTX cutec prints with the CUDA toolkit's
-// nvJitLink library, which holds the same assembler as ptxas. The library is
-// loaded at run time (dlopen), so cutec runs on machines without CUDA and
-// only --emit=cubin needs it. Which library: $CUTEC_NVJITLINK if set, else the
-// one CMake found when cutec was configured (docs/cli.md).
+// The CUDA toolkit's nvJitLink library holds the same assembler as ptxas;
+// `--emit=cubin` falls back on it when there is no ptxas program, or when
+// -Xnvjitlink asks for it (CubinAssembler.h). The library is loaded at run
+// time (dlopen), so cutec runs on machines without CUDA. Which library:
+// $CUTEC_NVJITLINK if set, else the one CMake found when cutec was
+// configured (docs/cli.md).
+//
+// nvJitLink is a linker: it compiles each PTX input as a separate
+// compilation unit (its ptxas runs with --compile-only, placed after any
+// -Xptxas option, so no option undoes it) and links the result. Its SASS is
+// therefore not ptxas's whole-program SASS: `setmaxnreg` is dropped
+// (C7504), calls to ptxas's internal routines (div.rn.f32's, ...) serialise
+// wgmma (C7509), and instruction selection and scheduling differ.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CUTEC_TOOLS_NVJITLINK_H
-#define CUTEC_TOOLS_NVJITLINK_H
+#ifndef CUTEC_CODEGEN_CUBIN_NVJITLINK_H
+#define CUTEC_CODEGEN_CUBIN_NVJITLINK_H
+
+#include "codegen/cubin/Cubin.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace cutec {
-
-struct CubinOptions {
-  std::string arch = "sm_100a";          // nvJitLink's -arch=
-  std::vector<std::string> extraOptions; // passed to nvJitLink as they are
-};
-
-struct Cubin {
-  std::vector<char> bytes; // an ELF image for options.arch
-  std::string infoLog;     // nvJitLink's messages that are not errors
-};
 
 struct NvJitLinkApi;
 
@@ -38,8 +37,12 @@ public:
   /// CMake found. Fails, naming what it tried, when none loads.
   static llvm::Expected<NvJitLink> load(const std::string &library = "");
 
-  /// Assembles `ptx` into a cubin. Fails, with nvJitLink's error log, when
-  /// nvJitLink rejects the options or the PTX.
+  /// The libraries load() would try, in order (for the compile cache's key).
+  static std::string candidates();
+
+  /// Assembles `ptx` into a cubin; options.extraOptions are nvJitLink's
+  /// options. Fails, with nvJitLink's error log, when nvJitLink rejects the
+  /// options or the PTX.
   llvm::Expected<Cubin> assemble(llvm::StringRef ptx, const CubinOptions &options) const;
 
 private:

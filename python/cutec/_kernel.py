@@ -67,7 +67,10 @@ class _Compiler:
     def output(self, emit):
         executable = _tools.cutec_executable()
         key = None
-        if self.use_cache:
+        # A cubin's key also names the assembler cutec finds (ptxas's path,
+        # size and time), which only the command looks for: it reads its
+        # cache itself.
+        if self.use_cache and emit != "cubin":
             key = _cache.key(_cache.identity(executable, _tools.version()), emit, self.arch,
                              self.fmad, self.lineinfo, self.disable_pass, self.file_name,
                              self.source)
@@ -162,8 +165,8 @@ class Kernel(_kernel_base()):
 
     @property
     def cubin(self):
-        """The cubin (bytes), assembled by nvJitLink through ``cutec
-        --emit=cubin`` and cached like the PTX."""
+        """The cubin (bytes), assembled by ptxas (nvJitLink without one)
+        through ``cutec --emit=cubin`` and cached by it."""
         if self._cubin is None:
             diagnostics, self._cubin = self._compiler.output("cubin")
         return self._cubin
@@ -182,7 +185,7 @@ class Kernel(_kernel_base()):
                                    + (f": compile with arch='{wanted}'" if wanted else ""))
             try:
                 image = self.cubin
-            except CompileError:  # no nvJitLink: the driver compiles the PTX
+            except CompileError:  # no ptxas nor nvJitLink: the driver compiles the PTX
                 image = self.ptx.encode() + b"\0"
             cluster = self.signature.cluster or (1, 1, 1)
             function = native.load_function(image, self.name, device, self.signature.shared_bytes,

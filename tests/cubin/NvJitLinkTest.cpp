@@ -2,35 +2,27 @@
 // comes back as an error with its log.
 #include "codegen/cubin/NvJitLink.h"
 
-#include <gtest/gtest.h>
+#include "TestKernels.h"
 
-#include <cstdint>
-#include <cstring>
+#include <gtest/gtest.h>
 
 namespace cutec {
 namespace {
 
-constexpr const char *kEmptyKernel = ".version 8.8\n"
-                                     ".target sm_100a\n"
-                                     ".address_size 64\n"
-                                     ".visible .entry k()\n"
-                                     "{\n"
-                                     "\tret;\n"
-                                     "}\n";
-
-std::string errorOf(llvm::Error e) { return llvm::toString(std::move(e)); }
+using test::errorOf;
+using test::kEmptyKernel;
 
 TEST(NvJitLink, MissingLibraryIsNamed) {
   auto loaded = NvJitLink::load("/nonexistent/libnvJitLink.so.13");
   ASSERT_FALSE(bool(loaded));
   std::string message = errorOf(loaded.takeError());
 #if CUTEC_HAVE_NVJITLINK
-  EXPECT_NE(message.find("nvJitLink library, which cannot be loaded: "
+  EXPECT_NE(message.find("nvJitLink library cannot be loaded: "
                          "/nonexistent/libnvJitLink.so.13"),
             std::string::npos)
       << message;
 #else
-  EXPECT_NE(message.find("which this cutec was built without"), std::string::npos) << message;
+  EXPECT_NE(message.find("this cutec was built without nvJitLink"), std::string::npos) << message;
 #endif
 }
 
@@ -52,15 +44,7 @@ const NvJitLink &nvJitLink() {
 TEST(NvJitLink, AssemblesAnElfImageForTheArch) {
   auto cubin = nvJitLink().assemble(kEmptyKernel, CubinOptions{"sm_100a", {}});
   ASSERT_TRUE(bool(cubin)) << errorOf(cubin.takeError());
-  const std::vector<char> &bytes = cubin->bytes;
-  ASSERT_GT(bytes.size(), 64u);
-  EXPECT_EQ(std::memcmp(bytes.data(), "\x7f" "ELF", 4), 0);
-  uint16_t machine;
-  uint32_t flags;
-  std::memcpy(&machine, bytes.data() + 18, sizeof machine);
-  std::memcpy(&flags, bytes.data() + 48, sizeof flags);
-  EXPECT_EQ(machine, 190); // EM_CUDA
-  EXPECT_EQ((flags >> 8) & 0xFF, 100u);
+  EXPECT_TRUE(test::isCubinFor(cubin->bytes, 100));
 }
 
 TEST(NvJitLink, SameInputSameBytes) {
@@ -71,9 +55,7 @@ TEST(NvJitLink, SameInputSameBytes) {
 }
 
 TEST(NvJitLink, BadPtxGivesTheAssemblersMessage) {
-  std::string ptx = kEmptyKernel;
-  ptx.replace(ptx.find("ret;"), 4, "frobnicate.u32 %r1;");
-  auto cubin = nvJitLink().assemble(ptx, CubinOptions{"sm_100a", {}});
+  auto cubin = nvJitLink().assemble(test::badKernel(), CubinOptions{"sm_100a", {}});
   ASSERT_FALSE(bool(cubin));
   std::string message = errorOf(cubin.takeError());
   EXPECT_NE(message.find("nvJitLink failed to assemble the PTX for sm_100a "

@@ -21,6 +21,14 @@ config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%ptxas", config.ptxas))
 config.substitutions.append(("%python", config.numpy_python))
 
-# cutec was built with --emit=cubin (nvJitLink.h found, CUTEC_NVJITLINK on).
+# cutec was built with nvJitLink (nvJitLink.h found, CUTEC_NVJITLINK on),
+# the fallback of --emit=cubin.
 if config.nvjitlink.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("nvjitlink")
+# ptxas, which --emit=cubin runs (the one CMake found: cutec's default).
+if os.access(config.ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+# A disassembler for the tests that read SASS (CMake's CUTEC_CUOBJDUMP).
+if os.access(config.cuobjdump, os.X_OK):
+    config.available_features.add("cuobjdump")
+config.substitutions.append(("%cuobjdump", config.cuobjdump))

@@ -15,6 +15,8 @@ std::string outputCacheKey(const OutputKeyParts &p) {
   key.add(p.fmad ? "fmad=1" : "fmad=0").add(p.lineInfo ? "lineinfo=1" : "lineinfo=0");
   key.add("disable-pass=" + llvm::join(p.disabledPasses, ","));
   key.add("nvjitlink=" + llvm::join(p.nvJitLinkOptions, "\x1f"));
+  if (!p.assembler.empty())
+    key.add("assembler=" + p.assembler);
   key.add(p.fileName).add(p.lineInfoPath).add(p.source);
   return key.hex();
 }

@@ -6,8 +6,9 @@
 // file. The key is everything that determines the output: this build of
 // cutec (its path, size and modification time), what is emitted, the
 // target, the options, the file name diagnostics show and the source text.
-// The Python package computes the same key (python/cutec/_cache.py); a test
-// keeps the two in step.
+// The Python package computes the same key for PTX and JSON
+// (python/cutec/_cache.py); a test keeps the two in step. A cubin's key also
+// holds the assembler (CubinAssembler::cacheKey()), which only cutec finds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_TOOLS_CUTEC_OUTPUTCACHE_H
@@ -33,6 +34,11 @@ struct OutputKeyParts {
   bool lineInfo = false;
   std::vector<std::string> disabledPasses;
   std::vector<std::string> nvJitLinkOptions;
+  /// For a cubin, CubinAssembler::cacheKey(): which assembler (ptxas's path,
+  /// size and modification time) and its options; empty otherwise, and
+  /// then not part of the key, which the Python package computes for PTX
+  /// and JSON only.
+  std::string assembler;
   std::string fileName;
   /// With line information, the absolute path `.file` names (relative names
   /// from different folders give different PTX); empty otherwise.

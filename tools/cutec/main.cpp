@@ -3,7 +3,7 @@
 //   cutec KERNEL.cute [-o OUT] [--emit=ast|ir|ptx|cubin|emu|host|json] [--arch=ARCH]
 //         [--print-after=PASS] [--print-after-all] [--time-passes] [--disable-pass=PASS]
 //         [--fmad=false] [--lineinfo] [--no-cache]
-//         [-Xnvjitlink=OPT]
+//         [-Xptxas=OPT] [-Xnvjitlink=OPT]
 //   (KERNEL.cute may be -, the standard input)
 //   cutec run KERNEL.cute -D M=... --arg NAME=in.npy --out NAME=out.npy   (cutec-run)
 //   cutec layout ['EXPR'] [--check] [--draw] [--svg FILE]
@@ -23,7 +23,7 @@
 #include "driver/CompileKernel.h"
 #include "driver/KernelSignature.h"
 #include "tools/cutec/LayoutCommand.h"
-#include "codegen/cubin/NvJitLink.h"
+#include "codegen/cubin/CubinAssembler.h"
 #include "tools/cutec/DriverOptions.h"
 #include "tools/cutec/OutputCache.h"
 #include "cache/DiskCache.h"
@@ -90,7 +90,7 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Ir, "ir", "the kernel IR"),
                clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly (default)"),
                clEnumValN(EmitKind::Cubin, "cubin",
-                          "a cubin (ELF), the PTX assembled by nvJitLink (default for -o "
+                          "a cubin (ELF), the PTX assembled by ptxas (default for -o "
                           "FILE.cubin)"),
                clEnumValN(EmitKind::Emu, "emu",
                           "the C++ emulation; with -o FILE.cpp also FILE.h declaring it"),
@@ -103,15 +103,19 @@ cl::opt<EmitKind> emitKind(
 cl::opt<bool> lineInfo("lineinfo",
                        cl::desc("Emit .file/.loc line information, so that Nsight Compute and "
                                 "cuda-gdb map each instruction to the .cute line that wrote it "
-                                "(with --emit=cubin, nvJitLink keeps it: -lineinfo)"),
+                                "(with --emit=cubin, ptxas keeps it: -lineinfo)"),
                        cl::cat(cutecCategory));
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Compile even if the cache holds this output, and keep nothing "
                                "there (the cache: $CUTEC_CACHE_DIR, else ~/.cache/cutec)"),
                       cl::cat(cutecCategory));
 cl::list<std::string>
+    ptxasOptions("Xptxas", cl::desc("Pass an option to ptxas with --emit=cubin (-Xptxas=-v)"),
+                 cl::value_desc("option"), cl::cat(cutecCategory));
+cl::list<std::string>
     nvJitLinkOptions("Xnvjitlink",
-                     cl::desc("Pass an option to nvJitLink with --emit=cubin (-Xnvjitlink=-O0)"),
+                     cl::desc("Assemble --emit=cubin with nvJitLink instead of ptxas, passing it "
+                              "an option (-Xnvjitlink=-O0)"),
                      cl::value_desc("option"), cl::cat(cutecCategory));
 
 int runLayout() {
@@ -176,14 +180,20 @@ EmitKind requestedEmit() {
   return emitKind;
 }
 
-/// The driver's phases, timed for --time-passes: cutec's own work, and
-/// nvJitLink's assembly of its PTX (what ptxas would do).
+/// The driver's phases, timed for --time-passes: cutec's own work, and the
+/// assembler's (ptxas or nvJitLink) with --emit=cubin.
 struct PhaseTimers {
-  TimerGroup group{"cutec-phases", "cutec and nvJitLink times"};
-  Timer compile{"compile", "cutec: parse, check, passes", group};
-  Timer print{"print", "cutec: print PTX", group};
-  Timer load{"load", "nvJitLink: load the library", group};
-  Timer assemble{"assemble", "nvJitLink: PTX to cubin", group};
+  /// `assembler` is the cubin assembler's name; empty without one.
+  explicit PhaseTimers(StringRef assembler)
+      : group("cutec-phases",
+              assembler.empty() ? "cutec times" : ("cutec and " + assembler + " times").str()) {
+    compile.init("compile", "cutec: parse, check, passes", group);
+    print.init("print", "cutec: print PTX", group);
+    load.init("load", (assembler + ": load the library").str(), group);
+    assemble.init("assemble", (assembler + ": PTX to cubin").str(), group);
+  }
+  TimerGroup group;
+  Timer compile, print, load, assemble;
   ~PhaseTimers() {
     if (pipelineOptions->timePasses)
       group.print(errs(), /*ResetAfterPrint=*/true);
@@ -209,9 +219,22 @@ std::optional<std::string> readSource() {
 /// The file name diagnostics show.
 std::string sourceName() { return inputFile == "-" ? std::string("<stdin>") : inputFile.getValue(); }
 
+/// What --emit=cubin asks the assembler for.
+cutec::CubinRequest cubinRequest() {
+  cutec::CubinRequest request;
+  request.arch = cutec::cli::arch;
+  request.lineInfo = lineInfo;
+  request.ptxasOptions.assign(ptxasOptions.begin(), ptxasOptions.end());
+  request.nvJitLinkOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
+  return request;
+}
+
 /// What `emit` writes, from the compiled kernel; an error message on failure.
+/// For --emit=cubin, `assembler` makes the cubin and its messages that are
+/// not errors (warnings, -Xptxas=-v) go to `messages`.
 Expected<std::string> produce(EmitKind emit, const cutec::CompiledSource &compiled,
-                              PhaseTimers &timers) {
+                              PhaseTimers &timers, cutec::CubinAssembler *assembler,
+                              std::string &messages) {
   std::string text;
   raw_string_ostream os(text);
   auto ptx = [&]() -> Error {
@@ -235,19 +258,16 @@ Expected<std::string> produce(EmitKind emit, const cutec::CompiledSource &compil
   case EmitKind::Cubin: {
     if (Error e = ptx())
       return e;
-    cutec::CubinOptions options;
-    options.arch = cutec::cli::arch;
-    options.extraOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
-    if (lineInfo)
-      options.extraOptions.push_back("-lineinfo");
-    auto nvJitLink = timed(timers.load, [] { return cutec::NvJitLink::load(); });
-    if (!nvJitLink)
-      return nvJitLink.takeError();
-    auto cubin = timed(timers.assemble, [&] { return nvJitLink->assemble(text, options); });
+    if (std::string warning = assembler->fallbackWarning(); !warning.empty())
+      messages += "cutec: warning: " + warning + "\n";
+    if (!assembler->usesPtxas())
+      if (Error e = timed(timers.load, [&] { return assembler->load(); }))
+        return e;
+    auto cubin = timed(timers.assemble, [&] { return assembler->assemble(text); });
     if (!cubin)
       return cubin.takeError();
     if (!cubin->infoLog.empty())
-      errs() << cubin->infoLog << "\n";
+      messages += cubin->infoLog + "\n";
     return std::string(cubin->bytes.begin(), cubin->bytes.end());
   }
   case EmitKind::Json: {
@@ -286,7 +306,8 @@ std::optional<cutec::DiskCache> outputCache(EmitKind emit) {
   return cache.enabled() ? std::optional<cutec::DiskCache>(cache) : std::nullopt;
 }
 
-std::string cacheKey(EmitKind emit, const std::string &source, const char *argv0) {
+std::string cacheKey(EmitKind emit, const std::string &source, const char *argv0,
+                     const cutec::CubinAssembler *assembler) {
   cutec::cli::OutputKeyParts parts;
   parts.identity = cutec::cli::executableIdentity(argv0);
   parts.emit = emit == EmitKind::Ptx ? "ptx" : emit == EmitKind::Cubin ? "cubin" : "json";
@@ -295,8 +316,10 @@ std::string cacheKey(EmitKind emit, const std::string &source, const char *argv0
   parts.lineInfo = lineInfo;
   parts.disabledPasses.assign(pipelineOptions->disablePass.begin(),
                               pipelineOptions->disablePass.end());
-  if (emit == EmitKind::Cubin)
+  if (emit == EmitKind::Cubin) {
     parts.nvJitLinkOptions.assign(nvJitLinkOptions.begin(), nvJitLinkOptions.end());
+    parts.assembler = assembler->cacheKey();
+  }
   parts.fileName = sourceName();
   if (lineInfo && inputFile != "-") {
     SmallString<256> path(inputFile);
@@ -321,8 +344,17 @@ int runCompile(const char *argv0) {
   std::optional<std::string> source = readSource();
   if (!source)
     return 1;
+  // The assembler is chosen first: which one it is, and its options, are
+  // part of the cache key.
+  std::optional<cutec::CubinAssembler> assembler;
+  if (emit == EmitKind::Cubin) {
+    auto chosen = cutec::CubinAssembler::choose(cubinRequest());
+    if (!chosen)
+      return fail(toString(chosen.takeError()));
+    assembler.emplace(std::move(*chosen));
+  }
   std::optional<cutec::DiskCache> cache = outputCache(emit);
-  std::string key = cache ? cacheKey(emit, *source, argv0) : "";
+  std::string key = cache ? cacheKey(emit, *source, argv0, assembler ? &*assembler : nullptr) : "";
   if (cache)
     if (auto entry = cache->get(cutec::cli::kOutputCacheKind, key))
       if (auto hit = cutec::cli::decodeOutputEntry(entry->getBuffer())) {
@@ -333,7 +365,7 @@ int runCompile(const char *argv0) {
   cutec::CompileStage stage = emit == EmitKind::Ast  ? cutec::CompileStage::Syntax
                               : emit == EmitKind::Ir ? cutec::CompileStage::KernelIR
                                                      : cutec::CompileStage::MachineIR;
-  PhaseTimers timers;
+  PhaseTimers timers(assembler ? assembler->name() : "");
   std::string diagnostics;
   raw_string_ostream diagnosticStream(diagnostics);
   auto compiled = timed(timers.compile, [&] {
@@ -346,7 +378,12 @@ int runCompile(const char *argv0) {
     return 1;
   if (emit == EmitKind::Emu)
     return emitEmulation(*compiled);
-  Expected<std::string> output = produce(emit, *compiled, timers);
+  // The assembler's messages are kept with the output, as cutec's are.
+  std::string assemblerMessages;
+  Expected<std::string> output =
+      produce(emit, *compiled, timers, assembler ? &*assembler : nullptr, assemblerMessages);
+  errs() << assemblerMessages;
+  diagnostics += assemblerMessages;
   if (!output)
     return fail(toString(output.takeError()));
   if (cache)
