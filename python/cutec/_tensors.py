@@ -58,6 +58,15 @@ class TensorView:
         return 1 + sum((extent - 1) * stride for extent, stride in zip(self.shape, self.strides))
 
 
+def _contiguous_strides(shape):
+    """The strides, in items, of a C-ordered tensor of `shape`."""
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.insert(0, step)
+        step *= extent
+    return tuple(strides)
+
+
 def view(obj, name):
     """The TensorView of ``obj``; TypeError naming ``name`` when it is not a
     tensor cutec can read."""
@@ -102,15 +111,12 @@ def _cuda_array_interface(obj, name):
     itemsize = _ITEMSIZE[dtype]
     shape = tuple(cai["shape"])
     if cai.get("strides") is None:
-        strides, step = [], 1
-        for extent in reversed(shape):
-            strides.insert(0, step)
-            step *= extent
+        strides = _contiguous_strides(shape)
     else:
-        strides = [s // itemsize for s in cai["strides"]]
+        strides = tuple(s // itemsize for s in cai["strides"])
     ptr = cai["data"][0]
     device = _native.pointer_device(ptr) if ptr else 0
-    return TensorView(obj, ptr, shape, tuple(strides), dtype, itemsize,
+    return TensorView(obj, ptr, shape, strides, dtype, itemsize,
                       ("cuda", device) if device >= 0 else ("cpu", 0))
 
 
@@ -177,11 +183,7 @@ def _dlpack(obj, name):
     if tensor.strides:
         strides = tuple(tensor.strides[i] for i in range(tensor.ndim))
     else:
-        strides, step = [], 1
-        for extent in reversed(shape):
-            strides.insert(0, step)
-            step *= extent
-        strides = tuple(strides)
+        strides = _contiguous_strides(shape)
     kind = {_DL_CPU: "cpu", _DL_CUDA: "cuda"}.get(tensor.device.device_type)
     if kind is None:
         raise TypeError(f"{name}: DLPack device type {tensor.device.device_type} is neither the "
