@@ -94,11 +94,19 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
   return names;
 }
 
+/// A tuple with a failed element failed too: as poison, it is not taken for
+/// a tuple by whatever uses it, whose message would follow from the first.
+static SemaValue tupleUnlessFailed(std::vector<SemaValue> values) {
+  if (llvm::any_of(values, [](const SemaValue &v) { return v.isPoison(); }))
+    return SemaValue::poison();
+  return SemaValue::tuple(std::move(values));
+}
+
 SemaValue IRGenExpr::evalElements(const ast::ExprList &elements) {
   std::vector<SemaValue> values;
   for (const ast::ExprPtr &e : elements)
     values.push_back(eval(*e));
-  return SemaValue::tuple(std::move(values));
+  return tupleUnlessFailed(std::move(values));
 }
 
 // [T0, T1, ...]: CuTe's by-mode tiler (make_tile).
@@ -341,7 +349,7 @@ SemaValue IRGenExpr::evalLayoutOperand(const ast::Expr &expr) {
     std::vector<SemaValue> values;
     for (const ast::ExprPtr &e : tuple->getElements())
       values.push_back(evalLayoutOperand(*e));
-    return SemaValue::tuple(std::move(values));
+    return tupleUnlessFailed(std::move(values));
   }
   return eval(expr);
 }
