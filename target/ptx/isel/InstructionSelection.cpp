@@ -31,6 +31,7 @@
 #include "target/ptx/MachineTypes.h"
 #include "target/ptx/PtxInstructions.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -378,6 +379,17 @@ private:
       // so the emulation does not compare a variable with itself).
       return emitValue(b, op.loc(), *flag ? PtxOpcode::SetpEqS32 : PtxOpcode::SetpNeS32,
                        DataType::Bool, {immediate32(b, op.loc(), 0), immediate32(b, op.loc(), 0)});
+    }
+    if (type == DataType::F16 || type == DataType::BF16) {
+      // A 16-bit float register holds its bits (a zero-filled fragment's
+      // fill value is one): rounded to nearest even, as cvt.rn would.
+      llvm::APFloat value(d ? *d : double(i ? *i : 0));
+      bool inexact;
+      value.convert(type == DataType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
+                    llvm::APFloat::rmNearestTiesToEven, &inexact);
+      Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovB16, {type});
+      mov.setAttr("imm", int64_t(value.bitcastToAPInt().getZExtValue()));
+      return mov.result();
     }
     if (!i || !ir::isInteger(type)) {
       fail(op, "cannot select a constant of type " + ir::name(type));
