@@ -85,10 +85,14 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::ShiftRight, DataType::U32, PtxOpcode::ShrU32},
     {OpKind::ShiftRight, DataType::I32, PtxOpcode::ShrS32},
     {OpKind::ShiftRight, DataType::I64, PtxOpcode::ShrS64},
+    {OpKind::ShiftLeft, DataType::I32, PtxOpcode::ShlB32},
+    {OpKind::ShiftLeft, DataType::U32, PtxOpcode::ShlB32},
     {OpKind::BitAnd, DataType::I32, PtxOpcode::AndB32},
     {OpKind::BitAnd, DataType::U32, PtxOpcode::AndB32},
     {OpKind::BitAnd, DataType::I64, PtxOpcode::AndB64},
     {OpKind::BitAnd, DataType::U64, PtxOpcode::AndB64},
+    {OpKind::BitOr, DataType::I32, PtxOpcode::OrB32},
+    {OpKind::BitOr, DataType::U32, PtxOpcode::OrB32},
     {OpKind::BitXor, DataType::U32, PtxOpcode::XorB32},
     {OpKind::BitXor, DataType::I32, PtxOpcode::XorB32},
     {OpKind::Select, DataType::I32, PtxOpcode::SelpB32},
@@ -257,9 +261,11 @@ private:
     case OpKind::Neg:
     case OpKind::Fma:
     case OpKind::BitAnd:
+    case OpKind::BitOr:
     case OpKind::BitXor:
       return arith(b, op, type, in);
     case OpKind::ShiftRight:
+    case OpKind::ShiftLeft:
       // PTX shift amounts are u32 registers whatever the shifted type.
       if (ir::bitWidth(kernelType(op.operand(1))) == 64)
         in[1] = emitValue(b, loc, PtxOpcode::CvtU32U64, DataType::U32, {in[1]});
