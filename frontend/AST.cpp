@@ -73,6 +73,8 @@ llvm::StringRef getSpelling(UnaryOp op) {
     return "+";
   case UnaryOp::Not:
     return "not";
+  case UnaryOp::Invert:
+    return "~";
   }
   return "?";
 }
@@ -109,6 +111,16 @@ llvm::StringRef getSpelling(BinaryOp op) {
     return "and";
   case BinaryOp::Or:
     return "or";
+  case BinaryOp::BitAnd:
+    return "&";
+  case BinaryOp::BitOr:
+    return "|";
+  case BinaryOp::BitXor:
+    return "^";
+  case BinaryOp::LShift:
+    return "<<";
+  case BinaryOp::RShift:
+    return ">>";
   }
   return "?";
 }

@@ -190,7 +190,7 @@ private:
   ExprList elements;
 };
 
-enum class UnaryOp { Negate, Plus, Not };
+enum class UnaryOp { Negate, Plus, Not, Invert };
 llvm::StringRef getSpelling(UnaryOp op);
 
 class UnaryExpr : public Expr {
@@ -224,10 +224,16 @@ enum class BinaryOp {
   Ge,
   And,
   Or,
+  BitAnd,
+  BitOr,
+  BitXor,
+  LShift,
+  RShift,
 };
 llvm::StringRef getSpelling(BinaryOp op);
 
-/// Arithmetic, comparison (never chained) and the short-circuit `and`/`or`.
+/// Arithmetic, bitwise operators, comparison (never chained) and the
+/// short-circuit `and`/`or`.
 class BinaryExpr : public Expr {
 public:
   BinaryExpr(BinaryOp op, llvm::SMLoc opLoc, ExprPtr lhs, ExprPtr rhs)

@@ -39,6 +39,12 @@ constexpr OperatorToken kComparisonOperators[] = {
     {TokenKind::equalequal, BinaryOp::Eq}, {TokenKind::exclaimequal, BinaryOp::Ne},
     {TokenKind::less, BinaryOp::Lt},       {TokenKind::lessequal, BinaryOp::Le},
     {TokenKind::greater, BinaryOp::Gt},    {TokenKind::greaterequal, BinaryOp::Ge}};
+// Python's precedence, loosest first: | ^ & (<< >>) (+ -) (* / // %).
+constexpr OperatorToken kBitOrOperators[] = {{TokenKind::pipe, BinaryOp::BitOr}};
+constexpr OperatorToken kBitXorOperators[] = {{TokenKind::caret, BinaryOp::BitXor}};
+constexpr OperatorToken kBitAndOperators[] = {{TokenKind::amp, BinaryOp::BitAnd}};
+constexpr OperatorToken kShiftOperators[] = {{TokenKind::lessless, BinaryOp::LShift},
+                                             {TokenKind::greatergreater, BinaryOp::RShift}};
 constexpr OperatorToken kAdditiveOperators[] = {{TokenKind::plus, BinaryOp::Add},
                                                 {TokenKind::minus, BinaryOp::Sub}};
 constexpr OperatorToken kMultiplicativeOperators[] = {{TokenKind::star, BinaryOp::Mul},
@@ -51,7 +57,12 @@ constexpr OperatorToken kAugmentedAssignOperators[] = {
     {TokenKind::starequal, BinaryOp::Mul},
     {TokenKind::slashequal, BinaryOp::Div},
     {TokenKind::slashslashequal, BinaryOp::FloorDiv},
-    {TokenKind::percentequal, BinaryOp::Mod}};
+    {TokenKind::percentequal, BinaryOp::Mod},
+    {TokenKind::ampequal, BinaryOp::BitAnd},
+    {TokenKind::pipeequal, BinaryOp::BitOr},
+    {TokenKind::caretequal, BinaryOp::BitXor},
+    {TokenKind::lesslessequal, BinaryOp::LShift},
+    {TokenKind::greatergreaterequal, BinaryOp::RShift}};
 
 std::optional<BinaryOp> matchOperator(llvm::ArrayRef<OperatorToken> operators, TokenKind kind) {
   for (const OperatorToken &candidate : operators)
@@ -146,6 +157,10 @@ private:
   ExprPtr parseAnd() { return parseLeftAssociative(&Parser::parseNot, kAndOperators); }
   ExprPtr parseNot();
   ExprPtr parseComparison();
+  ExprPtr parseBitOr() { return parseLeftAssociative(&Parser::parseBitXor, kBitOrOperators); }
+  ExprPtr parseBitXor() { return parseLeftAssociative(&Parser::parseBitAnd, kBitXorOperators); }
+  ExprPtr parseBitAnd() { return parseLeftAssociative(&Parser::parseShift, kBitAndOperators); }
+  ExprPtr parseShift() { return parseLeftAssociative(&Parser::parseArithmetic, kShiftOperators); }
   ExprPtr parseArithmetic() { return parseLeftAssociative(&Parser::parseTerm, kAdditiveOperators); }
   ExprPtr parseTerm() {
     return parseLeftAssociative(&Parser::parseUnary, kMultiplicativeOperators);
@@ -707,14 +722,14 @@ ExprPtr Parser::parseNot() {
 /// Comparisons do not chain: Python's `a < b < c` means `a < b and b < c`,
 /// which a left-associative reading would silently get wrong.
 ExprPtr Parser::parseComparison() {
-  ExprPtr lhs = parseArithmetic();
+  ExprPtr lhs = parseBitOr();
   if (!lhs)
     return nullptr;
   std::optional<BinaryOp> op = matchOperator(kComparisonOperators, tok().kind);
   if (!op)
     return lhs;
   llvm::SMLoc opLoc = consume();
-  ExprPtr rhs = parseArithmetic();
+  ExprPtr rhs = parseBitOr();
   if (!rhs)
     return nullptr;
   if (matchOperator(kComparisonOperators, tok().kind)) {
@@ -731,6 +746,8 @@ ExprPtr Parser::parseUnary() {
     op = UnaryOp::Negate;
   else if (at(TokenKind::plus))
     op = UnaryOp::Plus;
+  else if (at(TokenKind::tilde))
+    op = UnaryOp::Invert;
   if (!op)
     return parsePower();
   Nesting nesting(*this);

@@ -1,5 +1,8 @@
-// "Did you mean 'X'?": edit distance over the candidates.
+// "Did you mean 'X'?": reordered words, then edit distance over the candidates.
 #include "frontend/Suggestions.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <vector>
@@ -25,10 +28,29 @@ static unsigned editDistance(llvm::StringRef a, llvm::StringRef b) {
   return d[n][m];
 }
 
+/// The words of a name ('_'-separated), sorted.
+static llvm::SmallVector<llvm::StringRef, 4> sortedWords(llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef, 4> words;
+  name.split(words, '_', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  llvm::sort(words);
+  return words;
+}
+
 std::string didYouMean(llvm::StringRef typo, llvm::ArrayRef<llvm::StringRef> candidates) {
   // One or two letters are a different name more often than a misspelt one.
   if (typo.size() < 3)
     return "";
+  // The same words in another order (CuTe DSL's mbarrier_init_fence is
+  // fence_mbarrier_init) beat any spelling: the edit distance between them
+  // is large, and a shorter name that is a prefix would win on it.
+  llvm::SmallVector<llvm::StringRef, 4> words = sortedWords(typo);
+  llvm::StringRef reordered;
+  for (llvm::StringRef c : candidates)
+    if (words.size() > 1 && c != typo && c.size() == typo.size() && sortedWords(c) == words &&
+        (reordered.empty() || c < reordered))
+      reordered = c;
+  if (!reordered.empty())
+    return "; did you mean '" + reordered.str() + "'?";
   unsigned limit = std::max<unsigned>(1, unsigned(typo.size()) / 3);
   llvm::StringRef best;
   unsigned bestDistance = limit + 1;

@@ -12,6 +12,7 @@ IRGenBase::IRGenBase(IRGen &gen) : gen(gen), ctx(gen.context()) {}
 
 SemaValue IRGenBase::error(llvm::SMLoc loc, const llvm::Twine &message,
                            llvm::ArrayRef<llvm::SMRange> ranges) {
+  ++ctx.errorsMet;
   ctx.diags.error(loc, message, ranges);
   return SemaValue::poison();
 }

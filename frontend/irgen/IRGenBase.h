@@ -127,6 +127,9 @@ public:
     bool nestingReported = false;
     uint64_t steps = 0;
     bool budgetSpent = false;
+    /// Errors met so far, repeats included (the engine counts only those it
+    /// prints): a compile-time loop stops at the first error in its body.
+    unsigned errorsMet = 0;
   };
 
   explicit IRGenBase(IRGen &gen);

@@ -94,11 +94,19 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
   return names;
 }
 
+/// A tuple with a failed element failed too: as poison, it is not taken for
+/// a tuple by whatever uses it, whose message would follow from the first.
+static SemaValue tupleUnlessFailed(std::vector<SemaValue> values) {
+  if (llvm::any_of(values, [](const SemaValue &v) { return v.isPoison(); }))
+    return SemaValue::poison();
+  return SemaValue::tuple(std::move(values));
+}
+
 SemaValue IRGenExpr::evalElements(const ast::ExprList &elements) {
   std::vector<SemaValue> values;
   for (const ast::ExprPtr &e : elements)
     values.push_back(eval(*e));
-  return SemaValue::tuple(std::move(values));
+  return tupleUnlessFailed(std::move(values));
 }
 
 // [T0, T1, ...]: CuTe's by-mode tiler (make_tile).
@@ -151,22 +159,41 @@ SemaValue IRGenExpr::evalUnary(const ast::UnaryExpr &unary) {
     if (v.is(SemaValue::Kind::Float))
       return SemaValue::floating(-v.floatValue());
     break;
+  case ast::UnaryOp::Invert:
+    // Python's ~x is -x - 1, also of a dynamic size.
+    if (v.is(SemaValue::Kind::Int))
+      return SemaValue::integer(IntExpr(-1) - v.intValue());
+    break;
   }
-  if (IRGenTensor::isFragment(v) && unary.getOp() == ast::UnaryOp::Negate)
+  // -s or ~s of a run-time scalar.
+  auto runTimeUnary = [&](const SemaValue &s) {
+    ir::DataType t = s.type().element();
+    llvm::SMLoc loc = unary.getLoc();
+    if (unary.getOp() == ast::UnaryOp::Invert) {
+      if (!checkBitwiseType(t, "'~'", loc, unary.getRange()))
+        return SemaValue::poison();
+      // x ^ 0xFFFFFFFF, all ones of the type.
+      ir::Value *ones = ctx.builder->constantInt(loc, t, t == ir::DataType::U32 ? 0xFFFFFFFF : -1);
+      return SemaValue::runTime(
+          ctx.builder->createValue(ir::OpKind::BitXor, loc, s.type(), {s.irValue(), ones}));
+    }
+    if (!checkArithmeticType(t, loc, unary.getRange()))
+      return SemaValue::poison();
+    return SemaValue::runTime(
+        ctx.builder->createValue(ir::OpKind::Neg, loc, s.type(), {s.irValue()}));
+  };
+  bool negateOrInvert =
+      unary.getOp() == ast::UnaryOp::Negate || unary.getOp() == ast::UnaryOp::Invert;
+  if (IRGenTensor::isFragment(v) && negateOrInvert)
     return gen.tensors().elementwise(
-        {v}, {&unary.getOperand()}, unary.getLoc(), [&](llvm::ArrayRef<SemaValue> s) {
-          if (!checkArithmeticType(s[0].type().element(), unary.getLoc(), unary.getRange()))
-            return SemaValue::poison();
-          return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::Neg, unary.getLoc(),
-                                                             s[0].type(), {s[0].irValue()}));
-        });
+        {v}, {&unary.getOperand()}, unary.getLoc(),
+        [&](llvm::ArrayRef<SemaValue> s) { return runTimeUnary(s[0]); });
   if (v.is(SemaValue::Kind::RunTime) && v.type().isScalar()) {
+    if (negateOrInvert)
+      return runTimeUnary(v);
     if (!checkArithmeticType(v.type().element(), unary.getLoc(), unary.getRange()))
       return SemaValue::poison();
-    if (unary.getOp() == ast::UnaryOp::Plus)
-      return v;
-    return SemaValue::runTime(
-        ctx.builder->createValue(ir::OpKind::Neg, unary.getLoc(), v.type(), {v.irValue()}));
+    return v;
   }
   return error(unary, "bad operand for unary '" + ast::getSpelling(unary.getOp()) +
                           "': " + v.describe() + loadHint(unary.getOperand(), v));
@@ -249,11 +276,43 @@ std::optional<SemaValue> IRGenExpr::foldInts(ast::BinaryOp op, const SemaValue &
     return statics ? std::optional(SemaValue::boolean(x > y)) : std::nullopt;
   case ast::BinaryOp::Ge:
     return statics ? std::optional(SemaValue::boolean(x >= y)) : std::nullopt;
+  case ast::BinaryOp::BitAnd:
+  case ast::BinaryOp::BitOr:
+  case ast::BinaryOp::BitXor:
+  case ast::BinaryOp::LShift:
+  case ast::BinaryOp::RShift:
+    // A dynamic size's bits are known at run time only.
+    return statics ? std::optional(foldBitwise(op, x, y, site)) : std::nullopt;
   case ast::BinaryOp::And:
   case ast::BinaryOp::Or:
     break;
   }
   return std::nullopt;
+}
+
+// Python's meaning on integers, which are two's complement without bounds:
+// a shift by a negative count is an error, `x >> n` is floor(x / 2^n), and
+// `x << n` must fit in 64 bits as every compile-time integer does.
+SemaValue IRGenExpr::foldBitwise(ast::BinaryOp op, int64_t x, int64_t y, const BinarySite &site) {
+  bool shift = op == ast::BinaryOp::LShift || op == ast::BinaryOp::RShift;
+  if (shift && y < 0)
+    return error(site.opLoc, "negative shift count", {site.range()});
+  switch (op) {
+  case ast::BinaryOp::BitAnd:
+    return SemaValue::integer(x & y);
+  case ast::BinaryOp::BitOr:
+    return SemaValue::integer(x | y);
+  case ast::BinaryOp::BitXor:
+    return SemaValue::integer(x ^ y);
+  case ast::BinaryOp::RShift:
+    return SemaValue::integer(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
+  default: // LShift
+    if (x == 0)
+      return SemaValue::integer(0);
+    if (y >= 63 || x > (INT64_MAX >> y) || x < (INT64_MIN >> y))
+      return error(site.opLoc, "integer overflow in compile-time arithmetic", {site.range()});
+    return SemaValue::integer(int64_t(uint64_t(x) << y));
+  }
 }
 
 std::optional<SemaValue> IRGenExpr::foldFloats(ast::BinaryOp op, const SemaValue &lhs,
@@ -341,7 +400,7 @@ SemaValue IRGenExpr::evalLayoutOperand(const ast::Expr &expr) {
     std::vector<SemaValue> values;
     for (const ast::ExprPtr &e : tuple->getElements())
       values.push_back(evalLayoutOperand(*e));
-    return SemaValue::tuple(std::move(values));
+    return tupleUnlessFailed(std::move(values));
   }
   return eval(expr);
 }

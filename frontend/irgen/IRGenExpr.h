@@ -49,12 +49,18 @@ public:
   /// Compile-time integer arithmetic; nullopt when `op` is not one.
   std::optional<SemaValue> foldInts(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                                     const BinarySite &site);
+  /// `x op y` for the bitwise operators on static integers.
+  SemaValue foldBitwise(ast::BinaryOp op, int64_t x, int64_t y, const BinarySite &site);
   std::optional<SemaValue> foldFloats(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs);
   SemaValue scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                          const BinarySite &site);
   /// Arithmetic is on 32- and 64-bit integers and on f32; reports the
   /// others (bool, f16, i8, f4e2m1...) at `loc`.
   bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
+  /// The bitwise operators (`spelling`) are on i32 and u32; reports the
+  /// others at `loc`.
+  bool checkBitwiseType(ir::DataType t, llvm::StringRef spelling, llvm::SMLoc loc,
+                        llvm::SMRange range);
   SemaValue scalarNot(const SemaValue &v, const ast::Expr &expr);
   /// The source of `expr`, followed by `.load()` when `v` is a view of memory.
   static std::string loadedSpelling(const ast::Expr &expr, const SemaValue &v);

@@ -29,6 +29,18 @@ bool IRGenExpr::checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRan
   return true;
 }
 
+bool IRGenExpr::checkBitwiseType(ir::DataType t, llvm::StringRef spelling, llvm::SMLoc loc,
+                                 llvm::SMRange range) {
+  if (t == ir::DataType::I32 || t == ir::DataType::U32)
+    return true;
+  bool narrow = ir::isInteger(t) && ir::bitWidth(t) < 32;
+  error(loc,
+        spelling + " needs i32 or u32 integers, not " + ir::name(t) +
+            (narrow ? "; convert with .to(i32) first" : ""),
+        {range});
+  return false;
+}
+
 static bool isScalarLike(const SemaValue &v) {
   switch (v.kind()) {
   case SemaValue::Kind::Int:
@@ -55,6 +67,16 @@ static std::optional<ir::OpKind> arithmeticOp(ast::BinaryOp op) {
     return ir::OpKind::Div;
   case ast::BinaryOp::Mod:
     return ir::OpKind::Rem;
+  case ast::BinaryOp::BitAnd:
+    return ir::OpKind::BitAnd;
+  case ast::BinaryOp::BitOr:
+    return ir::OpKind::BitOr;
+  case ast::BinaryOp::BitXor:
+    return ir::OpKind::BitXor;
+  case ast::BinaryOp::LShift:
+    return ir::OpKind::ShiftLeft;
+  case ast::BinaryOp::RShift:
+    return ir::OpKind::ShiftRight;
   default:
     return std::nullopt;
   }
@@ -170,6 +192,13 @@ SemaValue IRGenExpr::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const 
   std::optional<ir::OpKind> kind = arithmeticOp(op);
   if (!kind)
     return error(loc, spelling + " is only supported on compile-time integers", ranges);
+  bool bitwise = *kind == ir::OpKind::BitAnd || *kind == ir::OpKind::BitOr ||
+                 *kind == ir::OpKind::BitXor || *kind == ir::OpKind::ShiftLeft ||
+                 *kind == ir::OpKind::ShiftRight;
+  if (bitwise)
+    return checkBitwiseType(t, spelling, loc, ranges[0])
+               ? SemaValue::runTime(ctx.builder->createValue(*kind, loc, a->type(), {a, b}))
+               : SemaValue::poison();
   if (!checkArithmeticType(t, loc, ranges[0]))
     return SemaValue::poison();
   if (op == ast::BinaryOp::Div && !ir::isFloat(t))

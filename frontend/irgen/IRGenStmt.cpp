@@ -232,8 +232,11 @@ void IRGenStmt::execUnrolled(const ast::ForStmt &loop, const std::vector<SemaVal
     shadowed.push_back(it == ctx.frame->locals->end() ? std::nullopt : std::optional(it->second));
   }
   LoopExits exits(*this);
+  // An error ends the loop: each further iteration would meet it again (and
+  // pay for its message) until the step budget runs out.
+  unsigned errorsBefore = ctx.errorsMet;
   for (const SemaValue &v : values) {
-    if (ctx.frame->returned || !step(loop.getLoc()))
+    if (ctx.frame->returned || ctx.errorsMet != errorsBefore || !step(loop.getLoc()))
       break;
     // After a `break` under a run-time condition the remaining copies of
     // the body are guarded by it (execStatements).
@@ -342,7 +345,9 @@ std::optional<bool> IRGenStmt::whileConditionIsCompileTime(const ast::WhileStmt 
 void IRGenStmt::execWhileAtCompileTime(const ast::WhileStmt &loop) {
   const ast::Expr &expr = loop.getCondition();
   LoopExits exits(*this);
-  while (!ctx.frame->returned && step(loop.getLoc())) {
+  // An error ends the loop, as in execUnrolled.
+  unsigned errorsBefore = ctx.errorsMet;
+  while (!ctx.frame->returned && ctx.errorsMet == errorsBefore && step(loop.getLoc())) {
     exits.startIteration(/*entered=*/false);
     SemaValue condition = loopCondition(expr);
     if (condition.isPoison())

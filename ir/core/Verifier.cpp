@@ -364,7 +364,9 @@ private:
         fail(op, "bitcasts a scalar to a scalar");
       break;
     case OpKind::ShiftRight:
+    case OpKind::ShiftLeft:
     case OpKind::BitAnd:
+    case OpKind::BitOr:
     case OpKind::BitXor:
       expectScalarResultMatchingOperands(op);
       if (op.result()->type().isScalar() && !isInteger(op.result()->type().element()))

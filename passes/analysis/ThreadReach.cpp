@@ -46,6 +46,8 @@ std::optional<int64_t> binary(OpKind kind, int64_t a, int64_t b, const Operation
     return b == 0 ? std::nullopt : std::optional<int64_t>(a % b);
   case OpKind::BitAnd:
     return a & b;
+  case OpKind::BitOr:
+    return a | b;
   case OpKind::BitXor:
     return a ^ b;
   case OpKind::ShiftRight:

@@ -143,8 +143,10 @@ private:
     case OpKind::SmemAlloc:
       return true;
     case OpKind::For:
+    case OpKind::While:
       return carryFragments(op);
     case OpKind::Yield:
+    case OpKind::Condition:
       return yieldFragments(op);
     default:
       for (Value *v : op.operands())
@@ -1045,30 +1047,46 @@ private:
     return v->type().isTensor() && v->type().memorySpace() == ir::MemorySpace::Register;
   }
 
-  /// A loop that carries register fragments carries their registers: each
-  /// fragment's registers become further inits, block arguments and
-  /// results (appended in the order of the fragments), which the fragment
-  /// argument and result stand for until dropFragmentCarries removes them.
+  /// Where a loop's carried values begin: among its operands, after a
+  /// `for`'s start, end and step; among its blocks' arguments, after a
+  /// `for`'s induction variable. A `while` has only carried values (its
+  /// before and after blocks take one argument each).
+  static unsigned firstInit(const Operation &loop) { return loop.kind() == OpKind::For ? 3 : 0; }
+  static unsigned firstCarriedArgument(const Operation &loop) {
+    return loop.kind() == OpKind::For ? 1 : 0;
+  }
+  /// Where the carried values begin among a terminator's operands: after a
+  /// `condition`'s bool.
+  static unsigned firstCarriedOperand(const Operation &terminator) {
+    return terminator.kind() == OpKind::Condition ? 1 : 0;
+  }
+
+  /// A loop (`for` or `while`) that carries register fragments carries
+  /// their registers: each fragment's registers become further inits, block
+  /// arguments (of each of the loop's blocks) and results, appended in the
+  /// order of the fragments, which the fragment argument and result stand
+  /// for until dropFragmentCarries removes them.
   bool carryFragments(Operation &loop) {
-    // Operands: start, end, step, then one init per carried value; the
-    // body's arguments: the induction variable, then one per carried value.
     const unsigned carried = unsigned(loop.results().size());
+    const unsigned init0 = firstInit(loop), arg0 = firstCarriedArgument(loop);
     bool any = false;
     for (unsigned c = 0; c < carried; ++c) {
-      Value *init = loop.operand(3 + c);
+      Value *init = loop.operand(init0 + c);
       if (!isFragment(init))
         continue;
       const Registers *regs = fragment(loop, init);
       if (!regs)
         return false;
-      ir::Block &body = loop.regions()[0]->front();
-      Registers args, results;
+      std::vector<Registers> args(loop.regions().size());
+      Registers results;
       for (Value *r : *regs) {
         loop.addOperand(r);
-        args.push_back(body.addArgument(r->type()));
+        for (size_t i = 0; i < args.size(); ++i)
+          args[i].push_back(loop.regions()[i]->front().addArgument(r->type()));
         results.push_back(loop.addResult(r->type()));
       }
-      fragments[body.argument(1 + c)] = std::move(args);
+      for (size_t i = 0; i < args.size(); ++i)
+        fragments[loop.regions()[i]->front().argument(arg0 + c)] = std::move(args[i]);
       fragments[loop.result(c)] = std::move(results);
       any = true;
     }
@@ -1077,56 +1095,67 @@ private:
     else
       for (Value *v : loop.operands())
         if (v->type().isTensor())
-          return fail(loop, "'for' on a tensor cannot be lowered to scalar registers");
+          return fail(loop, "'" + ir::name(loop.kind()) +
+                                "' on a tensor cannot be lowered to scalar registers");
     return true;
   }
 
-  /// The yield of a loop that carries fragments: their registers follow,
-  /// in carryFragments' order.
-  bool yieldFragments(Operation &yield) {
-    const Operation *owner = yield.parentBlock()->parent()->parent();
+  /// The yield or condition that ends a block of a loop carrying fragments:
+  /// their registers follow, in carryFragments' order.
+  bool yieldFragments(Operation &terminator) {
+    const Operation *owner = terminator.parentBlock()->parent()->parent();
     if (!llvm::is_contained(loopsCarryingFragments, owner)) {
-      for (Value *v : yield.operands())
+      for (Value *v : terminator.operands())
         if (v->type().isTensor())
-          return fail(yield, "a register fragment is carried only through 'for' loops so far");
+          return fail(terminator,
+                      "a register fragment is carried only through 'for' and 'while' loops so far");
       return true;
     }
+    const unsigned first = firstCarriedOperand(terminator);
     const size_t carried = owner->results().size();
-    for (size_t c = 0; c < carried && c < yield.operands().size(); ++c)
-      if (isFragment(yield.operand(unsigned(c)))) {
-        const Registers *regs = fragment(yield, yield.operand(unsigned(c)));
+    for (size_t c = 0; c < carried && first + c < terminator.operands().size(); ++c)
+      if (Value *v = terminator.operand(unsigned(first + c)); isFragment(v)) {
+        const Registers *regs = fragment(terminator, v);
         if (!regs)
           return false;
         for (Value *r : *regs)
-          yield.addOperand(r);
+          terminator.addOperand(r);
       }
     return true;
   }
 
   /// After lowering: the loop's fragment inits, arguments, results and
-  /// yields go, their registers having taken their place. The inits and
-  /// yielded fragments were erased with the ops that made them: which
-  /// carried values go is read off the results.
+  /// yielded (or forwarded) values go, their registers having taken their
+  /// place. The inits and yielded fragments were erased with the ops that
+  /// made them: which carried values go is read off the results.
   void dropFragmentCarries(Operation &loop) {
     std::vector<bool> drop;
     for (unsigned c = 0; c < loop.results().size(); ++c)
       drop.push_back(isFragment(loop.result(c)));
-    auto dropped = [&](size_t c) { return c < drop.size() && drop[c]; };
+    // Whether the value at `i` of a list whose carried values start at
+    // `first` goes.
+    auto dropped = [&](size_t i, unsigned first) {
+      return i >= first && i - first < drop.size() && drop[i - first];
+    };
+    const unsigned init0 = firstInit(loop), arg0 = firstCarriedArgument(loop);
     std::vector<Value *> operands;
     for (size_t i = 0; i < loop.operands().size(); ++i)
-      if (i < 3 || !dropped(i - 3))
+      if (!dropped(i, init0))
         operands.push_back(loop.operand(unsigned(i)));
     loop.setOperands(operands);
-    ir::Block &body = loop.regions()[0]->front();
-    if (Operation *yield = body.terminator()) {
-      std::vector<Value *> values;
-      for (size_t i = 0; i < yield->operands().size(); ++i)
-        if (!dropped(i))
-          values.push_back(yield->operand(unsigned(i)));
-      yield->setOperands(values);
+    for (const auto &region : loop.regions()) {
+      ir::Block &block = region->front();
+      if (Operation *terminator = block.terminator()) {
+        const unsigned first = firstCarriedOperand(*terminator);
+        std::vector<Value *> values;
+        for (size_t i = 0; i < terminator->operands().size(); ++i)
+          if (!dropped(i, first))
+            values.push_back(terminator->operand(unsigned(i)));
+        terminator->setOperands(values);
+      }
+      block.eraseArguments([&](unsigned i) { return dropped(i, arg0); });
     }
-    body.eraseArguments([&](unsigned i) { return i >= 1 && dropped(i - 1); });
-    loop.eraseResults([&](unsigned c) { return dropped(c); });
+    loop.eraseResults([&](unsigned c) { return drop[c]; });
   }
 
   bool lowerFill(Operation &op) {

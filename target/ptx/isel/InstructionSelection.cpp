@@ -31,6 +31,7 @@
 #include "target/ptx/MachineTypes.h"
 #include "target/ptx/PtxInstructions.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -84,10 +85,14 @@ constexpr ArithRule kArithRules[] = {
     {OpKind::ShiftRight, DataType::U32, PtxOpcode::ShrU32},
     {OpKind::ShiftRight, DataType::I32, PtxOpcode::ShrS32},
     {OpKind::ShiftRight, DataType::I64, PtxOpcode::ShrS64},
+    {OpKind::ShiftLeft, DataType::I32, PtxOpcode::ShlB32},
+    {OpKind::ShiftLeft, DataType::U32, PtxOpcode::ShlB32},
     {OpKind::BitAnd, DataType::I32, PtxOpcode::AndB32},
     {OpKind::BitAnd, DataType::U32, PtxOpcode::AndB32},
     {OpKind::BitAnd, DataType::I64, PtxOpcode::AndB64},
     {OpKind::BitAnd, DataType::U64, PtxOpcode::AndB64},
+    {OpKind::BitOr, DataType::I32, PtxOpcode::OrB32},
+    {OpKind::BitOr, DataType::U32, PtxOpcode::OrB32},
     {OpKind::BitXor, DataType::U32, PtxOpcode::XorB32},
     {OpKind::BitXor, DataType::I32, PtxOpcode::XorB32},
     {OpKind::Select, DataType::I32, PtxOpcode::SelpB32},
@@ -256,9 +261,11 @@ private:
     case OpKind::Neg:
     case OpKind::Fma:
     case OpKind::BitAnd:
+    case OpKind::BitOr:
     case OpKind::BitXor:
       return arith(b, op, type, in);
     case OpKind::ShiftRight:
+    case OpKind::ShiftLeft:
       // PTX shift amounts are u32 registers whatever the shifted type.
       if (ir::bitWidth(kernelType(op.operand(1))) == 64)
         in[1] = emitValue(b, loc, PtxOpcode::CvtU32U64, DataType::U32, {in[1]});
@@ -378,6 +385,17 @@ private:
       // so the emulation does not compare a variable with itself).
       return emitValue(b, op.loc(), *flag ? PtxOpcode::SetpEqS32 : PtxOpcode::SetpNeS32,
                        DataType::Bool, {immediate32(b, op.loc(), 0), immediate32(b, op.loc(), 0)});
+    }
+    if (type == DataType::F16 || type == DataType::BF16) {
+      // A 16-bit float register holds its bits (a zero-filled fragment's
+      // fill value is one): rounded to nearest even, as cvt.rn would.
+      llvm::APFloat value(d ? *d : double(i ? *i : 0));
+      bool inexact;
+      value.convert(type == DataType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
+                    llvm::APFloat::rmNearestTiesToEven, &inexact);
+      Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovB16, {type});
+      mov.setAttr("imm", int64_t(value.bitcastToAPInt().getZExtValue()));
+      return mov.result();
     }
     if (!i || !ir::isInteger(type)) {
       fail(op, "cannot select a constant of type " + ir::name(type));
