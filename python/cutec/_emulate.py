@@ -8,7 +8,7 @@ import tempfile
 
 import numpy as np
 
-from . import _binding, _tools
+from . import _binding, _expr, _tools
 from ._errors import EmulationError
 
 # The .npy dtype `cutec run` reads for each element type's memory image.
@@ -17,7 +17,7 @@ _NPY = {"f16": "<f2", "bf16": "<u2", "f32": "<f4", "tf32": "<f4", "i8": "|i1", "
         "bool": "|u1"}
 
 
-def _image(t, p):
+def _image(t):
     """The bytes of tensor ``t`` from its first element over the items it
     spans, as a writable uint8 view into its memory."""
     array = t.obj
@@ -61,8 +61,8 @@ def emulate(kernel, arrays, kwargs, *, sms, schedules, seed, race_check, workers
         images = {}
         for p in sig.tensors:
             t = binding.tensors[p.name]
-            need = -(-_cosize_bits(p, binding.sizes) // 8)
-            image = _image(t, p)[:need]
+            need = -(-_expr.evaluate(p.cosize, binding.sizes) * p.bits // 8)
+            image = _image(t)[:need]
             images[p.name] = image
             path = os.path.join(folder, f"{p.name}.npy")
             np.save(path, image.view(_NPY.get(p.dtype, "|u1")), allow_pickle=False)
@@ -74,7 +74,3 @@ def emulate(kernel, arrays, kwargs, *, sms, schedules, seed, race_check, workers
             result = np.load(os.path.join(folder, f"{name}.npy"), allow_pickle=False)
             image[:] = result.view(np.uint8)
 
-
-def _cosize_bits(p, sizes):
-    from . import _expr
-    return _expr.evaluate(p.cosize, sizes) * p.bits

@@ -1,6 +1,8 @@
 """Reading tensors of any framework: PyTorch, NumPy, and anything with
 ``__cuda_array_interface__`` (CuPy, Numba) or ``__dlpack__`` (JAX, ...)."""
 
+import functools
+
 
 # A storage dtype, as cutec names it, for each framework's spelling.
 _NUMPY = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "|i1": "i8", "|u1": "u8", "<i2": "i16",
@@ -123,6 +125,7 @@ def _cuda_array_interface(obj, name):
 _DL_CPU, _DL_CUDA = 1, 2
 
 
+@functools.cache
 def _dltensor_type():
     """DLPack's DLTensor as a ctypes structure (made on first use: ctypes
     is slow to import)."""
@@ -141,29 +144,6 @@ def _dltensor_type():
                     ("strides", ctypes.POINTER(ctypes.c_int64)),
                     ("byte_offset", ctypes.c_uint64)]
     return DLTensor
-
-
-_DL_CPU, _DL_CUDA = 1, 2
-
-
-def _dltensor_type():
-    """DLPack's DLTensor as a ctypes structure (made on first use: ctypes
-    is slow to import)."""
-    import ctypes
-
-    class _DLDevice(ctypes.Structure):
-        _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-    class _DLDataType(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-    class _DLTensor(ctypes.Structure):
-        _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                    ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-    return _DLTensor
 
 
 def _dlpack(obj, name):

@@ -117,6 +117,28 @@ bool streamOf(nb::handle stream, int device, uint64_t &handle) {
 
 } // namespace
 
+void writeParameter(char kind, nb::handle value, ParamSlot &slot) {
+  auto write = [&](auto v) { std::memcpy(slot.bytes, &v, sizeof v); };
+  switch (kind) {
+  case 'p':
+    return write(nb::cast<uint64_t>(value));
+  case 'u':
+    return write(nb::cast<uint32_t>(value));
+  case 'i':
+    return write(nb::cast<int32_t>(value));
+  case 'f':
+    return write(nb::cast<float>(value));
+  case 'm': {
+    nb::bytes map = nb::cast<nb::bytes>(value);
+    if (map.size() != sizeof(TensorMap))
+      throw std::invalid_argument("launch: a tensor map has 128 bytes");
+    std::memcpy(slot.bytes, map.c_str(), sizeof(TensorMap));
+    return;
+  }
+  }
+  throw std::invalid_argument(std::string("launch: unknown parameter kind '") + kind + "'");
+}
+
 Launcher::Launcher(uintptr_t function, int device, unsigned alignment,
                    std::vector<int> arguments, std::string kinds)
     : function(function), device(device), alignment(alignment), arguments(std::move(arguments)),
@@ -192,27 +214,11 @@ bool Launcher::call(nb::tuple args, nb::handle stream) {
       return false;
 
   for (size_t i = 0; i < arguments.size(); ++i) {
-    char *slot = slots[size_t(arguments[i])].bytes;
-    switch (kinds[size_t(arguments[i])]) {
-    case 'p':
-      std::memcpy(slot, &pointers[i], sizeof(uint64_t));
-      break;
-    case 'f': {
-      float v = nb::cast<float>(args[i]);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    case 'i': {
-      int32_t v = nb::cast<int32_t>(args[i]);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    default: {
-      uint32_t v = nb::cast<uint32_t>(args[i]);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    }
+    ParamSlot &slot = slots[size_t(arguments[i])];
+    if (char kind = kinds[size_t(arguments[i])]; kind == 'p')
+      std::memcpy(slot.bytes, &pointers[i], sizeof(uint64_t));
+    else
+      writeParameter(kind, args[i], slot);
   }
   for (auto &[index, value] : plan.sizes)
     std::memcpy(slots[size_t(index)].bytes, &value, sizeof value);

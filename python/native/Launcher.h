@@ -24,6 +24,16 @@
 
 namespace cutec::py {
 
+/// One kernel parameter's bytes, as cuLaunchKernelEx reads them.
+struct alignas(64) ParamSlot {
+  char bytes[sizeof(TensorMap)];
+};
+
+/// Writes `value` into `slot` as parameter kind `kind`: p (a 64-bit
+/// address), u (u32), i (i32), f (f32) or m (a 128-byte tensor map as
+/// bytes). Throws std::invalid_argument for another kind or a wrong map.
+void writeParameter(char kind, nanobind::handle value, ParamSlot &slot);
+
 class Launcher {
 public:
   /// `kinds` has one letter per kernel parameter (p tensor, m tensor map,
@@ -65,10 +75,6 @@ private:
   /// an argument is not one this path reads.
   bool describe(nanobind::tuple args, std::vector<int64_t> &key, std::vector<uint64_t> &pointers);
 
-  struct alignas(64) Slot {
-    char bytes[sizeof(TensorMap)];
-  };
-
   uintptr_t function;
   int device;
   unsigned alignment;
@@ -77,7 +83,7 @@ private:
   std::map<std::vector<int64_t>, Plan> plans;
   // Reused by every call: each parameter's bytes and the pointers to them,
   // the plan key and the tensors' addresses.
-  std::vector<Slot> slots;
+  std::vector<ParamSlot> slots;
   std::vector<void *> params;
   std::vector<int64_t> key;
   std::vector<uint64_t> pointers;

@@ -49,11 +49,6 @@ nb::bytes encodeTensorMap(unsigned dataType, uint64_t address, std::vector<uint6
   return nb::bytes(reinterpret_cast<const char *>(&map), sizeof map);
 }
 
-/// One kernel parameter's bytes, as cuLaunchKernelEx reads them.
-struct alignas(64) ParamSlot {
-  char bytes[sizeof(TensorMap)];
-};
-
 /// Launches `function`: `kinds` has one letter per parameter, in order: p
 /// (a 64-bit address), u (u32), i (i32), f (f32), m (a 128-byte tensor map).
 void launch(uintptr_t function, std::array<unsigned, 3> grid, std::array<unsigned, 3> block,
@@ -65,41 +60,8 @@ void launch(uintptr_t function, std::array<unsigned, 3> grid, std::array<unsigne
   std::vector<ParamSlot> slots(kinds.size());
   std::vector<void *> pointers(kinds.size());
   for (size_t i = 0; i < kinds.size(); ++i) {
-    char *slot = slots[i].bytes;
-    pointers[i] = slot;
-    nb::handle value = values[i];
-    switch (kinds[i]) {
-    case 'p': {
-      uint64_t v = nb::cast<uint64_t>(value);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    case 'u': {
-      uint32_t v = nb::cast<uint32_t>(value);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    case 'i': {
-      int32_t v = nb::cast<int32_t>(value);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    case 'f': {
-      float v = nb::cast<float>(value);
-      std::memcpy(slot, &v, sizeof v);
-      break;
-    }
-    case 'm': {
-      nb::bytes map = nb::cast<nb::bytes>(value);
-      if (map.size() != sizeof(TensorMap))
-        throw std::invalid_argument("launch: a tensor map has 128 bytes");
-      std::memcpy(slot, map.c_str(), sizeof(TensorMap));
-      break;
-    }
-    default:
-      throw std::invalid_argument(std::string("launch: unknown parameter kind '") + kinds[i] +
-                                  "'");
-    }
+    writeParameter(kinds[i], values[i], slots[i]);
+    pointers[i] = slots[i].bytes;
   }
   CudaDriver &driver = CudaDriver::get();
   driver.ensureContext(device);

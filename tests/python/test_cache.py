@@ -60,7 +60,7 @@ WARNING_SOURCE = os.path.join(os.path.dirname(__file__), "..", "lit", "sema",
                               "planted-bugs-wait-constant-parity.cute")
 
 
-def test_the_command_replays_cached_diagnostics(tmp_path):
+def test_the_command_replays_cached_diagnostics():
     # A warning is kept with the output and printed again on a hit.
     runs = [subprocess.run([_tools.cutec_executable(), WARNING_SOURCE, "-o", os.devnull],
                            capture_output=True, text=True) for _ in range(2)]
