@@ -52,7 +52,7 @@ WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
 
 } // namespace
 
-WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) {
+WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) : handOver(kernel) {
   for (const auto &region : kernel.regions())
     for (const auto &block : region->blocks())
       visit(*block);
@@ -91,8 +91,16 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
   // What the printers assign: a for's yield to its carried arguments (its
   // results); an if's yields to its results; a while's condition to the
   // after region's arguments (its results), the after region's yield to
-  // the before region's arguments. The initial values are real copies
-  // (a mov in PTX), not joined: the printer checks them as writes.
+  // the before region's arguments. A loop's initial values are real copies
+  // (a mov in PTX), which the printer checks as writes, unless they hand
+  // their registers over to the carried values.
+  auto joinInitialValues = [&](size_t skip, const ir::Block &start) {
+    for (size_t j = skip; j < op.operands().size(); ++j) {
+      const ir::Value *init = op.operand(unsigned(j));
+      if (handOver.loopTakesRegisters(op, init))
+        join(init, start.argument(unsigned(j - skip + (op.kind() == ir::OpKind::For))));
+    }
+  };
   auto joinOperands = [&](const ir::Operation *terminator, size_t skip, auto target) {
     if (!terminator || (terminator->kind() != ir::OpKind::Yield &&
                         terminator->kind() != ir::OpKind::Condition))
@@ -106,6 +114,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
     for (size_t j = 0; j < op.results().size(); ++j)
       join(op.result(unsigned(j)), body.argument(unsigned(j + 1)));
     joinOperands(body.terminator(), 0, [&](size_t j) { return body.argument(unsigned(j + 1)); });
+    joinInitialValues(3, body);
     return;
   }
   case ir::OpKind::If:
@@ -120,6 +129,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
       join(op.result(unsigned(j)), after.argument(unsigned(j)));
     joinOperands(before.terminator(), 1, [&](size_t j) { return after.argument(unsigned(j)); });
     joinOperands(after.terminator(), 0, [&](size_t j) { return before.argument(unsigned(j)); });
+    joinInitialValues(0, before);
     return;
   }
   default:

@@ -1,0 +1,44 @@
+//===- RegisterHandOver.h - Values that give their registers to the next --===//
+//
+// The printers name one register set per SSA value and copy a value into
+// another's registers where the machine IR joins them: a loop's initial
+// values into its carried values, a wgmma's accumulator operands into its
+// results. A copy is wasted when nothing reads the source afterwards, and
+// wrong while a wgmma is still writing the source: the copy would read
+// registers in flight (ptxas then inserts a wait; the PTX ISA leaves the
+// read undefined). So a value read only once hands its registers over
+// instead: the loop's carried value, or the wgmma's result, *is* the same
+// registers. Both printers and the emulation's wgmma register webs ask this
+// one analysis, so that they agree on which registers are one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUTEC_CODEGEN_PTX_REGISTERHANDOVER_H
+#define CUTEC_CODEGEN_PTX_REGISTERHANDOVER_H
+
+#include "ir/core/IR.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace cutec::ptx {
+
+class RegisterHandOver {
+public:
+  explicit RegisterHandOver(const ir::Operation &kernel);
+
+  /// How many operands `v` is, in the whole kernel.
+  unsigned uses(const ir::Value *v) const { return useCounts.lookup(v); }
+
+  /// Whether the loop (`for` or `while`) `loop`'s initial value `init`
+  /// gives its registers to the carried value it starts: `init` is read by
+  /// nothing else, and is defined in the block the loop is in (a value of
+  /// an enclosing block may be read again by the enclosing loop's next
+  /// iteration, after this loop overwrote it).
+  bool loopTakesRegisters(const ir::Operation &loop, const ir::Value *init) const;
+
+private:
+  llvm::DenseMap<const ir::Value *, unsigned> useCounts;
+};
+
+} // namespace cutec::ptx
+
+#endif
