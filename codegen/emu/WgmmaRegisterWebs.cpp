@@ -27,14 +27,15 @@ bool isPackOrUnpack(const ir::Operation &op) {
 }
 
 /// A wgmma's registers in use until it retires: the accumulators (its
-/// results and the operands they are tied to, the last ones) and the A
+/// results, and the operands they are tied to, the last ones, where those
+/// hand their registers over; the PTX printer copies the others) and the A
 /// registers (the other operands, except the 64-bit descriptors and the
 /// scale-d predicate).
 struct WgmmaRegisters {
   llvm::SmallVector<const ir::Value *, 8> accumulators, a;
 };
 
-WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
+WgmmaRegisters wgmmaRegisters(const ir::Operation &op, const ptx::RegisterHandOver &handOver) {
   WgmmaRegisters regs;
   const size_t tied = op.operands().size() - op.results().size();
   for (const auto &r : op.results())
@@ -42,9 +43,9 @@ WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
   for (size_t i = 0; i < op.operands().size(); ++i) {
     const ir::Value *v = op.operand(unsigned(i));
     ptx::RegisterClass rc = ptx::registerClass(v->type().element());
-    if (i >= tied)
+    if (i >= tied && handOver.takesRegisters(op, v))
       regs.accumulators.push_back(v);
-    else if (rc != ptx::RegisterClass::B64 && rc != ptx::RegisterClass::Pred)
+    else if (i < tied && rc != ptx::RegisterClass::B64 && rc != ptx::RegisterClass::Pred)
       regs.a.push_back(v);
   }
   return regs;
@@ -63,7 +64,7 @@ WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) : handOver(ker
 void WgmmaRegisterWebs::visit(const ir::Block &block) {
   for (const auto &op : block.operations()) {
     if (isWgmma(*op)) {
-      WgmmaRegisters regs = wgmmaRegisters(*op);
+      WgmmaRegisters regs = wgmmaRegisters(*op, handOver);
       for (const auto *set : {&regs.accumulators, &regs.a}) {
         if (set->empty())
           continue;
@@ -97,7 +98,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
   auto joinInitialValues = [&](size_t skip, const ir::Block &start) {
     for (size_t j = skip; j < op.operands().size(); ++j) {
       const ir::Value *init = op.operand(unsigned(j));
-      if (handOver.loopTakesRegisters(op, init))
+      if (handOver.takesRegisters(op, init))
         join(init, start.argument(unsigned(j - skip + (op.kind() == ir::OpKind::For))));
     }
   };
@@ -149,7 +150,7 @@ std::optional<unsigned> WgmmaRegisterWebs::web(const ir::Value *v) const {
 }
 
 llvm::SmallVector<unsigned, 2> WgmmaRegisterWebs::websOf(const ir::Operation &op) const {
-  WgmmaRegisters regs = wgmmaRegisters(op);
+  WgmmaRegisters regs = wgmmaRegisters(op, handOver);
   llvm::SmallVector<unsigned, 2> webs;
   for (const auto *set : {&regs.accumulators, &regs.a})
     if (!set->empty())

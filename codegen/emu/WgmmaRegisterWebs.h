@@ -8,10 +8,11 @@
 // values they concern.
 //
 // The emulation names one register per SSA value, but on the GPU a wgmma's
-// results are its accumulator operands' registers (the PTX printer ties
-// them), and a loop's or branch's yield carries a value into its target's
-// register (and a loop's initial value that hands its registers over, its
-// carried value's); the halves an f16x2 word is packed from or unpacked to are
+// results are its accumulator operands' registers where those hand them
+// over (ptx/RegisterHandOver.h; the PTX printer copies the others first), a
+// loop's or branch's yield carries a value into its target's register, and
+// a loop's initial value that hands its registers over is its carried
+// value's; the halves an f16x2 word is packed from or unpacked to are
 // the word's register, too. A *web* is a set of values joined that way
 // around a wgmma's accumulators (or around its A registers): one register
 // set on the GPU.

@@ -23,7 +23,7 @@ MachineIRPrinter::takeInitialRegisters(const ir::Operation &loop, llvm::ArrayRef
                                        llvm::ArrayRef<const ir::Value *> targets) {
   Copies copies;
   for (size_t i = 0; i < targets.size(); ++i) {
-    if (handOver.loopTakesRegisters(loop, values[i]) && alias(targets[i], values[i]))
+    if (handOver.takesRegisters(loop, values[i]) && alias(targets[i], values[i]))
       continue;
     copies.from.push_back(values[i]);
     copies.to.push_back(targets[i]);

@@ -213,17 +213,17 @@ private:
       return error("'" + *opcode + "' has the wrong number of operands");
     locate(op, indent);
     // wgmma reads and writes one register list, its last operands: an
-    // accumulator register that nothing else reads becomes its result's,
-    // and the others are copied first (ptxas would wait for an in-flight
-    // wgmma before copying a register it writes).
+    // accumulator register that nothing else reads (RegisterHandOver)
+    // becomes its result's, and the others are copied first (ptxas would
+    // wait for an in-flight wgmma before copying a register it writes).
     const bool wgmma = isWgmmaSyntax(inst->syntax);
     const size_t firstAccumulator = op.operands().size() - op.results().size();
     std::vector<bool> copied(op.results().size(), false);
     if (wgmma)
       for (size_t i = 0; i < op.results().size(); ++i) {
         const Value *accumulator = op.operand(unsigned(firstAccumulator + i));
-        copied[i] =
-            handOver.uses(accumulator) != 1 || !alias(op.result(unsigned(i)), accumulator);
+        copied[i] = !handOver.takesRegisters(op, accumulator) ||
+                    !alias(op.result(unsigned(i)), accumulator);
       }
     std::vector<std::string> r, a;
     for (const auto &v : op.results())

@@ -10,11 +10,9 @@ RegisterHandOver::RegisterHandOver(const ir::Operation &kernel) {
   });
 }
 
-bool RegisterHandOver::loopTakesRegisters(const ir::Operation &loop,
-                                          const ir::Value *init) const {
-  const ir::Block *defined =
-      init->definingOp() ? init->definingOp()->parentBlock() : init->ownerBlock();
-  return uses(init) == 1 && defined == loop.parentBlock();
+bool RegisterHandOver::takesRegisters(const ir::Operation &user, const ir::Value *v) const {
+  const ir::Block *defined = v->definingOp() ? v->definingOp()->parentBlock() : v->ownerBlock();
+  return useCounts.lookup(v) == 1 && defined == user.parentBlock();
 }
 
 } // namespace cutec::ptx

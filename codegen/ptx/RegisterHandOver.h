@@ -25,17 +25,15 @@ class RegisterHandOver {
 public:
   explicit RegisterHandOver(const ir::Operation &kernel);
 
-  /// How many operands `v` is, in the whole kernel.
-  unsigned uses(const ir::Value *v) const { return useCounts.lookup(v); }
-
-  /// Whether the loop (`for` or `while`) `loop`'s initial value `init`
-  /// gives its registers to the carried value it starts: `init` is read by
-  /// nothing else, and is defined in the block the loop is in (a value of
-  /// an enclosing block may be read again by the enclosing loop's next
-  /// iteration, after this loop overwrote it).
-  bool loopTakesRegisters(const ir::Operation &loop, const ir::Value *init) const;
+  /// Whether operand `v` of `user` gives its registers to what `user`
+  /// makes of it (a loop's carried value, a wgmma's result): `v` is read by
+  /// nothing else, and is defined in the block `user` is in (a value of an
+  /// enclosing block may be read again by an enclosing loop's next
+  /// iteration, after `user` overwrote it).
+  bool takesRegisters(const ir::Operation &user, const ir::Value *v) const;
 
 private:
+  /// How many operands each value is, in the whole kernel.
   llvm::DenseMap<const ir::Value *, unsigned> useCounts;
 };
 

@@ -17,3 +17,6 @@ np.save(os.path.join(out, "b.npy"), b)
 product = a.astype(np.float32) @ b.astype(np.float32).T
 np.save(os.path.join(out, "two_loops.npy"), (3 * product).reshape(-1))
 np.save(os.path.join(out, "nested.npy"), (3 * (product + 1)).reshape(-1))
+d = rng.integers(-50, 50, (64, 64)).astype(np.float32)
+np.save(os.path.join(out, "d.npy"), d.reshape(-1))
+np.save(os.path.join(out, "reused.npy"), (3 * (d + product)).reshape(-1))
