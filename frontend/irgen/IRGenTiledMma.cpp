@@ -353,6 +353,14 @@ SemaValue IRGenTiledMma::callTiledMmaMethod(const SemaValue &method, CallSite &s
                               : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
+  // A coordinate tensor partitions mode by mode, as data would: each
+  // element's (row, column), as index arithmetic.
+  if (onSlice && IRGenTensor::isCoordinateTensor(arg))
+    return gen.tensors().mapCoordinates(arg, [&](const SemaValue &mode) {
+      CallSite each = site;
+      each.args[0] = mode;
+      return callTiledMmaMethod(method, each);
+    });
   // A warpgroup thread's register fragments: the accumulator, and A when it
   // comes from registers.
   const bool registers = mma.warpgroup && (operand == MmaOperand::C ||
