@@ -14,6 +14,7 @@ import sys
 import torch
 
 import cutec
+from timing import cuda_seconds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..")
@@ -21,18 +22,6 @@ EXAMPLES = os.path.join(HERE, "..")
 # hopper_gemm_decode's 64 x 64 tiles fill the GPU from one row of tiles;
 # above this many rows hopper_gemm's 128 x 256 tiles take over.
 DECODE_ROWS = 128
-
-
-def bench(fn, repeats=100):
-    for _ in range(10):
-        fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(repeats):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / repeats * 1e-3
 
 
 def main(N, K):
@@ -55,9 +44,9 @@ def main(N, K):
             fn(a, b, c)
             error = ((c.float() - want).abs().max() / want.abs().max()).item()
             assert error < 1e-2, f"{name}: error {error}"
-            seconds = bench(lambda: fn(a, b, c))
+            seconds = cuda_seconds(lambda: fn(a, b, c))
             row.append(f"{name} {flops / seconds / 1e12:4.0f}")
-        seconds = bench(lambda: torch.matmul(a, b.t(), out=c))
+        seconds = cuda_seconds(lambda: torch.matmul(a, b.t(), out=c))
         row.append(f"cuBLAS {flops / seconds / 1e12:4.0f} TFLOP/s")
         print("  ".join(row), flush=True)
 
