@@ -6,7 +6,34 @@
 #include "frontend/Suggestions.h"
 #include "ir/core/Materialize.h"
 
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallString.h"
+
+#include <cmath>
+
 namespace cutec {
+
+/// Why the finite compile-time number `value` cannot be a constant of
+/// `type`: it rounds to infinity there; "" when it fits.
+static std::string overflowText(double value, ir::DataType type) {
+  const llvm::fltSemantics *semantics = type == ir::DataType::F32    ? &llvm::APFloat::IEEEsingle()
+                                        : type == ir::DataType::F16  ? &llvm::APFloat::IEEEhalf()
+                                        : type == ir::DataType::BF16 ? &llvm::APFloat::BFloat()
+                                                                     : nullptr;
+  if (!semantics || !std::isfinite(value))
+    return "";
+  llvm::APFloat rounded(value);
+  bool inexact;
+  rounded.convert(*semantics, llvm::APFloat::rmNearestTiesToEven, &inexact);
+  if (!rounded.isInfinity())
+    return "";
+  llvm::SmallString<24> number, largest;
+  llvm::APFloat(value).toString(number);
+  llvm::APFloat::getLargest(*semantics).toString(largest);
+  return (number + " is out of range for " + ir::name(type) + ", whose largest finite value is " +
+          largest + "; write " + (value < 0 ? "-" : "") + "math.inf for an infinity")
+      .str();
+}
 
 IRGenBase::IRGenBase(IRGen &gen) : gen(gen), ctx(gen.context()) {}
 
@@ -127,15 +154,20 @@ ir::Value *IRGenBase::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRan
     error(loc, v.describe() + " cannot be used as " + ir::name(type), {range});
     return nullptr;
   }
-  if (!isInt)
-    return b->constantFloat(loc, type, v.floatValue());
-  const IntExpr &i = v.intValue();
-  if (i.isStatic())
-    return ir::isFloat(type) ? b->constantFloat(loc, type, double(i.staticValue()))
-                             : b->constantInt(loc, type, i.staticValue());
+  const IntExpr *i = isInt ? &v.intValue() : nullptr;
+  if (!isInt || (i->isStatic() && ir::isFloat(type))) {
+    double value = isInt ? double(i->staticValue()) : v.floatValue();
+    if (std::string overflow = overflowText(value, type); !overflow.empty()) {
+      error(loc, overflow, {range});
+      return nullptr;
+    }
+    return b->constantFloat(loc, type, value);
+  }
+  if (i->isStatic())
+    return b->constantInt(loc, type, i->staticValue());
   // A size is an i32 at run time; as another type it converts, as a static
   // integer would (`f32(N)`, `x * N` on an f32 `x`).
-  ir::Value *size = materialize(i, loc);
+  ir::Value *size = materialize(*i, loc);
   if (!size || type == ir::DataType::I32)
     return size;
   return b->createValue(ir::OpKind::Convert, loc, ir::Type::scalar(type), {size});
