@@ -7,11 +7,37 @@
 #include "ir/core/Materialize.h"
 
 #include "llvm/ADT/APFloat.h"
-#include "llvm/ADT/SmallString.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace cutec {
+
+/// `value` rounded to `semantics`, to nearest even.
+static llvm::APFloat rounded(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat r(value);
+  bool inexact;
+  r.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &inexact);
+  return r;
+}
+
+/// `value` as a float of `semantics` prints: the fewest digits that round
+/// back to the same value there ("1e+39", "3.4028235e+38"), an integer
+/// below 10^16 without an exponent ("65504").
+static std::string shortestText(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat want = rounded(value, semantics);
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (rounded(std::strtod(text, nullptr), semantics).bitwiseIsEqual(want))
+      break;
+  }
+  if (std::strchr(text, 'e') && value == std::trunc(value) && std::abs(value) < 1e16)
+    std::snprintf(text, sizeof text, "%.0f", value);
+  return text;
+}
 
 /// Why the finite compile-time number `value` cannot be a constant of
 /// `type`: it rounds to infinity there; "" when it fits.
@@ -20,19 +46,13 @@ static std::string overflowText(double value, ir::DataType type) {
                                         : type == ir::DataType::F16  ? &llvm::APFloat::IEEEhalf()
                                         : type == ir::DataType::BF16 ? &llvm::APFloat::BFloat()
                                                                      : nullptr;
-  if (!semantics || !std::isfinite(value))
+  if (!semantics || !std::isfinite(value) || !rounded(value, *semantics).isInfinity())
     return "";
-  llvm::APFloat rounded(value);
-  bool inexact;
-  rounded.convert(*semantics, llvm::APFloat::rmNearestTiesToEven, &inexact);
-  if (!rounded.isInfinity())
-    return "";
-  llvm::SmallString<24> number, largest;
-  llvm::APFloat(value).toString(number);
-  llvm::APFloat::getLargest(*semantics).toString(largest);
-  return (number + " is out of range for " + ir::name(type) + ", whose largest finite value is " +
-          largest + "; write " + (value < 0 ? "-" : "") + "math.inf for an infinity")
-      .str();
+  double largest = llvm::APFloat::getLargest(*semantics).convertToDouble();
+  return shortestText(value, llvm::APFloat::IEEEdouble()) + " is out of range for " +
+         ir::name(type).str() + ", whose largest finite value is " +
+         shortestText(largest, *semantics) + "; write " + (value < 0 ? "-" : "") +
+         "math.inf for an infinity";
 }
 
 IRGenBase::IRGenBase(IRGen &gen) : gen(gen), ctx(gen.context()) {}
