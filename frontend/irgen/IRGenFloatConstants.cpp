@@ -9,6 +9,7 @@
 #include "frontend/irgen/IRGen.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 #include <numbers>
@@ -31,22 +32,23 @@ std::optional<double> mathConstant(llvm::StringRef spelling) {
 static std::optional<double> parsePythonFloat(llvm::StringRef text) {
   text = text.trim();
   bool negative = text.starts_with("-");
-  llvm::StringRef magnitude = text.drop_front(text.starts_with("-") || text.starts_with("+"));
-  double special = magnitude.equals_insensitive("inf") || magnitude.equals_insensitive("infinity")
-                       ? INFINITY
-                   : magnitude.equals_insensitive("nan") ? NAN
-                                                         : 0.0;
-  if (special != 0.0)
-    return negative ? -special : special;
-  if (magnitude.empty() || !(std::isdigit(magnitude[0]) || magnitude[0] == '.'))
+  llvm::StringRef magnitude = text.drop_front(negative || text.starts_with("+"));
+  double sign = negative ? -1.0 : 1.0;
+  if (magnitude.equals_insensitive("inf") || magnitude.equals_insensitive("infinity"))
+    return sign * INFINITY;
+  if (magnitude.equals_insensitive("nan"))
+    return std::copysign(NAN, sign);
+  // A decimal number (APFloat would also read C's hexadecimal floats).
+  if (magnitude.empty() || !(llvm::isDigit(magnitude[0]) || magnitude[0] == '.') ||
+      magnitude.starts_with_insensitive("0x"))
     return std::nullopt;
   llvm::APFloat value(llvm::APFloat::IEEEdouble());
-  auto status = value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+  auto status = value.convertFromString(magnitude, llvm::APFloat::rmNearestTiesToEven);
   if (!status) {
     llvm::consumeError(status.takeError());
     return std::nullopt;
   }
-  return value.convertToDouble();
+  return sign * value.convertToDouble();
 }
 
 SemaValue IRGenBuiltins::callFloat(CallSite &site) {
