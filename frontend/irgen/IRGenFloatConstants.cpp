@@ -17,9 +17,10 @@
 namespace cutec {
 
 std::optional<double> mathConstant(llvm::StringRef spelling) {
-  static const std::pair<llvm::StringRef, double> kConstants[] = {
-      {"math.inf", INFINITY}, {"math.nan", NAN}, {"math.pi", std::numbers::pi},
-      {"math.e", std::numbers::e}};
+  static const std::pair<llvm::StringRef, double> kConstants[] = {{"math.inf", INFINITY},
+                                                                  {"math.nan", NAN},
+                                                                  {"math.pi", std::numbers::pi},
+                                                                  {"math.e", std::numbers::e}};
   for (const auto &[name, value] : kConstants)
     if (name == spelling)
       return value;

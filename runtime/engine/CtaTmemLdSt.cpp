@@ -74,12 +74,14 @@ void CtaRunner::checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column
     std::string cta = t.cta == this ? "" : "CTA rank " + std::to_string(rank) + " ";
     return std::string(access) + " TMEM " + lanes.text() + " columns [" + std::to_string(column) +
            "," + std::to_string(column + columns) + "), which '" + (a->what ? a->what : "?") +
-           "' (" + cta + "warp " + std::to_string(a->warp) + "; " + (a->store ? "writes" : "reads") +
-           " TMEM " + a->lanes.text() + " columns [" + std::to_string(a->column) + "," +
-           std::to_string(a->column + a->columns) + ")) may still be " +
-           (a->store ? "writing" : "reading") + ": warp " + std::to_string(a->warp) +
-           " has not executed " + wait + " since, and must before the TMEM is " +
-           (a->store ? "read or written by others" : "reused") + earlyLoadText(a->store, a->warp, write);
+           "' (" + cta + "warp " + std::to_string(a->warp) + "; " +
+           (a->store ? "writes" : "reads") + " TMEM " + a->lanes.text() + " columns [" +
+           std::to_string(a->column) + "," + std::to_string(a->column + a->columns) +
+           ")) may still be " + (a->store ? "writing" : "reading") + ": warp " +
+           std::to_string(a->warp) + " has not executed " + wait +
+           " since, and must before the TMEM is " +
+           (a->store ? "read or written by others" : "reused") +
+           earlyLoadText(a->store, a->warp, write);
   });
 }
 

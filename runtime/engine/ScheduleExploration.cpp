@@ -57,8 +57,9 @@ std::string reproduceText(uint64_t seed) {
 
 } // namespace
 
-Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, const void *params,
-                       const MemoryMap &globals, uint32_t count, uint64_t first) {
+Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config,
+                                 const void *params, const MemoryMap &globals, uint32_t count,
+                                 uint64_t first) {
   // A kernel without barriers runs its threads one after another under
   // every seed: one run is all of them.
   if ((count == 1 && first == 0) || !kernel.usesBarriers) {

@@ -21,7 +21,8 @@ namespace cutec::rt {
 /// launch(). `config.scheduleSeed` is ignored. Gives the number of
 /// schedules that ran: `count`, or 1 for a kernel without barriers, whose
 /// threads run one after another under every seed.
-Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, const void *params,
-                       const MemoryMap &globals, uint32_t count, uint64_t first);
+Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config,
+                                 const void *params, const MemoryMap &globals, uint32_t count,
+                                 uint64_t first);
 
 } // namespace cutec::rt

@@ -334,8 +334,8 @@ private:
     default:
       if (op.attrAs<int64_t>("cta_group") && !target.hasTcgen05) {
         fail(op, context.opName(op) + " with cta_group=2 is a CTA-pair instruction, which " +
-                     target.arch +
-                     " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a");
+                     target.arch + " does not have" + target.whyNoTcgen05 +
+                     "; compile for --arch=sm_100a");
         return nullptr;
       }
       if (isClusterOp(op.kind()))
