@@ -1,6 +1,7 @@
 //===- CompileKernel.cpp - Source to kernel IR or machine IR --------------===//
 #include "driver/CompileKernel.h"
 
+#include "frontend/Builtins.h"
 #include "frontend/Diagnostics.h"
 #include "frontend/Parser.h"
 #include "frontend/Sema.h"
@@ -37,6 +38,7 @@ std::unique_ptr<CompiledSource> compileBuffer(std::unique_ptr<llvm::MemoryBuffer
   PassContext context([&](llvm::SMLoc loc, const llvm::Twine &m) { diags.error(loc, m); },
                       [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.note(loc, m); },
                       [&](llvm::SMLoc loc, const llvm::Twine &m) { diags.warning(loc, m); });
+  context.setBuiltinNamer(builtinCalledAt);
   if (!pm.run(*compiled->module, context))
     return nullptr;
   return compiled;

@@ -4,6 +4,7 @@
 
 #include "frontend/irgen/IRGen.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -67,6 +68,20 @@ const BuiltinInfo *findBuiltin(llvm::StringRef spelling) {
   }();
   auto it = index.find(spelling);
   return it == index.end() ? nullptr : it->second;
+}
+
+std::optional<std::string> builtinCalledAt(llvm::SMLoc loc) {
+  const char *begin = loc.getPointer();
+  if (!begin)
+    return std::nullopt;
+  // A dotted name (the buffer ends in a NUL), then the call's parenthesis.
+  const char *end = begin;
+  while (llvm::isAlnum(*end) || *end == '_' || *end == '.')
+    ++end;
+  llvm::StringRef name(begin, end - begin);
+  if (*end != '(' || !findBuiltin(name))
+    return std::nullopt;
+  return (name + "()").str();
 }
 
 } // namespace cutec

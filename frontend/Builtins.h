@@ -7,6 +7,10 @@
 #include "ir/core/IR.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <optional>
+#include <string>
 
 namespace cutec {
 
@@ -33,6 +37,12 @@ struct BuiltinInfo {
 
 /// The row of `spelling` ("warp_idx", "NamedBarrier.sync"), or null.
 const BuiltinInfo *findBuiltin(llvm::StringRef spelling);
+
+/// The built-in called at `loc`, a location in a source buffer that is still
+/// alive ("warpgroup.fence()" where the source reads `warpgroup.fence(`),
+/// for messages of later passes about the ops the call became; nullopt
+/// where no built-in of the table is called there.
+std::optional<std::string> builtinCalledAt(llvm::SMLoc loc);
 
 /// Whether some built-in class has a method `member` that changes its object
 /// ("advance"): what a loop must carry is decided from the source, before

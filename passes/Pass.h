@@ -7,6 +7,8 @@
 #include "llvm/ADT/Twine.h"
 
 #include <functional>
+#include <optional>
+#include <string>
 
 namespace cutec {
 
@@ -37,8 +39,23 @@ public:
   }
   unsigned errorCount() const { return errors; }
 
+  /// The built-in call the user wrote at a source location
+  /// ("warpgroup.fence()"), if the front end finds one there: messages name
+  /// an op by it rather than by the IR op it became.
+  using BuiltinNamer = std::function<std::optional<std::string>(llvm::SMLoc)>;
+  void setBuiltinNamer(BuiltinNamer namer) { builtinNamer = std::move(namer); }
+  /// How a message names `op`: the built-in call at its location, else
+  /// 'its.ir_name'.
+  std::string opName(const ir::Operation &op) const {
+    if (builtinNamer)
+      if (std::optional<std::string> name = builtinNamer(op.loc()))
+        return *name;
+    return ("'" + ir::name(op.kind()) + "'").str();
+  }
+
 private:
   ErrorHandler onError, onNote, onWarning;
+  BuiltinNamer builtinNamer;
   unsigned errors = 0;
 };
 

@@ -13,8 +13,18 @@ std::string dim3Text(const rt::Dim3 &d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+/// `--schedules N` on success: how many ran, and that they agreed.
+std::string schedulesText(const RunOptions &options, uint32_t ran) {
+  if (ran == 1)
+    return "1 schedule ran: the kernel has no barriers, so its threads run one after another "
+           "under every schedule";
+  return std::to_string(ran) + " schedules ran (seeds " + std::to_string(options.seed) + " to " +
+         std::to_string(options.seed + ran - 1) +
+         ") and all wrote the same results as the fixed schedule (seed 0)";
+}
+
 llvm::Error run(const ir::Module &module, llvm::StringRef emulationCpp, const RunOptions &options,
-                llvm::raw_ostream &out) {
+                llvm::raw_ostream &out, llvm::raw_ostream &err) {
   llvm::Expected<RunPlan> plan = planRun(module, options);
   if (!plan)
     return plan.takeError();
@@ -22,8 +32,11 @@ llvm::Error run(const ir::Module &module, llvm::StringRef emulationCpp, const Ru
       compileEmulation(emulationCpp, plan->kernelName, options.includeRoot, options.cache);
   if (!compiled)
     return compiled.takeError();
-  if (llvm::Error e = launchPlan(*plan, *compiled->descriptor))
-    return e;
+  llvm::Expected<uint32_t> ran = launchPlan(*plan, *compiled->descriptor);
+  if (!ran)
+    return ran.takeError();
+  if (options.schedules > 1)
+    err << "cutec run: " << schedulesText(options, *ran) << "\n";
   out << "ran " << plan->kernelName << ": grid " << dim3Text(plan->config.grid) << ", block "
       << dim3Text(plan->config.block);
   if (compiled->descriptor->cluster.volume() > 1)
@@ -36,7 +49,7 @@ llvm::Error run(const ir::Module &module, llvm::StringRef emulationCpp, const Ru
 
 int runKernel(const ir::Module &module, llvm::StringRef emulationCpp, const RunOptions &options,
               llvm::raw_ostream &out, llvm::raw_ostream &err) {
-  if (llvm::Error e = run(module, emulationCpp, options, out)) {
+  if (llvm::Error e = run(module, emulationCpp, options, out, err)) {
     llvm::WithColor::error(err, "cutec") << llvm::toString(std::move(e)) << "\n";
     return 1;
   }

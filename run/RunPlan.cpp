@@ -99,7 +99,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   return plan;
 }
 
-llvm::Error launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel) {
+llvm::Expected<uint32_t> launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel) {
   // A mismatch means the printer and RunParams.h disagree on the struct.
   if (kernel.paramSize != plan.paramsSize)
     return llvm::createStringError("internal error: the emulation's " + plan.kernelName +
@@ -110,11 +110,11 @@ llvm::Error launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel) 
     if (rt::Status added = globals.add(tensor.data.get(), tensor.size, tensor.name); !added)
       return llvm::createStringError(added.error());
   // The runtime's message names the kernel, the CTA and the thread.
-  rt::Status status = rt::launchSchedules(kernel, plan.config, plan.params.data(), globals,
-                                          plan.schedules, plan.seed);
-  if (!status)
-    return llvm::createStringError(status.error());
-  return llvm::Error::success();
+  rt::Result<uint32_t> ran = rt::launchSchedules(kernel, plan.config, plan.params.data(), globals,
+                                                 plan.schedules, plan.seed);
+  if (!ran)
+    return llvm::createStringError(ran.error());
+  return ran.value();
 }
 
 } // namespace cutec

@@ -34,7 +34,8 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
 
 /// Runs `plan` with the compiled `kernel`; the runtime's report (an access
 /// out of bounds, a deadlock) is the error.
-llvm::Error launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel);
+/// Runs the plan; gives the number of schedules that ran (all agreeing).
+llvm::Expected<uint32_t> launchPlan(const RunPlan &plan, const rt::KernelDescriptor &kernel);
 
 } // namespace cutec
 

@@ -42,7 +42,9 @@ if python3 -c 'import torch' 2>/dev/null; then
 fi: every wgmma form against the emulator's
 #    numerics model on random tiles;
 #  - tests/python/gpu_check.py (where PyTorch is installed): the Python
-#    package launching twelve example kernels on PyTorch tensors, each
+#    package launching twelve example kernels and every comparison
+#    operator over the special values of f32, f16 and bf16
+#    (tests/lit/run/Inputs/comparisons.cute) on PyTorch tensors, each
 #    compared byte for byte with its emulation (saved first by
 #    make_gpu_references.py) and with NumPy; bad arguments refused before a
 #    launch; custom ops under torch.compile and CUDA graphs; CuPy and JAX

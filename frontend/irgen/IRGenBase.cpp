@@ -6,7 +6,54 @@
 #include "frontend/Suggestions.h"
 #include "ir/core/Materialize.h"
 
+#include "llvm/ADT/APFloat.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 namespace cutec {
+
+/// `value` rounded to `semantics`, to nearest even.
+static llvm::APFloat rounded(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat r(value);
+  bool inexact;
+  r.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &inexact);
+  return r;
+}
+
+/// `value` as a float of `semantics` prints: the fewest digits that round
+/// back to the same value there ("1e+39", "3.4028235e+38"), an integer
+/// below 10^16 without an exponent ("65504").
+static std::string shortestText(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat want = rounded(value, semantics);
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (rounded(std::strtod(text, nullptr), semantics).bitwiseIsEqual(want))
+      break;
+  }
+  if (std::strchr(text, 'e') && value == std::trunc(value) && std::abs(value) < 1e16)
+    std::snprintf(text, sizeof text, "%.0f", value);
+  return text;
+}
+
+/// Why the finite compile-time number `value` cannot be a constant of
+/// `type`: it rounds to infinity there; "" when it fits.
+static std::string overflowText(double value, ir::DataType type) {
+  const llvm::fltSemantics *semantics = type == ir::DataType::F32    ? &llvm::APFloat::IEEEsingle()
+                                        : type == ir::DataType::F16  ? &llvm::APFloat::IEEEhalf()
+                                        : type == ir::DataType::BF16 ? &llvm::APFloat::BFloat()
+                                                                     : nullptr;
+  if (!semantics || !std::isfinite(value) || !rounded(value, *semantics).isInfinity())
+    return "";
+  double largest = llvm::APFloat::getLargest(*semantics).convertToDouble();
+  return shortestText(value, llvm::APFloat::IEEEdouble()) + " is out of range for " +
+         ir::name(type).str() + ", whose largest finite value is " +
+         shortestText(largest, *semantics) + "; write " + (value < 0 ? "-" : "") +
+         "math.inf for an infinity";
+}
 
 IRGenBase::IRGenBase(IRGen &gen) : gen(gen), ctx(gen.context()) {}
 
@@ -127,15 +174,20 @@ ir::Value *IRGenBase::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRan
     error(loc, v.describe() + " cannot be used as " + ir::name(type), {range});
     return nullptr;
   }
-  if (!isInt)
-    return b->constantFloat(loc, type, v.floatValue());
-  const IntExpr &i = v.intValue();
-  if (i.isStatic())
-    return ir::isFloat(type) ? b->constantFloat(loc, type, double(i.staticValue()))
-                             : b->constantInt(loc, type, i.staticValue());
+  const IntExpr *i = isInt ? &v.intValue() : nullptr;
+  if (!isInt || (i->isStatic() && ir::isFloat(type))) {
+    double value = isInt ? double(i->staticValue()) : v.floatValue();
+    if (std::string overflow = overflowText(value, type); !overflow.empty()) {
+      error(loc, overflow, {range});
+      return nullptr;
+    }
+    return b->constantFloat(loc, type, value);
+  }
+  if (i->isStatic())
+    return b->constantInt(loc, type, i->staticValue());
   // A size is an i32 at run time; as another type it converts, as a static
   // integer would (`f32(N)`, `x * N` on an f32 `x`).
-  ir::Value *size = materialize(i, loc);
+  ir::Value *size = materialize(*i, loc);
   if (!size || type == ir::DataType::I32)
     return size;
   return b->createValue(ir::OpKind::Convert, loc, ir::Type::scalar(type), {size});

@@ -13,6 +13,8 @@ namespace cutec {
 /// The op that reads block_idx(), thread_idx() or grid_dim(); none for
 /// other names.
 std::optional<ir::OpKind> indexRegisterOp(llvm::StringRef builtin);
+/// The value of a constant of Python's math module ("math.inf"), if it is one.
+std::optional<double> mathConstant(llvm::StringRef spelling);
 
 class IRGenBuiltins : public IRGenBase {
 public:
@@ -35,6 +37,8 @@ public:
   SemaValue invokeBuiltin(llvm::StringRef name, CallSite &site, std::vector<SemaValue> args);
   SemaValue callLayoutBuiltin(llvm::StringRef name, CallSite &site);
   SemaValue callSize(CallSite &site);
+  /// Python's float(x) of a compile-time number or string ('inf', 'nan').
+  SemaValue callFloat(CallSite &site);
   SemaValue callSelect(CallSite &site);
   SemaValue callIndexTuple(CallSite &site);
   SemaValue callSmCount(CallSite &site);

@@ -5,6 +5,9 @@
 
 #include "frontend/Suggestions.h"
 
+#include <cmath>
+#include <compare>
+
 namespace cutec {
 
 SemaValue IRGenExpr::eval(const ast::Expr &expr) {
@@ -315,6 +318,48 @@ SemaValue IRGenExpr::foldBitwise(ast::BinaryOp op, int64_t x, int64_t y, const B
   }
 }
 
+/// An integer and a float as Python compares them: exactly, not through
+/// the integer rounded to a double (2**53 + 1 > 2.0**53).
+static std::partial_ordering compareIntFloat(int64_t x, double y) {
+  if (std::isnan(y))
+    return std::partial_ordering::unordered;
+  if (y >= 0x1p63)
+    return std::partial_ordering::less;
+  if (y < -0x1p63)
+    return std::partial_ordering::greater;
+  double whole = std::trunc(y); // |whole| < 2^63: an exact int64
+  if (int64_t w = int64_t(whole); x != w)
+    return x <=> w;
+  return 0.0 <=> y - whole; // the fraction, exact
+}
+
+/// Two compile-time numbers, at least one a float (foldFloats' operands).
+static std::partial_ordering compareNumbers(const SemaValue &lhs, const SemaValue &rhs) {
+  if (lhs.is(SemaValue::Kind::Int))
+    return compareIntFloat(lhs.intValue().staticValue(), rhs.floatValue());
+  if (rhs.is(SemaValue::Kind::Int)) // reversed: lhs <=> rhs is 0 <=> (rhs <=> lhs)
+    return 0 <=> compareIntFloat(rhs.intValue().staticValue(), lhs.floatValue());
+  return lhs.floatValue() <=> rhs.floatValue();
+}
+
+/// Whether comparison `op` holds for `order`: only `!=` holds when unordered.
+static bool holds(ast::BinaryOp op, std::partial_ordering order) {
+  switch (op) {
+  case ast::BinaryOp::Eq:
+    return order == 0;
+  case ast::BinaryOp::Ne:
+    return order != 0;
+  case ast::BinaryOp::Lt:
+    return order < 0;
+  case ast::BinaryOp::Le:
+    return order <= 0;
+  case ast::BinaryOp::Gt:
+    return order > 0;
+  default: // Ge
+    return order >= 0;
+  }
+}
+
 std::optional<SemaValue> IRGenExpr::foldFloats(ast::BinaryOp op, const SemaValue &lhs,
                                                const SemaValue &rhs) {
   auto value = [](const SemaValue &v) -> std::optional<double> {
@@ -337,17 +382,12 @@ std::optional<SemaValue> IRGenExpr::foldFloats(ast::BinaryOp op, const SemaValue
   case ast::BinaryOp::Div:
     return SemaValue::floating(*a / *b);
   case ast::BinaryOp::Eq:
-    return SemaValue::boolean(*a == *b);
   case ast::BinaryOp::Ne:
-    return SemaValue::boolean(*a != *b);
   case ast::BinaryOp::Lt:
-    return SemaValue::boolean(*a < *b);
   case ast::BinaryOp::Le:
-    return SemaValue::boolean(*a <= *b);
   case ast::BinaryOp::Gt:
-    return SemaValue::boolean(*a > *b);
   case ast::BinaryOp::Ge:
-    return SemaValue::boolean(*a >= *b);
+    return SemaValue::boolean(holds(op, compareNumbers(lhs, rhs)));
   default:
     return std::nullopt;
   }
@@ -595,8 +635,11 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
   // Built-in classes' constructors and enumerations are rows such as
   // "PipelineTmaUmma.create".
   if (base.is(SemaValue::Kind::Builtin))
-    if (const BuiltinInfo *row = findBuiltin((base.name() + "." + name).str()))
+    if (const BuiltinInfo *row = findBuiltin((base.name() + "." + name).str())) {
+      if (std::optional<double> constant = mathConstant(row->spelling))
+        return SemaValue::floating(*constant);
       return SemaValue::builtin(row->spelling);
+    }
   if (base.is(SemaValue::Kind::Object)) {
     // Methods are the built-in table's "Class.method" rows; fields whose
     // names start with '_' are the object's own.

@@ -57,6 +57,8 @@ public:
   /// Arithmetic is on 32- and 64-bit integers and on f32; reports the
   /// others (bool, f16, i8, f4e2m1...) at `loc`.
   bool checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
+  /// Comparisons also take f16 and bf16 as they are (setp.f16, setp.bf16).
+  bool checkComparisonType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range);
   /// The bitwise operators (`spelling`) are on i32 and u32; reports the
   /// others at `loc`.
   bool checkBitwiseType(ir::DataType t, llvm::StringRef spelling, llvm::SMLoc loc,

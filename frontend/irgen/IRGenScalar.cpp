@@ -29,6 +29,19 @@ bool IRGenExpr::checkArithmeticType(ir::DataType t, llvm::SMLoc loc, llvm::SMRan
   return true;
 }
 
+bool IRGenExpr::checkComparisonType(ir::DataType t, llvm::SMLoc loc, llvm::SMRange range) {
+  if (t == ir::DataType::F16 || t == ir::DataType::BF16)
+    return true;
+  if (ir::isStorageOnlyFloat(t)) {
+    error(loc,
+          "comparing " + ir::name(t) +
+              " values is not supported: convert both with .to(f32) first, which is exact",
+          {range});
+    return false;
+  }
+  return checkArithmeticType(t, loc, range);
+}
+
 bool IRGenExpr::checkBitwiseType(ir::DataType t, llvm::StringRef spelling, llvm::SMLoc loc,
                                  llvm::SMRange range) {
   if (t == ir::DataType::I32 || t == ir::DataType::U32)
@@ -182,7 +195,7 @@ SemaValue IRGenExpr::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const 
   }
   if (const char *predicate = comparePredicate(op)) {
     bool equality = op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne;
-    if (!(equality && t == ir::DataType::Bool) && !checkArithmeticType(t, loc, ranges[0]))
+    if (!(equality && t == ir::DataType::Bool) && !checkComparisonType(t, loc, ranges[0]))
       return SemaValue::poison();
     ir::Operation &cmp =
         ctx.builder->create(ir::OpKind::Cmp, loc, {a, b}, {ir::Type::scalar(ir::DataType::Bool)});

@@ -95,6 +95,8 @@ Requirement requirement(const Operation &op) {
     return {kWarpgroup, "setmaxnreg.dec"};
   case OpKind::ElectOne:
     return {kWarp, "elect_one()"};
+  case OpKind::WarpSync:
+    return {kWarp, "sync_warp()"};
   case OpKind::Shuffle:
     return {kWarp, llvm::StringSwitch<const char *>(*op.get(attr::mode))
                        .Case("up", "shuffle_sync_up")
@@ -362,7 +364,8 @@ private:
     if (!need.group)
       return;
     std::string group = need.group == kWarp ? "lanes of a warp" : "warps of a warpgroup";
-    if (op.kind() == OpKind::ElectOne || op.kind() == OpKind::Shuffle)
+    if (op.kind() == OpKind::ElectOne || op.kind() == OpKind::Shuffle ||
+        op.kind() == OpKind::WarpSync)
       if (threads() % kWarp)
         return context.error(op.loc(), std::string(need.what) +
                                            " works on all 32 lanes of a warp, but the block's " +

@@ -15,6 +15,21 @@
 #include <algorithm>
 
 namespace cutec::rt {
+namespace {
+
+/// When an MMA or tcgen05.cp writes what a load in flight reads, the load
+/// may also have come too early: an epilogue that reads the accumulator
+/// before the MMA's commit has arrived. Names that missing wait.
+std::string earlyLoadText(bool inFlightIsStore, uint32_t warp, bool write) {
+  if (inFlightIsStore || !write)
+    return "";
+  return "; or, if warp " + std::to_string(warp) +
+         " meant to read what this writes, it read too early: it must first wait "
+         "(mbarrier_wait) on the mbarrier phase that this instruction's tcgen05.commit "
+         "(umma_commit) arrives on";
+}
+
+} // namespace
 
 void CtaRunner::noteTmemLdSt(const Thread &t, bool store, const TmemLanes &lanes, uint32_t column,
                              uint32_t columns, const char *what) {
@@ -59,12 +74,14 @@ void CtaRunner::checkTmemLdSt(Thread &t, const TmemLanes &lanes, uint32_t column
     std::string cta = t.cta == this ? "" : "CTA rank " + std::to_string(rank) + " ";
     return std::string(access) + " TMEM " + lanes.text() + " columns [" + std::to_string(column) +
            "," + std::to_string(column + columns) + "), which '" + (a->what ? a->what : "?") +
-           "' (" + cta + "warp " + std::to_string(a->warp) + "; " + (a->store ? "writes" : "reads") +
-           " TMEM " + a->lanes.text() + " columns [" + std::to_string(a->column) + "," +
-           std::to_string(a->column + a->columns) + ")) may still be " +
-           (a->store ? "writing" : "reading") + ": warp " + std::to_string(a->warp) +
-           " has not executed " + wait + " since, and must before the TMEM is " +
-           (a->store ? "read or written by others" : "reused");
+           "' (" + cta + "warp " + std::to_string(a->warp) + "; " +
+           (a->store ? "writes" : "reads") + " TMEM " + a->lanes.text() + " columns [" +
+           std::to_string(a->column) + "," + std::to_string(a->column + a->columns) +
+           ")) may still be " + (a->store ? "writing" : "reading") + ": warp " +
+           std::to_string(a->warp) + " has not executed " + wait +
+           " since, and must before the TMEM is " +
+           (a->store ? "read or written by others" : "reused") +
+           earlyLoadText(a->store, a->warp, write);
   });
 }
 

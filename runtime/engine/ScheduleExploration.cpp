@@ -57,13 +57,16 @@ std::string reproduceText(uint64_t seed) {
 
 } // namespace
 
-Status launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, const void *params,
-                       const MemoryMap &globals, uint32_t count, uint64_t first) {
+Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config,
+                                 const void *params, const MemoryMap &globals, uint32_t count,
+                                 uint64_t first) {
   // A kernel without barriers runs its threads one after another under
   // every seed: one run is all of them.
   if ((count == 1 && first == 0) || !kernel.usesBarriers) {
     config.scheduleSeed = 0;
-    return launch(kernel, config, params, globals);
+    if (Status status = launch(kernel, config, params, globals); !status)
+      return Error{status.error()};
+    return 1u;
   }
   // The fixed schedule's result is the reference, so that a schedule run
   // alone (count 1, its seed) reproduces a difference too.
@@ -92,7 +95,7 @@ Status launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, cons
                    ": the result depends on the interleaving, a race the checks did not catch" +
                    reproduceText(seed)};
   }
-  return ok();
+  return count;
 }
 
 } // namespace cutec::rt

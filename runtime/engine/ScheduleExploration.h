@@ -18,8 +18,11 @@ namespace cutec::rt {
 /// Launches `kernel` under `count` schedules from seed `first`, restoring
 /// the buffers of `globals` before each; on success they hold the result
 /// (the same for every schedule). One schedule with seed 0 is exactly
-/// launch(). `config.scheduleSeed` is ignored.
-Status launchSchedules(const KernelDescriptor &kernel, LaunchConfig config, const void *params,
-                       const MemoryMap &globals, uint32_t count, uint64_t first);
+/// launch(). `config.scheduleSeed` is ignored. Gives the number of
+/// schedules that ran: `count`, or 1 for a kernel without barriers, whose
+/// threads run one after another under every seed.
+Result<uint32_t> launchSchedules(const KernelDescriptor &kernel, LaunchConfig config,
+                                 const void *params, const MemoryMap &globals, uint32_t count,
+                                 uint64_t first);
 
 } // namespace cutec::rt

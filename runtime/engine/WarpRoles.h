@@ -1,7 +1,8 @@
 // The warp-level instructions of warp-specialised kernels as the emitted code
-// calls them: `elect.sync` and `setmaxnreg`. Both are warp-collectives that
-// block until the whole warp is there, so their rows in the compiler's
-// instruction table carry the MayBlock flag (KernelDescriptor::usesBarriers).
+// calls them: `elect.sync`, `bar.warp.sync` and `setmaxnreg`. All are
+// warp-collectives that block until the whole warp is there, so their rows in
+// the compiler's instruction table carry the MayBlock flag
+// (KernelDescriptor::usesBarriers).
 #pragma once
 
 #include "runtime/engine/Thread.h"
@@ -21,6 +22,13 @@ inline bool warpSyncElect(Thread &t, uint32_t memberMask, const char *what) {
     *static_cast<bool *>(w.laneData[std::countr_zero(w.memberMask)]) = true;
   });
   return elected;
+}
+
+/// `bar.warp.sync memberMask`: waits until every lane of the mask has
+/// arrived; their memory accesses before it happen before those after it.
+/// The emulator asks all of them to arrive at the same instruction.
+inline void warpSyncBarrier(Thread &t, uint32_t memberMask, const char *what) {
+  t.warpSync(memberMask, nullptr, what, [](const WarpCollective &) {});
 }
 
 /// `setmaxnreg.inc.sync.aligned.u32 count` (inc) or `.dec` (Thread::setmaxnreg).

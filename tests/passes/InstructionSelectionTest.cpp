@@ -121,7 +121,7 @@ TEST(InstructionSelection, ScalarConversionsAndComparisonsSelect) {
   lowerToMachineIR(k);
   std::string ptx = ptxOf(*k.module);
   expectContains(ptx, {"cvt.rn.bf16x2.ue8m0x2", "cvt.f32.bf16", "cvt.rn.f16x2.e5m2x2",
-                       "cvt.rn.f32.s32", "setp.ne.f32", "selp.f32", "cvt.rn.bf16.f32"});
+                       "cvt.rn.f32.s32", "setp.neu.f32", "selp.f32", "cvt.rn.bf16.f32"});
   EXPECT_EQ(assembleWithPtxas(ptx, "sm_100a"), "") << ptx;
 }
 

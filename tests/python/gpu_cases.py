@@ -6,7 +6,13 @@ make_gpu_references.py emulates each case here (no GPU needed) and saves
 inputs and outputs; gpu_check.py, on the GPU machine, launches the same
 kernels on the same inputs as PyTorch tensors and compares the bytes."""
 
+import os
+import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lit", "run", "Inputs"))
+import comparisons_data  # noqa: E402
 
 ARCH = "sm_90a"
 SMS = 132  # an H200's SMs: the persistent kernels' grids use sm_count()
@@ -90,6 +96,14 @@ def cases():
     case("persistent_transform", "persistent_transform.cute", {},
          {"mX": x, "mY": np.zeros((256, 256), np.float16)}, ["mY"],
          scalars={"alpha": 1.5, "beta": -0.25})
+    # Every comparison operator over each type's special values (the
+    # cross product): the GPU's setp.eq/neu/lt/le/gt/ge on f32, f16 and bf16.
+    # `file` is relative to examples/.
+    pairs = comparisons_data.inputs()
+    n = len(pairs["a"])
+    case("comparisons", "../tests/lit/run/Inputs/comparisons.cute", {"N": n},
+         {**pairs, "r": np.zeros((n, 20), np.int32), "folded": np.zeros(12, np.int32)},
+         ["r", "folded"], reference=comparisons_data.expected)
     K, L = 8, 4
     case("warp_specialized", "warp_specialized.cute", {"K": K, "L": L},
          {"x": rng.standard_normal(256 * K * L).astype(np.float32),

@@ -40,13 +40,16 @@ def compile_case(cutec, case):
 
 
 def run_cases(torch, cutec, ref_dir):
-    fp8_inputs = {("hopper_gemm_fp8", "mA"), ("hopper_gemm_fp8", "mB")}
+    # Inputs whose NumPy arrays hold another type's bits.
+    views = {("hopper_gemm_fp8", "mA"): "float8_e4m3fn", ("hopper_gemm_fp8", "mB"): "float8_e4m3fn",
+             ("comparisons", "ab"): "bfloat16", ("comparisons", "bb"): "bfloat16"}
     for case in gpu_cases.cases():
         saved = np.load(os.path.join(ref_dir, case["name"] + ".npz"))
         kernel = compile_case(cutec, case)
         tensors = {}
         for name in case["inputs"]:
-            dtype = torch.float8_e4m3fn if (case["name"], name) in fp8_inputs else None
+            view = views.get((case["name"], name))
+            dtype = getattr(torch, view) if view else None
             tensors[name] = to_torch(torch, saved["in_" + name], dtype)
         args = [tensors[p.name] if p.kind == "tensor" else case["scalars"][p.name]
                 for p in kernel.signature.arguments]

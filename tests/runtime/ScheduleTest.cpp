@@ -100,7 +100,7 @@ TEST(ScheduleExploration, AResultThatDependsOnTheScheduleIsARace) {
   // The fixed schedule runs thread 0 to its end first.
   ASSERT_TRUE(bool(launch(kRacyKernel, cfg, &params, map)));
   EXPECT_EQ(out[0], 2u);
-  Status s = launchSchedules(kRacyKernel, cfg, &params, map, 40, 0);
+  Result<uint32_t> s = launchSchedules(kRacyKernel, cfg, &params, map, 40, 0);
   ASSERT_FALSE(bool(s));
   EXPECT_NE(s.error().find("wrote different results than the fixed schedule (seed 0): buffer "
                            "'out' byte 0 is 0x1 after this schedule, 0x2 after the fixed one"),

@@ -76,10 +76,10 @@ TEST(PtxInstructions, MayBlockIsWhatTheEmulationCalls) {
 TEST(PtxInstructions, FlagsAgreeWithTheSyntax) {
   for (const PtxInstruction &inst : allPtxInstructions()) {
     llvm::StringRef m = inst.mnemonic;
-    // .sync.aligned, shfl.sync and elect.sync are the warp's and
-    // warpgroup's collectives, and every collective is spelled so.
-    bool collectiveSpelling =
-        m.contains(".sync.aligned") || m.starts_with("shfl.sync") || m.starts_with("elect.sync");
+    // .sync.aligned, shfl.sync, elect.sync and bar.warp.sync are the warp's
+    // and warpgroup's collectives, and every collective is spelled so.
+    bool collectiveSpelling = m.contains(".sync.aligned") || m.starts_with("shfl.sync") ||
+                              m.starts_with("elect.sync") || m.starts_with("bar.warp.sync");
     EXPECT_EQ(inst.has(Collective), collectiveSpelling) << inst.opcode.str();
     if (inst.has(Collective) && !m.starts_with("tcgen05.wait")) {
       EXPECT_TRUE(inst.has(MayBlock)) << inst.opcode.str();

@@ -333,9 +333,9 @@ private:
       return nullptr;
     default:
       if (op.attrAs<int64_t>("cta_group") && !target.hasTcgen05) {
-        fail(op, llvm::Twine("'") + ir::name(op.kind()) +
-                     "' with cta_group=2 is a CTA-pair instruction, which " + target.arch +
-                     " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a");
+        fail(op, context.opName(op) + " with cta_group=2 is a CTA-pair instruction, which " +
+                     target.arch + " does not have" + target.whyNoTcgen05 +
+                     "; compile for --arch=sm_100a");
         return nullptr;
       }
       if (isClusterOp(op.kind()))
@@ -343,7 +343,7 @@ private:
       if (isClusterLaunchControlOp(op.kind())) {
         if (target.hasClusterLaunchControl)
           return selectClusterLaunchControl(b, op, in);
-        fail(op, "'" + ir::name(op.kind()) + "' is a cluster launch control instruction, which " +
+        fail(op, context.opName(op) + " is a cluster launch control instruction, which " +
                      target.arch + " does not have; compile for --arch=sm_100a");
         return nullptr;
       }
@@ -353,15 +353,15 @@ private:
         return selectWarp(b, op);
       if (isWgmmaOp(op.kind())) {
         if (!target.hasWgmma) {
-          fail(op, "'" + ir::name(op.kind()) + "' is Hopper's warpgroup MMA, which " +
-                       target.arch + " does not have (Blackwell's is tcgen05); compile for " +
-                       "--arch=sm_90a");
+          fail(op, context.opName(op) + " is Hopper's warpgroup MMA, which " + target.arch +
+                       " does not have (Blackwell's is tcgen05); compile for --arch=sm_90a");
           return nullptr;
         }
         return selectWgmma(b, op, in);
       }
       if (isTcgen05Op(op.kind())) {
-        if (std::string missing = tcgen05Unsupported(op, target); !missing.empty()) {
+        if (std::string missing = tcgen05Unsupported(op, context.opName(op), target);
+            !missing.empty()) {
           fail(op, missing);
           return nullptr;
         }
@@ -491,11 +491,17 @@ private:
     const char *suffix = type == DataType::I32 || (type == DataType::U32 && equality) ? ".s32"
                          : type == DataType::U32                                     ? ".u32"
                          : type == DataType::F32                                     ? ".f32"
+                         : type == DataType::F16                                     ? ".f16"
+                         : type == DataType::BF16                                    ? ".bf16"
                                                                                      : nullptr;
+    // Python's float comparisons are PTX's ordered ones (false when an
+    // operand is NaN) except `!=`, which is the unordered `neu`.
+    std::string cmp = predicate ? *predicate : "";
+    if (ir::isFloat(type) && cmp == "ne")
+      cmp = "neu";
     // The predicate's text spells the opcode: setp.lt.s32.
     const ptx::PtxInstruction *setp =
-        suffix ? ptx::lookupPtxInstruction("setp." + (predicate ? *predicate : "") + suffix)
-               : nullptr;
+        suffix ? ptx::lookupPtxInstruction("setp." + cmp + suffix) : nullptr;
     if (!setp) {
       fail(op, "cannot select a comparison '" + (predicate ? *predicate : "") + "' of " +
                    ir::name(type));

@@ -31,10 +31,11 @@ bool isTcgen05Op(OpKind kind) {
   }
 }
 
-std::string tcgen05Unsupported(const ir::Operation &op, const TargetFeatures &target) {
+std::string tcgen05Unsupported(const ir::Operation &op, llvm::StringRef opName,
+                               const TargetFeatures &target) {
   if (!target.hasTcgen05)
-    return ("'" + ir::name(op.kind()) + "' is a tcgen05 instruction, which " + target.arch +
-            " does not have" + target.whyNoTcgen05 + "; compile for --arch=sm_100a")
+    return (opName + " is a tcgen05 instruction, which " + target.arch + " does not have" +
+            target.whyNoTcgen05 + "; compile for --arch=sm_100a")
         .str();
   const std::string *kind = op.attrAs<std::string>("kind");
   if (op.kind() == OpKind::Umma && kind && *kind == "i8" && !target.hasMmaKindI8)

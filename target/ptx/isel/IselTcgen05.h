@@ -19,9 +19,10 @@ namespace cutec {
 /// Whether `kind` is a tcgen05 operation, selected by selectTcgen05.
 bool isTcgen05Op(ir::OpKind kind);
 
-/// Why `target` cannot run the tcgen05 operation `op`, or ""
-/// if it can.
-std::string tcgen05Unsupported(const ir::Operation &op, const TargetFeatures &target);
+/// Why `target` cannot run the tcgen05 operation `op` (which messages call
+/// `opName`, PassContext::opName), or "" if it can.
+std::string tcgen05Unsupported(const ir::Operation &op, llvm::StringRef opName,
+                               const TargetFeatures &target);
 
 /// A shared-memory matrix descriptor (tcgen05.mma's, tcgen05.cp's and
 /// wgmma's): the compile-time fields `constantBits` with the start address

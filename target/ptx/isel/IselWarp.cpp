@@ -15,6 +15,7 @@ using ptx::PtxOpcode;
 bool isWarpOp(OpKind kind) {
   switch (kind) {
   case OpKind::ElectOne:
+  case OpKind::WarpSync:
   case OpKind::BarrierArrive:
   case OpKind::SetMaxNRegInc:
   case OpKind::SetMaxNRegDec:
@@ -46,6 +47,9 @@ ir::Value *selectWarp(ir::Builder &b, const ir::Operation &op) {
     return immediates(b, loc, PtxOpcode::ElectSync, {IntTuple(int64_t{0xFFFFFFFF})},
                       {DataType::Bool})
         .result();
+  case OpKind::WarpSync:
+    immediates(b, loc, PtxOpcode::BarWarpSync, {IntTuple(int64_t{0xFFFFFFFF})});
+    return nullptr;
   case OpKind::BarrierArrive:
     immediates(
         b, loc, PtxOpcode::BarArrive,
