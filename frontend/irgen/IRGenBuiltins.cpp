@@ -359,7 +359,7 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
   if (!result)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
   if (ofFragment && result->get<Layout>())
-    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), 0, site.loc(),
+    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), site.loc(),
                                            site.range());
   return SemaValue::fromLayoutValue(std::move(*result));
 }
@@ -445,6 +445,8 @@ SemaValue IRGenBuiltins::callMethod(const SemaValue &method, CallSite &site) {
   }
   if (name == "reduce")
     return gen.tensors().fragmentReduce(self, site);
+  if (name == "fill")
+    return gen.tensors().fill(self, site);
   if (name == "store") {
     if (!checkArity(site, "store", 1, 1))
       return SemaValue::poison();

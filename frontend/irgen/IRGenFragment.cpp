@@ -2,7 +2,7 @@
 //
 // A register fragment (what `.load()`, `.to()` and `make_rmem_tensor`
 // give) takes the scalar operators, the math functions and `reduce`
-// element by element (docs/language.md, "Register fragments"): each
+// (whole or per mode) element by element (docs/language.md, "Register fragments"): each
 // element is extracted, the scalar rule applies with its checks and
 // messages, and `cute.fragment_of` gathers the results into a fragment of
 // the first fragment operand's shape (the others' shapes must flatten to
@@ -20,6 +20,13 @@ bool IRGenTensor::isFragment(const SemaValue &v) {
 }
 
 SemaValue IRGenTensor::fragmentElement(const SemaValue &fragment, int64_t index, llvm::SMLoc loc) {
+  // An element of a fragment built from scalars is that scalar.
+  if (const ir::Operation *def = fragment.irValue()->definingOp()) {
+    if (def->kind() == ir::OpKind::FragmentOf)
+      return SemaValue::runTime(def->operand(index));
+    if (def->kind() == ir::OpKind::Fill)
+      return SemaValue::runTime(def->operand(0));
+  }
   ir::Operation &extract = ctx.builder->create(ir::OpKind::Extract, loc, {fragment.irValue()},
                                                {ir::Type::scalar(fragment.type().element())});
   extract.setAttr("index", index);
@@ -63,18 +70,75 @@ IRGenTensor::elementwise(llvm::ArrayRef<SemaValue> operands,
   return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 
-// frag.reduce(op, init): init combined with the elements in their order,
-// one after another: ((init op f[0]) op f[1]) ...
+namespace {
+
+/// The slice patterns of a reduction profile: `kept` has `_` at the modes
+/// the profile keeps (`_`, CuTe DSL's None) and 0 at those it reduces (an
+/// integer);
+/// `reduced` the other way round. Null when the profile is not weakly
+/// congruent to the shape.
+struct ProfilePatterns {
+  IntTuple kept, reduced;
+};
+
+std::optional<ProfilePatterns> profilePatterns(const SemaValue &profile, const IntTuple &shape) {
+  if (profile.is(SemaValue::Kind::Underscore))
+    return ProfilePatterns{IntTuple::underscore(), IntTuple(0)};
+  if (profile.is(SemaValue::Kind::Int) && profile.intValue().isStatic())
+    return ProfilePatterns{IntTuple(0), IntTuple::underscore()};
+  if (!profile.is(SemaValue::Kind::Tuple) || !shape.isTuple() ||
+      profile.elements().size() != shape.rank())
+    return std::nullopt;
+  std::vector<IntTuple> kept, reduced;
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    std::optional<ProfilePatterns> mode = profilePatterns(profile.elements()[i], shape[i]);
+    if (!mode)
+      return std::nullopt;
+    kept.push_back(mode->kept);
+    reduced.push_back(mode->reduced);
+  }
+  return ProfilePatterns{IntTuple::tuple(std::move(kept)), IntTuple::tuple(std::move(reduced))};
+}
+
+/// The logical indices of the elements `pattern` keeps, in their order.
+std::vector<int64_t> slicedIndices(const Layout &logical, const IntTuple &pattern,
+                                   IntTuple &shape) {
+  Layout picked = llvm::cantFail(slice(logical, pattern));
+  shape = picked.shape;
+  StaticIndexer index = *StaticIndexer::of(picked);
+  std::vector<int64_t> indices;
+  for (int64_t i = 0; i < index.size(); ++i)
+    indices.push_back(index(i));
+  return indices;
+}
+
+} // namespace
+
+// frag.reduce(op, init, reduction_profile=p), CuTe DSL's TensorSSA.reduce:
+// an integer profile (0) combines every element into one scalar; a tuple
+// keeps the modes where it has `_` (CuTe DSL's None) and reduces those where it has
+// an integer, giving a fragment of the kept modes. Each result element is
+// init combined with its reduced elements one after another in their
+// column-major order: ((init op f[r0]) op f[r1]) ...
 SemaValue IRGenTensor::fragmentReduce(const SemaValue &fragment, CallSite &site) {
-  if (!checkArity(site, "reduce", 2, 2, {"reduction_profile"}))
+  if (!checkArity(site, "reduce", 2, 3, {"reduction_profile"}))
     return SemaValue::poison();
-  if (const CallSite::Keyword *profile = site.keyword("reduction_profile");
-      profile && !(profile->value.is(SemaValue::Kind::Int) &&
-                   profile->value.intValue().isStatic() &&
-                   profile->value.intValue().staticValue() == 0))
-    return error(*profile->expr, "only reduction_profile=0 (the whole fragment to one scalar) "
-                                 "is supported, not " +
-                                     profile->value.describe());
+  const IntTuple &shape = fragment.type().tensorLayout().shape;
+  const CallSite::Keyword *keyword = site.keyword("reduction_profile");
+  if (keyword && site.args.size() == 3)
+    return error(*keyword->expr, "reduction_profile given twice");
+  const SemaValue profile = keyword ? keyword->value
+                            : site.args.size() == 3 ? site.args[2]
+                                                    : SemaValue::integer(IntExpr(0));
+  const ast::Expr &profileExpr = keyword ? *keyword->expr : site.argExpr(2);
+  std::optional<ProfilePatterns> patterns = profilePatterns(profile, shape);
+  if (!patterns)
+    return error(profileExpr, "reduction_profile must be an integer (the whole fragment) or a "
+                              "tuple like the fragment's shape " + shape.str() +
+                                  " with `_` to keep a mode and an integer to reduce it, not " +
+                                  (profile.is(SemaValue::Kind::Tuple)
+                                       ? IRGenExpr::loadedSpelling(profileExpr, profile)
+                                       : profile.describe()));
   const SemaValue &op = site.args[0];
   static const std::pair<llvm::StringLiteral, ir::OpKind> kinds[] = {
       {"ReductionOp.ADD", ir::OpKind::Add},
@@ -91,31 +155,52 @@ SemaValue IRGenTensor::fragmentReduce(const SemaValue &fragment, CallSite &site)
   ir::DataType type = fragment.type().element();
   if (!gen.exprs().checkArithmeticType(type, site.loc(), site.range()))
     return SemaValue::poison();
-  ir::Value *acc = toRunTime(site.args[1], site.argExpr(1), type);
-  if (!acc)
+  ir::Value *init = toRunTime(site.args[1], site.argExpr(1), type);
+  if (!init)
     return SemaValue::poison();
-  if (acc->type() != ir::Type::scalar(type))
+  if (init->type() != ir::Type::scalar(type))
     return error(site.argExpr(1), "the initial value of reduce must be " + ir::name(type) +
                                       ", the fragment's element type, not " +
                                       site.args[1].describe());
-  int64_t count = size(makeLayout(fragment.type().tensorLayout().shape)).staticValue();
-  for (int64_t e = 0; e < count; ++e) {
-    ir::Value *element = fragmentElement(fragment, e, site.loc()).irValue();
-    ir::Operation &step =
-        ctx.builder->create(kind->second, site.loc(), {acc, element}, {ir::Type::scalar(type)});
-    if (kind->second == ir::OpKind::MathCall)
-      step.setAttr("fn", std::string(kind->first.ends_with("MAX") ? "max" : "min"));
-    acc = step.result();
+  const Layout logical = makeLayout(shape);
+  IntTuple keptShape, reducedShape;
+  std::vector<int64_t> kept = slicedIndices(logical, patterns->kept, keptShape);
+  std::vector<int64_t> reduced = slicedIndices(logical, patterns->reduced, reducedShape);
+  std::vector<ir::Value *> results;
+  for (int64_t k : kept) {
+    ir::Value *acc = init;
+    for (int64_t r : reduced) {
+      ir::Value *element = fragmentElement(fragment, k + r, site.loc()).irValue();
+      ir::Operation &step =
+          ctx.builder->create(kind->second, site.loc(), {acc, element}, {ir::Type::scalar(type)});
+      if (kind->second == ir::OpKind::MathCall)
+        step.setAttr("fn", std::string(kind->first.ends_with("MAX") ? "max" : "min"));
+      acc = step.result();
+    }
+    results.push_back(acc);
   }
-  return SemaValue::runTime(acc);
+  if (patterns->kept.isLeaf() && !patterns->kept.isUnderscore())
+    return SemaValue::runTime(results.front());
+  ir::Type result = ir::Type::tensor(type, ir::MemorySpace::Register, makeLayout(keptShape));
+  return SemaValue::runTime(
+      ctx.builder->createValue(ir::OpKind::FragmentOf, site.loc(), result, results));
+}
+
+SemaValue IRGenTensor::gatherFragment(const SemaValue &fragment, llvm::ArrayRef<int64_t> indices,
+                                      const IntTuple &shape, llvm::SMLoc loc) {
+  std::vector<ir::Value *> elements;
+  for (int64_t i : indices)
+    elements.push_back(fragmentElement(fragment, i, loc).irValue());
+  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
+                                   makeLayout(shape));
+  return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 
 // A layout function of a register fragment (logical_divide(frag, tiler),
 // group_modes, ...), as CuTe applies it to a tensor: a fragment of the same
-// registers whose element i is the one at logical index first + arranged(i)
-// (first: where a slice starts).
+// registers whose element i is the one at logical index arranged(i).
 SemaValue IRGenTensor::rearrangeFragment(const SemaValue &fragment, const Layout &arranged,
-                                         int64_t first, llvm::SMLoc loc, llvm::SMRange range) {
+                                         llvm::SMLoc loc, llvm::SMRange range) {
   std::optional<StaticIndexer> index = StaticIndexer::of(arranged);
   if (!index)
     return error(loc,
@@ -123,22 +208,17 @@ SemaValue IRGenTensor::rearrangeFragment(const SemaValue &fragment, const Layout
                      " it would have a run-time one",
                  {range});
   const int64_t size = cutec::size(fragment.type().tensorLayout()).staticValue();
-  std::vector<ir::Value *> elements;
+  std::vector<int64_t> indices;
   for (int64_t i = 0; i < index->size(); ++i) {
-    int64_t at = first + (*index)(i);
+    int64_t at = (*index)(i);
     if (at < 0 || at >= size)
       return error(loc,
                    "the layout " + arranged.str() + " reaches element " + llvm::Twine(at) +
                        " of a register fragment of " + llvm::Twine(size) + " elements",
                    {range});
-    SemaValue e = fragmentElement(fragment, at, loc);
-    if (e.isPoison())
-      return e;
-    elements.push_back(e.irValue());
+    indices.push_back(at);
   }
-  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
-                                   makeLayout(arranged.shape));
-  return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
+  return gatherFragment(fragment, indices, arranged.shape, loc);
 }
 
 } // namespace cutec
