@@ -127,11 +127,13 @@ SemaValue IRGenTensor::fullLike(CallSite &site) {
   const SemaValue &like = site.bound[0];
   bool full = site.callee == "full_like";
   const SemaValue &dtype = site.bound[full ? 2 : 1];
-  if (!like.is(SemaValue::Kind::RunTime) || !like.type().isTensor() ||
-      !like.type().tensorLayout().shape.isStatic() ||
+  const IntTuple *shape = like.is(SemaValue::Kind::RunTime) && like.type().isTensor()
+                             ? &like.type().tensorLayout().shape
+                             : nullptr;
+  if (!shape || !shape->isStatic() || (shape->isTuple() && shape->rank() == 0) ||
       like.type().memorySpace() == ir::MemorySpace::Coordinate)
     return error(site.argExpr(0), site.callee + " needs a register fragment or a tensor of "
-                                                "static shape, not " +
+                                                "several elements and a static shape, not " +
                                       like.describe());
   ir::DataType type = like.type().element();
   if (dtype.is(SemaValue::Kind::DType))
@@ -145,7 +147,7 @@ SemaValue IRGenTensor::fullLike(CallSite &site) {
                               "every element of");
   if (!v)
     return SemaValue::poison();
-  return filledFragment(like.type().tensorLayout().shape, v, site.loc());
+  return filledFragment(*shape, v, site.loc());
 }
 
 // frag.fill(v): CuTe DSL fills a register tensor in place; here the
