@@ -1,13 +1,13 @@
 //===- IRGenFragment.cpp - Arithmetic on register fragments ---------------===//
 //
 // A register fragment (what `.load()`, `.to()` and `make_rmem_tensor`
-// give) takes the scalar operators, the math functions and `reduce`
-// (whole or per mode) element by element (docs/language.md, "Register fragments"): each
-// element is extracted, the scalar rule applies with its checks and
+// give) takes the scalar operators, the math functions and `reduce` (whole
+// or per mode) element by element (docs/language.md, "Register
+// fragments"): each element is extracted, the scalar rule applies with its checks and
 // messages, and `cute.fragment_of` gathers the results into a fragment of
-// the first fragment operand's shape (the others' shapes must flatten to
-// the same). A compile-time or run-time scalar operand is used for every
-// element.
+// the fragment operands' shape: one that they all flatten to, or as in CuTe
+// DSL their broadcast, a mode of extent 1 repeated along the others'. A
+// compile-time or run-time scalar operand is used for every element.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/irgen/IRGen.h"
@@ -33,30 +33,91 @@ SemaValue IRGenTensor::fragmentElement(const SemaValue &fragment, int64_t index,
   return SemaValue::runTime(extract.result());
 }
 
+namespace {
+
+bool isOne(const IntTuple &t) { return t.isLeaf() && t.leaf().isConstant(1); }
+
+/// CuTe DSL's broadcast of two shapes: the shorter padded with 1s to the
+/// other's rank, then mode by mode the equal extents, a 1 giving way to
+/// the other's (a whole mode). Null when they do not meet.
+std::optional<IntTuple> broadcastShape(const IntTuple &a, const IntTuple &b, bool top = true) {
+  if (a == b || isOne(b))
+    return a;
+  if (isOne(a))
+    return b;
+  size_t rank = std::max(a.rank(), b.rank());
+  IntTuple pa = top ? appendTo(a, rank, IntTuple(1)) : a;
+  IntTuple pb = top ? appendTo(b, rank, IntTuple(1)) : b;
+  if (pa.isLeaf() || pb.isLeaf() || pa.rank() != pb.rank())
+    return std::nullopt;
+  std::vector<IntTuple> modes;
+  for (size_t i = 0; i < pa.rank(); ++i) {
+    std::optional<IntTuple> mode = broadcastShape(pa[i], pb[i], false);
+    if (!mode)
+      return std::nullopt;
+    modes.push_back(*mode);
+  }
+  return IntTuple::tuple(std::move(modes));
+}
+
+/// The strides, congruent to the broadcast shape `to`, that map an element
+/// of `to` to its element in a compact fragment of shape `from`: 0 along
+/// the modes where `from` has 1. `next` is the stride of from's next leaf.
+IntTuple broadcastStrides(const IntTuple &from, const IntTuple &to, int64_t &next, bool top = true) {
+  if (isOne(from) && !isOne(to))
+    return repeatLike(to, IntExpr(0));
+  if (to.isLeaf()) {
+    IntTuple stride(next);
+    next *= to.leaf().staticValue();
+    return stride;
+  }
+  IntTuple padded = top ? appendTo(from, to.rank(), IntTuple(1)) : from;
+  std::vector<IntTuple> strides;
+  for (size_t i = 0; i < to.rank(); ++i)
+    strides.push_back(broadcastStrides(padded[i], to[i], next, false));
+  return IntTuple::tuple(std::move(strides));
+}
+
+} // namespace
+
 SemaValue
 IRGenTensor::elementwise(llvm::ArrayRef<SemaValue> operands,
                          llvm::ArrayRef<const ast::Expr *> exprs, llvm::SMLoc loc,
                          llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar) {
-  const SemaValue *shapeOf = nullptr;
+  // The result's shape: the fragments', when they hold their elements in one
+  // order ((4) and ((4)) do), else their broadcast.
+  std::optional<IntTuple> shape;
   for (size_t i = 0; i < operands.size(); ++i) {
     if (!isFragment(operands[i]))
       continue;
-    // (4) and ((4)) hold the same elements in the same order.
-    const IntTuple &shape = operands[i].type().tensorLayout().shape;
-    if (shapeOf && !(flatten(shapeOf->type().tensorLayout().shape) == flatten(shape)))
-      return error(*exprs[i], "element-wise operands must have one shape: " +
-                                  shapeOf->type().tensorLayout().shape.str() + " and " +
-                                  shape.str());
-    if (!shapeOf)
-      shapeOf = &operands[i];
+    const IntTuple &s = operands[i].type().tensorLayout().shape;
+    std::optional<IntTuple> both = !shape ? s
+                                   : flatten(*shape) == flatten(s) ? *shape
+                                                                   : broadcastShape(*shape, s);
+    if (!both)
+      return error(*exprs[i], "element-wise operands must have one shape: " + shape->str() +
+                                  " and " + s.str() +
+                                  " (a mode of extent 1 is repeated along the other's)");
+    shape = both;
   }
-  const IntTuple &shape = shapeOf->type().tensorLayout().shape;
-  int64_t count = size(makeLayout(shape)).staticValue();
+  int64_t count = size(makeLayout(*shape)).staticValue();
+  // Per fragment operand, its element for each element of the result.
+  std::vector<std::optional<StaticIndexer>> index(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (!isFragment(operands[i]))
+      continue;
+    const IntTuple &s = operands[i].type().tensorLayout().shape;
+    int64_t next = 1;
+    if (!(flatten(*shape) == flatten(s)))
+      index[i] = StaticIndexer::of(Layout(*shape, broadcastStrides(s, *shape, next)));
+  }
   std::vector<ir::Value *> elements;
   for (int64_t e = 0; e < count; ++e) {
     std::vector<SemaValue> scalars;
-    for (const SemaValue &v : operands)
-      scalars.push_back(isFragment(v) ? fragmentElement(v, e, loc) : v);
+    for (size_t i = 0; i < operands.size(); ++i)
+      scalars.push_back(!isFragment(operands[i]) ? operands[i]
+                        : index[i] ? fragmentElement(operands[i], (*index[i])(e), loc)
+                                   : fragmentElement(operands[i], e, loc));
     // The first element reports a type error once for all of them.
     SemaValue r = scalar(scalars);
     if (r.isPoison())
@@ -66,7 +127,7 @@ IRGenTensor::elementwise(llvm::ArrayRef<SemaValue> operands,
     elements.push_back(r.irValue());
   }
   ir::Type type = ir::Type::tensor(elements.front()->type().element(), ir::MemorySpace::Register,
-                                   makeLayout(shape));
+                                   makeLayout(*shape));
   return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 

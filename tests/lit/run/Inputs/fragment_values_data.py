@@ -56,7 +56,20 @@ for t in range(32):
 exact = np.stack([flat(np.maximum(x, f32(0.25))), flat(np.minimum(x, b)),
                   flat(np.sqrt(np.abs(x))), flat(np.where(x >= b, f32(1), f32(0)))], axis=1)
 
-for name, v in (("x", x), ("assigned", b.reshape(-1)), ("nested", n.reshape(-1)),
+rows, tops, cols = reduced[:, 0:2], reduced[:, 2:4], reduced[:, 4:6]
+col_min = np.min(x, axis=1)              # exact: a min of two in any order
+broadcast = x - tops[:, :, None] + col_min[:, None, :]
+
+lanes = np.zeros((32, 6), f32)
+for t in range(32):
+    group = rows[(t & ~3):(t & ~3) + 4]
+    pair = [f32(rows[l] + rows[l ^ 2]) for l in range(t & ~3, (t & ~3) + 4)]
+    l = t & 3
+    lanes[t, 0:2] = np.max(group, axis=0)
+    lanes[t, 2:4] = pair[l] + pair[l ^ 1]
+    lanes[t, 4:6] = rows[t ^ 1]
+
+for name, v in (("x", x), ("broadcast", broadcast.reshape(-1)), ("lanes", lanes.reshape(-1)), ("assigned", b.reshape(-1)), ("nested", n.reshape(-1)),
                 ("selected", selected.reshape(-1)), ("filled", filled.reshape(-1)),
                 ("reduced", reduced.reshape(-1)), ("exact", exact.reshape(-1))):
     np.save(os.path.join(out, name + ".npy"), v)
