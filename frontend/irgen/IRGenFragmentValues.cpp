@@ -19,18 +19,18 @@ SemaValue IRGenTensor::filledFragment(const IntTuple &shape, ir::Value *value, l
 }
 
 /// `value` as a run-time scalar of `type`, the element type of the fragment
-/// it goes into (`what`: "an element of", "fill"): a literal adopts the
-/// type, a run-time value must have it.
-static ir::Value *elementValue(IRGenBase &gen, const SemaValue &value, const ast::Expr &expr,
+/// it goes into (`what`: "an element of", "every element of"): a literal
+/// adopts the type, a run-time value must have it.
+static ir::Value *elementValue(IRGenBase &irgen, const SemaValue &value, const ast::Expr &expr,
                                ir::DataType type, const llvm::Twine &what) {
   if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type)) {
     std::string hint = value.type().isScalar() ? "; convert it with .to(" + ir::name(type).str() + ")"
                                                : IRGenExpr::loadHint(expr, value);
-    gen.error(expr, "cannot put " + value.describe() + " into " + what + " a fragment of " +
-                        ir::name(type) + hint);
+    irgen.error(expr, "cannot put " + value.describe() + " into " + what + " a fragment of " +
+                          ir::name(type) + hint);
     return nullptr;
   }
-  return gen.toRunTime(value, expr, type);
+  return irgen.toRunTime(value, expr, type);
 }
 
 SemaValue IRGenTensor::assignElements(const SemaValue &fragment,
@@ -65,6 +65,7 @@ SemaValue IRGenTensor::assignElements(const SemaValue &fragment,
       return SemaValue::poison();
     replacements.assign(selection->indices.size(), v);
   }
+  // The fragment's elements in order, the selected ones replaced.
   const IntTuple &shape = fragment.type().tensorLayout().shape;
   std::vector<int64_t> all(size(makeLayout(shape)).staticValue());
   for (size_t i = 0; i < all.size(); ++i)
