@@ -359,8 +359,7 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
   if (!result)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
   if (ofFragment && result->get<Layout>())
-    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), site.loc(),
-                                           site.range());
+    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), site.loc(), site.range());
   return SemaValue::fromLayoutValue(std::move(*result));
 }
 

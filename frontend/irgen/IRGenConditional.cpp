@@ -100,8 +100,10 @@ std::optional<ir::DataType> IRGenExpr::choiceType(const SemaValue &a, const Sema
   };
   for (const SemaValue *v : {&a, &b})
     if (!scalar(*v)) {
-      why = (what + " with a run-time condition chooses between scalars (numbers or bools), "
-             "not " + v->describe())
+      why = (what +
+             " with a run-time condition chooses between scalars (numbers or bools), "
+             "not " +
+             v->describe())
                 .str();
       return std::nullopt;
     }
@@ -140,8 +142,8 @@ std::optional<ir::DataType> IRGenExpr::choiceType(const SemaValue &a, const Sema
 // `a if c else b` with a fragment among the values: both are computed and
 // a select per element chooses (where(c, a, b)), which is what Python
 // means as long as computing the other value cannot be observed.
-SemaValue IRGenExpr::fragmentConditional(const SemaValue &condition, Aside &onTrue,
-                                         Aside &onFalse, const ast::ConditionalExpr &expr) {
+SemaValue IRGenExpr::fragmentConditional(const SemaValue &condition, Aside &onTrue, Aside &onFalse,
+                                         const ast::ConditionalExpr &expr) {
   if (hasEffects(*onTrue.block) || hasEffects(*onFalse.block))
     return error(expr.getIfLoc(),
                  "a conditional expression between register fragments computes both values, "

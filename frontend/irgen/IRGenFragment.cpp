@@ -63,7 +63,8 @@ std::optional<IntTuple> broadcastShape(const IntTuple &a, const IntTuple &b, boo
 /// The strides, congruent to the broadcast shape `to`, that map an element
 /// of `to` to its element in a compact fragment of shape `from`: 0 along
 /// the modes where `from` has 1. `next` is the stride of from's next leaf.
-IntTuple broadcastStrides(const IntTuple &from, const IntTuple &to, int64_t &next, bool top = true) {
+IntTuple broadcastStrides(const IntTuple &from, const IntTuple &to, int64_t &next,
+                          bool top = true) {
   if (isOne(from) && !isOne(to))
     return repeatLike(to, IntExpr(0));
   if (to.isLeaf()) {
@@ -91,7 +92,7 @@ IRGenTensor::elementwise(llvm::ArrayRef<SemaValue> operands,
     if (!isFragment(operands[i]))
       continue;
     const IntTuple &s = operands[i].type().tensorLayout().shape;
-    std::optional<IntTuple> both = !shape ? s
+    std::optional<IntTuple> both = !shape                          ? s
                                    : flatten(*shape) == flatten(s) ? *shape
                                                                    : broadcastShape(*shape, s);
     if (!both)
@@ -116,8 +117,8 @@ IRGenTensor::elementwise(llvm::ArrayRef<SemaValue> operands,
     std::vector<SemaValue> scalars;
     for (size_t i = 0; i < operands.size(); ++i)
       scalars.push_back(!isFragment(operands[i]) ? operands[i]
-                        : index[i] ? fragmentElement(operands[i], (*index[i])(e), loc)
-                                   : fragmentElement(operands[i], e, loc));
+                        : index[i]               ? fragmentElement(operands[i], (*index[i])(e), loc)
+                                                 : fragmentElement(operands[i], e, loc));
     // The first element reports a type error once for all of them.
     SemaValue r = scalar(scalars);
     if (r.isPoison())
@@ -188,14 +189,15 @@ SemaValue IRGenTensor::fragmentReduce(const SemaValue &fragment, CallSite &site)
   const CallSite::Keyword *keyword = site.keyword("reduction_profile");
   if (keyword && site.args.size() == 3)
     return error(*keyword->expr, "reduction_profile given twice");
-  const SemaValue profile = keyword ? keyword->value
+  const SemaValue profile = keyword                 ? keyword->value
                             : site.args.size() == 3 ? site.args[2]
                                                     : SemaValue::integer(IntExpr(0));
   const ast::Expr &profileExpr = keyword ? *keyword->expr : site.argExpr(2);
   std::optional<ProfilePatterns> patterns = profilePatterns(profile, shape);
   if (!patterns)
     return error(profileExpr, "reduction_profile must be an integer (the whole fragment) or a "
-                              "tuple like the fragment's shape " + shape.str() +
+                              "tuple like the fragment's shape " +
+                                  shape.str() +
                                   " with `_` to keep a mode and an integer to reduce it, not " +
                                   (profile.is(SemaValue::Kind::Tuple)
                                        ? IRGenExpr::loadedSpelling(profileExpr, profile)
@@ -252,8 +254,8 @@ SemaValue IRGenTensor::gatherFragment(const SemaValue &fragment, llvm::ArrayRef<
   std::vector<ir::Value *> elements;
   for (int64_t i : indices)
     elements.push_back(fragmentElement(fragment, i, loc).irValue());
-  ir::Type type = ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register,
-                                   makeLayout(shape));
+  ir::Type type =
+      ir::Type::tensor(fragment.type().element(), ir::MemorySpace::Register, makeLayout(shape));
   return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::FragmentOf, loc, type, elements));
 }
 

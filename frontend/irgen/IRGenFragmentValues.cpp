@@ -13,8 +13,8 @@
 namespace cutec {
 
 SemaValue IRGenTensor::filledFragment(const IntTuple &shape, ir::Value *value, llvm::SMLoc loc) {
-  ir::Type type = ir::Type::tensor(value->type().element(), ir::MemorySpace::Register,
-                                   makeLayout(shape));
+  ir::Type type =
+      ir::Type::tensor(value->type().element(), ir::MemorySpace::Register, makeLayout(shape));
   return SemaValue::runTime(ctx.builder->createValue(ir::OpKind::Fill, loc, type, {value}));
 }
 
@@ -24,8 +24,9 @@ SemaValue IRGenTensor::filledFragment(const IntTuple &shape, ir::Value *value, l
 static ir::Value *elementValue(IRGenBase &irgen, const SemaValue &value, const ast::Expr &expr,
                                ir::DataType type, const llvm::Twine &what) {
   if (value.is(SemaValue::Kind::RunTime) && value.type() != ir::Type::scalar(type)) {
-    std::string hint = value.type().isScalar() ? "; convert it with .to(" + ir::name(type).str() + ")"
-                                               : IRGenExpr::loadHint(expr, value);
+    std::string hint = value.type().isScalar()
+                           ? "; convert it with .to(" + ir::name(type).str() + ")"
+                           : IRGenExpr::loadHint(expr, value);
     irgen.error(expr, "cannot put " + value.describe() + " into " + what + " a fragment of " +
                           ir::name(type) + hint);
     return nullptr;
@@ -50,8 +51,8 @@ SemaValue IRGenTensor::assignElements(const SemaValue &fragment,
     int64_t count = size(makeLayout(value.type().tensorLayout().shape)).staticValue();
     if (value.type().element() != type)
       return error(valueExpr, "cannot put a fragment of " + ir::name(value.type().element()) +
-                                  " into a fragment of " + ir::name(type) + "; convert it with .to(" +
-                                  ir::name(type) + ")");
+                                  " into a fragment of " + ir::name(type) +
+                                  "; convert it with .to(" + ir::name(type) + ")");
     if (count != int64_t(selection->indices.size()))
       return error(valueExpr, "cannot put a fragment of " + llvm::Twine(count) + " elements into " +
                                   llvm::Twine(selection->indices.size()) +
@@ -80,15 +81,15 @@ SemaValue IRGenTensor::assignElements(const SemaValue &fragment,
 SemaValue IRGenTensor::select(const SemaValue &cond, const SemaValue &a, const SemaValue &b,
                               llvm::ArrayRef<const ast::Expr *> exprs, llvm::SMLoc loc) {
   return elementwise({cond, a, b}, exprs, loc, [&](llvm::ArrayRef<SemaValue> s) -> SemaValue {
-    bool isBool = s[0].is(SemaValue::Kind::Bool) ||
-                  (s[0].is(SemaValue::Kind::RunTime) &&
-                   s[0].type() == ir::Type::scalar(ir::DataType::Bool));
+    bool isBool =
+        s[0].is(SemaValue::Kind::Bool) ||
+        (s[0].is(SemaValue::Kind::RunTime) && s[0].type() == ir::Type::scalar(ir::DataType::Bool));
     if (!isBool)
-      return error(*exprs[0], "the condition must be bools, not " +
-                                  (isFragment(cond) ? "a fragment of " +
-                                                          ir::name(cond.type().element()).str()
-                                                    : cond.describe()) +
-                                  IRGenExpr::loadHint(*exprs[0], cond));
+      return error(*exprs[0],
+                   "the condition must be bools, not " +
+                       (isFragment(cond) ? "a fragment of " + ir::name(cond.type().element()).str()
+                                         : cond.describe()) +
+                       IRGenExpr::loadHint(*exprs[0], cond));
     std::string why;
     std::optional<ir::DataType> type = IRGenExpr::choiceType(s[1], s[2], "where", why);
     if (!type)
@@ -129,12 +130,13 @@ SemaValue IRGenTensor::fullLike(CallSite &site) {
   bool full = site.callee == "full_like";
   const SemaValue &dtype = site.bound[full ? 2 : 1];
   const IntTuple *shape = like.is(SemaValue::Kind::RunTime) && like.type().isTensor()
-                             ? &like.type().tensorLayout().shape
-                             : nullptr;
+                              ? &like.type().tensorLayout().shape
+                              : nullptr;
   if (!shape || !shape->isStatic() || (shape->isTuple() && shape->rank() == 0) ||
       like.type().memorySpace() == ir::MemorySpace::Coordinate)
-    return error(site.argExpr(0), site.callee + " needs a register fragment or a tensor of "
-                                                "several elements and a static shape, not " +
+    return error(site.argExpr(0), site.callee +
+                                      " needs a register fragment or a tensor of "
+                                      "several elements and a static shape, not " +
                                       like.describe());
   ir::DataType type = like.type().element();
   if (dtype.is(SemaValue::Kind::DType))
@@ -142,8 +144,8 @@ SemaValue IRGenTensor::fullLike(CallSite &site) {
   else if (!dtype.is(SemaValue::Kind::None))
     return error(site.boundExpr(full ? 2 : 1, "dtype"),
                  site.callee + " needs an element type, not " + dtype.describe());
-  SemaValue value = full ? site.bound[1]
-                         : SemaValue::integer(IntExpr(site.callee == "ones_like" ? 1 : 0));
+  SemaValue value =
+      full ? site.bound[1] : SemaValue::integer(IntExpr(site.callee == "ones_like" ? 1 : 0));
   ir::Value *v = elementValue(*this, value, site.boundExpr(full ? 1 : 0, "fill_value"), type,
                               "every element of");
   if (!v)

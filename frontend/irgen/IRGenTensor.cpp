@@ -221,11 +221,8 @@ IRGenTensor::selectElements(const SemaValue &fragment, const ast::SubscriptExpr 
                          llvm::Twine(coords.size()));
     return std::nullopt;
   }
-  SliceCoordBuilder coordBuilder{notStatic,
-                                 [&](const ast::Expr &e, const llvm::Twine &message) {
-                                   error(e, message);
-                                 },
-                                 {}};
+  SliceCoordBuilder coordBuilder{
+      notStatic, [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); }, {}};
   std::vector<IntTuple> coord;
   for (size_t i = 0; i < rank; ++i)
     coord.push_back(coordBuilder
