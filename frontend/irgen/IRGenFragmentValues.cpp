@@ -34,6 +34,26 @@ static ir::Value *elementValue(IRGenBase &irgen, const SemaValue &value, const a
   return irgen.toRunTime(value, expr, type);
 }
 
+const ast::NameExpr *IRGenTensor::fragmentVariable(const ast::Expr &base) {
+  const auto *name = llvm::dyn_cast<ast::NameExpr>(&base);
+  if (!name) {
+    error(base, "only a variable's register fragment can change (the variable takes the new "
+                "fragment); name it first");
+    return nullptr;
+  }
+  // In Python the caller would see the change; a fragment is a value.
+  if (const ast::FunctionDef *helper = ctx.frame->helper)
+    for (const auto &param : helper->getParams())
+      if (param->getName() == name->getName()) {
+        error(base, "'" + name->getName() + "' is a parameter of '" + helper->getName() +
+                        "': changing its elements would change the helper's copy only, not the "
+                        "caller's fragment; change a new variable (`out = " +
+                        name->getName() + "`) and return it");
+        return nullptr;
+      }
+  return name;
+}
+
 SemaValue IRGenTensor::assignElements(const SemaValue &fragment,
                                       const ast::SubscriptExpr &subscript,
                                       const std::vector<SemaValue> &coords, const SemaValue &value,
@@ -156,7 +176,8 @@ SemaValue IRGenTensor::fullLike(CallSite &site) {
 // frag.fill(v): CuTe DSL fills a register tensor in place; here the
 // variable takes the filled fragment, as after `frag = full_like(frag, v)`.
 SemaValue IRGenTensor::fill(const SemaValue &fragment, CallSite &site) {
-  if (!checkArity(site, "fill", 1, 1))
+  if (!checkArity(site, "fill", 1, 1) ||
+      !fragmentVariable(llvm::cast<ast::AttributeExpr>(site.call.getCallee()).getBase()))
     return SemaValue::poison();
   ir::Value *v = elementValue(*this, site.args[0], site.argExpr(0), fragment.type().element(),
                               "every element of");

@@ -102,13 +102,10 @@ void IRGenStmt::assign(const ast::Expr &target, const SemaValue &value,
       error(subscript->getBase(), "cannot assign to an element of " + base.describe());
       return;
     }
-    const auto *name = llvm::dyn_cast<ast::NameExpr>(&subscript->getBase());
-    if (IRGenTensor::isFragment(base) && !name) {
-      error(subscript->getBase(), "only a variable's register fragment takes element "
-                                  "assignments (the variable gets the new fragment); name it "
-                                  "first");
+    const ast::NameExpr *name = nullptr;
+    if (IRGenTensor::isFragment(base) &&
+        !(name = gen.tensors().fragmentVariable(subscript->getBase())))
       return;
-    }
     std::vector<SemaValue> coords;
     for (const ast::ExprPtr &e : subscript->getIndices())
       coords.push_back(gen.exprs().eval(*e));

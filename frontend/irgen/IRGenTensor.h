@@ -42,6 +42,10 @@ public:
   std::optional<FragmentSelection> selectElements(const SemaValue &fragment,
                                                   const ast::SubscriptExpr &subscript,
                                                   const std::vector<SemaValue> &coords);
+  /// The variable `base` names, which takes a fragment whose elements
+  /// change (frag[c] = v, frag.fill(v)); null, reported, when `base` is no
+  /// variable or a helper's parameter (whose caller would not see it).
+  const ast::NameExpr *fragmentVariable(const ast::Expr &base);
   /// frag[coords] = value: the fragment with those elements replaced.
   SemaValue assignElements(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                            const std::vector<SemaValue> &coords, const SemaValue &value,
