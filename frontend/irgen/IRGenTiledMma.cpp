@@ -534,7 +534,7 @@ SemaValue IRGenTiledMma::makeRmemTensor(CallSite &site) {
   if (std::optional<LayoutValue> l = site.bound[0].toLayoutValue(); !shape && l && l->get<Layout>())
     shape = staticShape(SemaValue::fromIntTuple(l->get<Layout>()->shape));
   if (!shape)
-    return error(site.boundExpr(0, "layout_or_shape"),
+    return error(site.boundExpr(0, site.callee == "make_fragment" ? "layout_or_shape" : "shape"),
                  site.callee + " takes a static shape or layout, not " + site.bound[0].describe());
   if (!site.bound[1].is(SemaValue::Kind::DType))
     return error(site.boundExpr(1, "dtype"),
