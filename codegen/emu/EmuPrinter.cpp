@@ -106,7 +106,8 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
 class BodyPrinter : public ptx::MachineIRPrinter {
 public:
   BodyPrinter(const Operation &kernel, const EmuOptions &options)
-      : MachineIRPrinter([](RegisterClass rc) { return ptx::info(rc).prefix.drop_front().str(); }),
+      : MachineIRPrinter(kernel,
+                         [](RegisterClass rc) { return ptx::info(rc).prefix.drop_front().str(); }),
         kernel(kernel), options(options), webs(kernel) {}
 
   llvm::Error print(llvm::raw_ostream &os) {
@@ -245,9 +246,11 @@ private:
     LoopParts loop = loopParts(op);
     std::string iv = reg(loop.inductionVariable);
     line(indent, fmt::format("{} = {};", iv, reg(op.operand(0))));
-    checkCopies(op.operands().drop_front(3), loop.carried, where(op, "mov"), indent);
-    for (size_t i = 0; i < loop.carried.size(); ++i)
-      line(indent, fmt::format("{} = {};", reg(loop.carried[i]), reg(op.operand(3 + i))));
+    Copies initial = takeInitialRegisters(op, op.operands().drop_front(3), loop.carried);
+    checkCopies(std::vector<const Value *>(initial.from.begin(), initial.from.end()), initial.to,
+                where(op, "mov"), indent);
+    for (size_t i = 0; i < initial.to.size(); ++i)
+      line(indent, fmt::format("{} = {};", reg(initial.to[i]), reg(initial.from[i])));
     line(indent, fmt::format("for (; int32_t({}) < int32_t({}); {} += {}) {{", iv,
                              reg(op.operand(1)), iv, reg(op.operand(2))));
     if (llvm::Error e =

@@ -27,14 +27,15 @@ bool isPackOrUnpack(const ir::Operation &op) {
 }
 
 /// A wgmma's registers in use until it retires: the accumulators (its
-/// results and the operands they are tied to, the last ones) and the A
+/// results, and the operands they are tied to, the last ones, where those
+/// hand their registers over; the PTX printer copies the others) and the A
 /// registers (the other operands, except the 64-bit descriptors and the
 /// scale-d predicate).
 struct WgmmaRegisters {
   llvm::SmallVector<const ir::Value *, 8> accumulators, a;
 };
 
-WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
+WgmmaRegisters wgmmaRegisters(const ir::Operation &op, const ptx::RegisterHandOver &handOver) {
   WgmmaRegisters regs;
   const size_t tied = op.operands().size() - op.results().size();
   for (const auto &r : op.results())
@@ -42,9 +43,9 @@ WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
   for (size_t i = 0; i < op.operands().size(); ++i) {
     const ir::Value *v = op.operand(unsigned(i));
     ptx::RegisterClass rc = ptx::registerClass(v->type().element());
-    if (i >= tied)
+    if (i >= tied && handOver.takesRegisters(op, v))
       regs.accumulators.push_back(v);
-    else if (rc != ptx::RegisterClass::B64 && rc != ptx::RegisterClass::Pred)
+    else if (i < tied && rc != ptx::RegisterClass::B64 && rc != ptx::RegisterClass::Pred)
       regs.a.push_back(v);
   }
   return regs;
@@ -52,7 +53,7 @@ WgmmaRegisters wgmmaRegisters(const ir::Operation &op) {
 
 } // namespace
 
-WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) {
+WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) : handOver(kernel) {
   for (const auto &region : kernel.regions())
     for (const auto &block : region->blocks())
       visit(*block);
@@ -63,7 +64,7 @@ WgmmaRegisterWebs::WgmmaRegisterWebs(const ir::Operation &kernel) {
 void WgmmaRegisterWebs::visit(const ir::Block &block) {
   for (const auto &op : block.operations()) {
     if (isWgmma(*op)) {
-      WgmmaRegisters regs = wgmmaRegisters(*op);
+      WgmmaRegisters regs = wgmmaRegisters(*op, handOver);
       for (const auto *set : {&regs.accumulators, &regs.a}) {
         if (set->empty())
           continue;
@@ -91,8 +92,16 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
   // What the printers assign: a for's yield to its carried arguments (its
   // results); an if's yields to its results; a while's condition to the
   // after region's arguments (its results), the after region's yield to
-  // the before region's arguments. The initial values are real copies
-  // (a mov in PTX), not joined: the printer checks them as writes.
+  // the before region's arguments. A loop's initial values are real copies
+  // (a mov in PTX), which the printer checks as writes, unless they hand
+  // their registers over to the carried values.
+  auto joinInitialValues = [&](size_t skip, const ir::Block &start) {
+    for (size_t j = skip; j < op.operands().size(); ++j) {
+      const ir::Value *init = op.operand(unsigned(j));
+      if (handOver.takesRegisters(op, init))
+        join(init, start.argument(unsigned(j - skip + (op.kind() == ir::OpKind::For))));
+    }
+  };
   auto joinOperands = [&](const ir::Operation *terminator, size_t skip, auto target) {
     if (!terminator || (terminator->kind() != ir::OpKind::Yield &&
                         terminator->kind() != ir::OpKind::Condition))
@@ -106,6 +115,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
     for (size_t j = 0; j < op.results().size(); ++j)
       join(op.result(unsigned(j)), body.argument(unsigned(j + 1)));
     joinOperands(body.terminator(), 0, [&](size_t j) { return body.argument(unsigned(j + 1)); });
+    joinInitialValues(3, body);
     return;
   }
   case ir::OpKind::If:
@@ -120,6 +130,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
       join(op.result(unsigned(j)), after.argument(unsigned(j)));
     joinOperands(before.terminator(), 1, [&](size_t j) { return after.argument(unsigned(j)); });
     joinOperands(after.terminator(), 0, [&](size_t j) { return before.argument(unsigned(j)); });
+    joinInitialValues(0, before);
     return;
   }
   default:
@@ -139,7 +150,7 @@ std::optional<unsigned> WgmmaRegisterWebs::web(const ir::Value *v) const {
 }
 
 llvm::SmallVector<unsigned, 2> WgmmaRegisterWebs::websOf(const ir::Operation &op) const {
-  WgmmaRegisters regs = wgmmaRegisters(op);
+  WgmmaRegisters regs = wgmmaRegisters(op, handOver);
   llvm::SmallVector<unsigned, 2> webs;
   for (const auto *set : {&regs.accumulators, &regs.a})
     if (!set->empty())

@@ -8,9 +8,11 @@
 // values they concern.
 //
 // The emulation names one register per SSA value, but on the GPU a wgmma's
-// results are its accumulator operands' registers (the PTX printer ties
-// them), and a loop's or branch's yield carries a value into its target's
-// register; the halves an f16x2 word is packed from or unpacked to are
+// results are its accumulator operands' registers where those hand them
+// over (ptx/RegisterHandOver.h; the PTX printer copies the others first), a
+// loop's or branch's yield carries a value into its target's register, and
+// a loop's initial value that hands its registers over is its carried
+// value's; the halves an f16x2 word is packed from or unpacked to are
 // the word's register, too. A *web* is a set of values joined that way
 // around a wgmma's accumulators (or around its A registers): one register
 // set on the GPU.
@@ -21,6 +23,7 @@
 #ifndef CUTEC_CODEGEN_EMU_WGMMAREGISTERWEBS_H
 #define CUTEC_CODEGEN_EMU_WGMMAREGISTERWEBS_H
 
+#include "codegen/ptx/RegisterHandOver.h"
 #include "ir/core/IR.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -50,6 +53,7 @@ private:
   void joinYields(const ir::Operation &op);
   void join(const ir::Value *a, const ir::Value *b) { classes.unionSets(a, b); }
 
+  const ptx::RegisterHandOver handOver;
   llvm::EquivalenceClasses<const ir::Value *> classes;
   /// A value of each web, in the order the wgmmas come.
   std::vector<const ir::Value *> members;

@@ -18,6 +18,19 @@ std::vector<const ir::Value *> MachineIRPrinter::arguments(const ir::Block &bloc
   return args;
 }
 
+MachineIRPrinter::Copies
+MachineIRPrinter::takeInitialRegisters(const ir::Operation &loop, llvm::ArrayRef<ir::Value *> values,
+                                       llvm::ArrayRef<const ir::Value *> targets) {
+  Copies copies;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (handOver.takesRegisters(loop, values[i]) && alias(targets[i], values[i]))
+      continue;
+    copies.from.push_back(values[i]);
+    copies.to.push_back(targets[i]);
+  }
+  return copies;
+}
+
 void MachineIRPrinter::aliasResults(const ir::Operation &loop,
                                     llvm::ArrayRef<const ir::Value *> values) {
   for (size_t i = 0; i < values.size(); ++i)
@@ -86,7 +99,8 @@ llvm::Error MachineIRPrinter::printRegionBody(const ir::Block &block, unsigned i
 llvm::Error MachineIRPrinter::printWhile(const ir::Operation &op, unsigned indent) {
   const ir::Block &before = op.regions()[0]->front(), &after = op.regions()[1]->front();
   std::vector<const ir::Value *> carried = arguments(before), forwarded = arguments(after);
-  printInitialValues(op, op.operands(), indent, carried);
+  Copies copies = takeInitialRegisters(op, op.operands(), carried);
+  printInitialValues(op, copies.from, indent, copies.to);
   beginWhile(op, indent);
   if (llvm::Error e = printRegionBody(before, indent + 1, forwarded))
     return e;

@@ -9,6 +9,7 @@
 #ifndef CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
 #define CUTEC_CODEGEN_PTX_MACHINEIRPRINTER_H
 
+#include "codegen/ptx/RegisterHandOver.h"
 #include "target/ptx/MachineTypes.h"
 #include "ir/core/IR.h"
 
@@ -23,8 +24,9 @@ public:
 
 protected:
   /// `registerPrefix` gives each class's name prefix: "%r" in PTX, "r" in C++.
-  explicit MachineIRPrinter(std::function<std::string(RegisterClass)> registerPrefix)
-      : registerPrefix(std::move(registerPrefix)) {}
+  MachineIRPrinter(const ir::Operation &kernel,
+                   std::function<std::string(RegisterClass)> registerPrefix)
+      : handOver(kernel), registerPrefix(std::move(registerPrefix)) {}
 
   /// The loop's induction variable and carried values (its block arguments).
   struct LoopParts {
@@ -34,6 +36,15 @@ protected:
   static LoopParts loopParts(const ir::Operation &loop);
   /// A block's arguments.
   static std::vector<const ir::Value *> arguments(const ir::Block &block);
+  /// A loop's initial values (`values`) and the values they start
+  /// (`targets`): those that hand their registers over (RegisterHandOver)
+  /// give them to their targets here; the pairs left to copy are returned.
+  struct Copies {
+    std::vector<ir::Value *> from;
+    std::vector<const ir::Value *> to;
+  };
+  Copies takeInitialRegisters(const ir::Operation &loop, llvm::ArrayRef<ir::Value *> values,
+                              llvm::ArrayRef<const ir::Value *> targets);
   /// After a loop: its results are `registers` (its carried values).
   void aliasResults(const ir::Operation &loop, llvm::ArrayRef<const ir::Value *> registers);
   /// Gives `value` the register of `as` unless it has one already; whether
@@ -85,6 +96,7 @@ protected:
   virtual llvm::Error error(const llvm::Twine &message) const = 0;
 
   std::string body;
+  const RegisterHandOver handOver;
 
 private:
   std::function<std::string(RegisterClass)> registerPrefix;

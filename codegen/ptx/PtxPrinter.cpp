@@ -31,13 +31,8 @@ using ir::Value;
 class KernelPrinter : public MachineIRPrinter {
 public:
   KernelPrinter(const Operation &kernel, const llvm::SourceMgr *lineInfo)
-      : MachineIRPrinter([](RegisterClass rc) { return info(rc).prefix.str(); }),
-        kernel(kernel), lineInfo(lineInfo) {
-    ir::walk(const_cast<Operation &>(kernel), [&](Operation &op) {
-      for (const Value *v : op.operands())
-        ++uses[v];
-    });
-  }
+      : MachineIRPrinter(kernel, [](RegisterClass rc) { return info(rc).prefix.str(); }),
+        kernel(kernel), lineInfo(lineInfo) {}
 
   llvm::Error print(llvm::raw_ostream &os) {
     const ir::Block &entry = *kernel.regions()[0]->blocks().front();
@@ -144,8 +139,9 @@ private:
     locate(op, indent);
     LoopParts loop = loopParts(op);
     copy(indent, loop.inductionVariable, op.operand(0));
-    for (size_t i = 0; i < loop.carried.size(); ++i)
-      copy(indent, loop.carried[i], op.operand(3 + i));
+    Copies initial = takeInitialRegisters(op, op.operands().drop_front(3), loop.carried);
+    for (size_t i = 0; i < initial.to.size(); ++i)
+      copy(indent, initial.to[i], initial.from[i]);
     std::string head = label("loop"), end = label("end"), pred = freshRegister(RegisterClass::Pred);
     body += head + ":\n";
     std::string iv = reg(loop.inductionVariable);
@@ -217,16 +213,17 @@ private:
       return error("'" + *opcode + "' has the wrong number of operands");
     locate(op, indent);
     // wgmma reads and writes one register list, its last operands: an
-    // accumulator register that nothing else reads becomes its result's,
-    // and the others are copied first (ptxas would wait for an in-flight
-    // wgmma before copying a register it writes).
+    // accumulator register that nothing else reads (RegisterHandOver)
+    // becomes its result's, and the others are copied first (ptxas would
+    // wait for an in-flight wgmma before copying a register it writes).
     const bool wgmma = isWgmmaSyntax(inst->syntax);
     const size_t firstAccumulator = op.operands().size() - op.results().size();
     std::vector<bool> copied(op.results().size(), false);
     if (wgmma)
       for (size_t i = 0; i < op.results().size(); ++i) {
         const Value *accumulator = op.operand(unsigned(firstAccumulator + i));
-        copied[i] = uses[accumulator] != 1 || !alias(op.result(unsigned(i)), accumulator);
+        copied[i] = !handOver.takesRegisters(op, accumulator) ||
+                    !alias(op.result(unsigned(i)), accumulator);
       }
     std::vector<std::string> r, a;
     for (const auto &v : op.results())
@@ -381,8 +378,6 @@ private:
   const llvm::SourceMgr *lineInfo;
   /// The (file, line, column) of the last `.loc`.
   std::tuple<unsigned, unsigned, unsigned> lastPosition{0, 0, 0};
-  /// How many operands each value is.
-  llvm::DenseMap<const Value *, unsigned> uses;
   unsigned labelCount = 0;
   /// The head and exit labels of the `while` loops being printed.
   std::vector<std::pair<std::string, std::string>> whileLabels;

@@ -14,21 +14,10 @@ import sys
 import torch
 
 import cutec
+from timing import cuda_seconds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..")
-
-
-def bench(fn, repeats=50):
-    for _ in range(5):
-        fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(repeats):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / repeats * 1e-3
 
 
 def main(M, N, K):
@@ -42,8 +31,8 @@ def main(M, N, K):
     gemm(a, b, c)
     want = torch.matmul(a, b.t())
     error = ((c.float() - want.float()).abs().max() / want.float().abs().max()).item()
-    ours = bench(lambda: gemm(a, b, c))
-    theirs = bench(lambda: torch.matmul(a, b.t(), out=c))
+    ours = cuda_seconds(lambda: gemm(a, b, c))
+    theirs = cuda_seconds(lambda: torch.matmul(a, b.t(), out=c))
     print(f"f16 {M}x{N}x{K}: max error {error:.1e} of the largest value; "
           f"cutec {flops / ours / 1e12:.0f} TFLOP/s, torch.matmul (cuBLAS) "
           f"{flops / theirs / 1e12:.0f} TFLOP/s ({theirs / ours:.0%})")
@@ -54,8 +43,8 @@ def main(M, N, K):
     one = torch.tensor(1.0, device="cuda")
     want = torch._scaled_mm(a8, b8.t(), scale_a=one, scale_b=one, out_dtype=torch.float16)
     error = ((c.float() - want.float()).abs().max() / want.float().abs().max()).item()
-    ours = bench(lambda: gemm_fp8(a8, b8, c))
-    theirs = bench(lambda: torch._scaled_mm(a8, b8.t(), scale_a=one, scale_b=one,
+    ours = cuda_seconds(lambda: gemm_fp8(a8, b8, c))
+    theirs = cuda_seconds(lambda: torch._scaled_mm(a8, b8.t(), scale_a=one, scale_b=one,
                                             out_dtype=torch.float16))
     print(f"fp8 {M}x{N}x{K}: max error {error:.1e} of the largest value; "
           f"cutec {flops / ours / 1e12:.0f} TFLOP/s, torch._scaled_mm (cuBLASLt) "

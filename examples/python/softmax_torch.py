@@ -11,6 +11,7 @@ import os
 import torch
 
 import cutec
+from timing import cuda_seconds
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 _kernels = {}
@@ -34,24 +35,13 @@ def softmax(x):
     return y
 
 
-def bench(fn, repeats=100):
-    for _ in range(5):
-        fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(repeats):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / repeats * 1e3
-
-
 def main():
     for rows, cols in [(4096, 1024), (4096, 8192), (256, 32768), (64, 131072)]:
         x = torch.randn(rows, cols, device="cuda") * 4
         got, want = softmax(x), torch.softmax(x, dim=-1)
         error = ((got - want).abs() / want.abs().clamp_min(1e-30)).max().item()
-        ours, theirs = bench(lambda: softmax(x)), bench(lambda: torch.softmax(x, dim=-1))
+        ours, theirs = (1e6 * cuda_seconds(lambda: softmax(x)),
+                         1e6 * cuda_seconds(lambda: torch.softmax(x, dim=-1)))
         print(f"{rows}x{cols}: max relative error {error:.1e}; cutec {ours:.1f} us, "
               f"torch.softmax {theirs:.1f} us ({theirs / ours:.2f}x)")
 

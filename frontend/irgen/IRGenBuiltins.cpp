@@ -351,6 +351,16 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
     args.push_back(std::move(*lv));
   }
   const SemaValue &first = site.args.empty() ? SemaValue::poison() : site.args[0];
+  // composition(t, L), logical_divide(t, tiler), ... of a tensor: a view.
+  if (IRGenTensor::givesView(name) && IRGenTensor::isCoordinateTensor(first))
+    return gen.tensors().mapCoordinates(first, [&](const SemaValue &mode) {
+      CallSite each = site;
+      each.args[0] = mode;
+      return callLayoutBuiltin(name, each);
+    });
+  const bool ofView = IRGenTensor::givesView(name) && first.is(SemaValue::Kind::RunTime) &&
+                      first.type().isTensor() &&
+                      first.type().memorySpace() != ir::MemorySpace::Register;
   const bool ofFragment = first.is(SemaValue::Kind::RunTime) && first.type().isTensor() &&
                           first.type().memorySpace() == ir::MemorySpace::Register;
   if (ofFragment) // its elements by their logical index, which the result maps to
@@ -360,6 +370,8 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
   if (ofFragment && result->get<Layout>())
     return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), site.loc(), site.range());
+  if (ofView && result->get<Layout>() && requireBuilder(site.loc(), name + "() of a tensor"))
+    return gen.tensors().viewUnder(first, *result->get<Layout>(), site.loc());
   return SemaValue::fromLayoutValue(std::move(*result));
 }
 

@@ -87,7 +87,7 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
   if (base.is(SemaValue::Kind::RunTime)) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
-      names.insert(names.end(), {"load", "store", "layout", "shape", "stride"});
+      names.insert(names.end(), {"load", "store", "layout", "shape", "stride", "iterator"});
     if (IRGenTensor::isFragment(base))
       names.insert(names.end(), {"reduce", "fill"});
   }
@@ -385,6 +385,8 @@ SemaValue IRGenExpr::binary(ast::BinaryOp op, const SemaValue &lhs, const SemaVa
         (op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne))
       return SemaValue::boolean((lhs.boolValue() == rhs.boolValue()) == (op == ast::BinaryOp::Eq));
   }
+  if (IRGenTensor::isPointer(lhs) || IRGenTensor::isPointer(rhs))
+    return gen.tensors().pointerArithmetic(op, lhs, rhs, site);
   return scalarBinary(op, lhs, rhs, site);
 }
 
@@ -585,6 +587,8 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
       return SemaValue::method(base, name);
     if (type.isTensor() && name == "layout")
       return SemaValue::fromLayoutValue(type.tensorLayout());
+    if (type.isTensor() && name == "iterator")
+      return gen.tensors().iteratorOf(base, attribute.getBase());
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }

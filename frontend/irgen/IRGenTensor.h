@@ -7,6 +7,7 @@
 //   IRGenFragment.cpp register fragments: elements, element-wise operations, reduce
 //   IRGenFragmentValues.cpp building fragments: frag[c] = v, where, full_like, fill
 //   IRGenAtomic.cpp   atomic read-modify-write of one element
+//   IRGenView.cpp     iterators, make_tensor, views under layout functions, recast_tensor
 #ifndef CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
 #define CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
 
@@ -92,6 +93,19 @@ public:
   SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                     const std::vector<SemaValue> &coords);
   SemaValue load(const SemaValue &view, const ast::Expr &expr);
+
+  /// t.iterator: a `Pointer` object (the tensor and an element offset).
+  static bool isPointer(const SemaValue &v);
+  SemaValue iteratorOf(const SemaValue &tensor, const ast::Expr &expr);
+  /// iterator + n, n + iterator, iterator - n.
+  SemaValue pointerArithmetic(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
+                              const BinarySite &site);
+  SemaValue makeTensor(CallSite &site);
+  SemaValue recastTensor(CallSite &site);
+  /// Whether the layout function `name` of a tensor gives a tensor (a
+  /// view of the same memory under the function's layout), as in CuTe.
+  static bool givesView(llvm::StringRef name);
+  SemaValue viewUnder(const SemaValue &tensor, const Layout &layout, llvm::SMLoc loc);
   void store(const SemaValue &value, const SemaValue &view, const ast::Expr &valueExpr,
              llvm::SMLoc loc);
 };

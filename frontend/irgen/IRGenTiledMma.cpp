@@ -353,6 +353,14 @@ SemaValue IRGenTiledMma::callTiledMmaMethod(const SemaValue &method, CallSite &s
                               : "a tiled MMA, not of its slice"),
                  {site.range()});
   const SemaValue &arg = site.args[0];
+  // A coordinate tensor partitions mode by mode, as data would: each
+  // element's (row, column), as index arithmetic.
+  if (onSlice && IRGenTensor::isCoordinateTensor(arg))
+    return gen.tensors().mapCoordinates(arg, [&](const SemaValue &mode) {
+      CallSite each = site;
+      each.args[0] = mode;
+      return callTiledMmaMethod(method, each);
+    });
   // A warpgroup thread's register fragments: the accumulator, and A when it
   // comes from registers.
   const bool registers = mma.warpgroup && (operand == MmaOperand::C ||
@@ -492,13 +500,15 @@ SemaValue IRGenTiledMma::tiledMmaGemm(CallSite &site) {
                               : ir::name(want).str() + " in shared memory") +
                        ", not " + v.describe());
     const Layout &l = v.type().tensorLayout();
-    if (l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
+    if ((l.rank() == 3 || l.rank() == 2) && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
       // ((instMN, instK), MMA_MN, MMA_K) -> ((instMN, MMA_MN), (instK, MMA_K)),
-      // each mode coalesced: the tile the plain gemm takes.
+      // each mode coalesced: the tile the plain gemm takes. A K block of
+      // it, ((instMN, instK), MMA_MN), is the same with one K block.
       Layout mn = coalesce(
           makeLayout({Layout(l.shape[0][0], l.stride[0][0]), Layout(l.shape[1], l.stride[1])}));
-      Layout k = coalesce(
-          makeLayout({Layout(l.shape[0][1], l.stride[0][1]), Layout(l.shape[2], l.stride[2])}));
+      Layout k = Layout(l.shape[0][1], l.stride[0][1]);
+      if (l.rank() == 3)
+        k = coalesce(makeLayout({k, Layout(l.shape[2], l.stride[2])}));
       site.args[i] = relayout(v, makeLayout({mn, k}), site.argExpr(i).getLoc());
     }
     const Layout &tile = site.args[i].type().tensorLayout();

@@ -408,19 +408,19 @@ private:
 
   /// A view of a kernel parameter, shared allocation, tensor-memory or
   /// identity tensor; one of another CTA's shared memory (dsmem) names its
-  /// i32 rank.
+  /// i32 rank. Its element type may differ from the base's (recast_tensor):
+  /// the offset counts the view's elements.
   void verifyView(const Operation &op) {
     bool peer = op.result()->type().isTensor() &&
                 op.result()->type().memorySpace() == MemorySpace::ClusterShared;
     if (expectOperands(op, peer ? 3 : 2) &&
         (!op.operand(0)->type().isTensor() || !isViewBase(*op.operand(0)) ||
          op.operand(1)->type() != Type::scalar(DataType::I32) || !op.result()->type().isTensor() ||
-         op.result()->type().element() != op.operand(0)->type().element() ||
          op.operand(0)->type().memorySpace() !=
              (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
          (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
       fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-               "at an i32 offset, keeping its element type and memory space (a dsmem view of "
+               "at an i32 offset (in the view's elements), keeping its memory space (a dsmem view of "
                "a shared allocation adds an i32 CTA rank)");
   }
 

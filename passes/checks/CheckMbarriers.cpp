@@ -21,8 +21,10 @@
 // producer's prologue and its loop body, or the two branches of an `if`,
 // are separate phases, while the warps of different roles add up. Where a
 // thread reaches TMA loads or expect_tx in more than one such place, bytes
-// are not compared. Barriers indexed at run time (`full[s]`) stand for every
-// element of their array.
+// are not compared. A barrier indexed at run time (`full[s]`) is, for each
+// thread, the element its index evaluates to there (`bars[warp_idx()]`),
+// or every element of its array where the index is not known (a pipeline
+// state's).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/checks/PipelineChecks.h"
@@ -113,9 +115,9 @@ public:
             element.push_back(s);
         }
         if (!arrivalsReported)
-          arrivalsReported = checkArrivals(*alloc, element);
+          arrivalsReported = checkArrivals(*alloc, element, e);
         if (!bytesReported)
-          bytesReported = checkBytes(*alloc, element);
+          bytesReported = checkBytes(*alloc, element, e);
       }
     }
   }
@@ -203,8 +205,21 @@ private:
     return reported;
   }
 
-  /// Arrivals per phase on each CTA's barrier, or nullopt when unknown.
-  std::optional<std::vector<int64_t>> arrivals(const SiteList &sites, const Site **first) {
+  /// Whether thread `point` of `s` uses barrier `element` (or "*", any).
+  bool usesElement(const Site &s, unsigned point, const std::string &element) const {
+    if (element == "*")
+      return true;
+    const Value *index = barrierIndex(mbarrierOperand(*s.op));
+    if (!index)
+      return true;
+    std::optional<int64_t> i = reach.evaluate(index, point, *s.points);
+    return !i || std::to_string(*i) == element;
+  }
+
+  /// Arrivals per phase on each CTA's barrier `element`, or nullopt when
+  /// unknown.
+  std::optional<std::vector<int64_t>> arrivals(const SiteList &sites, const std::string &element,
+                                               const Site **first) {
     using Key = std::tuple<int64_t, unsigned, const Block *, unsigned>;
     std::map<Key, int64_t> perPhase;
     for (const Site &s : sites) {
@@ -213,6 +228,8 @@ private:
       if (!s.points)
         return std::nullopt;
       for (unsigned p : s.points->set_bits()) {
+        if (!usesElement(s, p, element))
+          continue;
         std::optional<llvm::SmallVector<int64_t, 2>> targets = arrivalTargets(s, p);
         if (!targets)
           return std::nullopt;
@@ -258,10 +275,10 @@ private:
 
   /// Reports the first CTA whose arrivals differ from the count; true when
   /// it did.
-  bool checkArrivals(const Operation &alloc, const SiteList &sites) {
+  bool checkArrivals(const Operation &alloc, const SiteList &sites, const std::string &element) {
     const Site *init = nullptr, *first = nullptr;
     auto expected = initCount(sites, &init);
-    auto counts = expected ? arrivals(sites, &first) : std::nullopt;
+    auto counts = expected ? arrivals(sites, element, &first) : std::nullopt;
     if (!counts || !first)
       return false;
     for (int64_t r = 0; r < ctas(); ++r) {
@@ -290,7 +307,7 @@ private:
   /// Compares the bytes expect_tx announces for each CTA's barrier with
   /// those its loads bring, unless a site's threads or a thread's phase are
   /// unknown; true when it reported.
-  bool checkBytes(const Operation &alloc, const SiteList &sites) {
+  bool checkBytes(const Operation &alloc, const SiteList &sites, const std::string &element) {
     std::vector<int64_t> expected(size_t(ctas()), 0), delivered(size_t(ctas()), 0);
     std::map<const Operation *, std::vector<int64_t>> brought;
     llvm::DenseMap<unsigned, std::pair<const Block *, unsigned>> phaseOf;
@@ -310,6 +327,8 @@ private:
       std::vector<int64_t> &mine = brought[s.op];
       mine.assign(size_t(ctas()), 0);
       for (unsigned p : s.points->set_bits()) {
+        if (!usesElement(s, p, element))
+          continue;
         auto [it, inserted] = phaseOf.try_emplace(p, s.segment);
         if (!inserted && it->second != s.segment)
           return false;

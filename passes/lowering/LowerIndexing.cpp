@@ -430,7 +430,7 @@ private:
     const Operation *alloc = view.operand(0)->definingOp();
     if (!alloc)
       return 16;
-    const int64_t *offset = alloc->get(attr::offset);
+    const int64_t *offset = alloc->get<int64_t>(attr::offset);
     const int64_t *sharedAlign = kernel.get(attr::sharedAlign);
     if (alloc->kind() != OpKind::SmemAlloc || !offset || !sharedAlign)
       return 1;

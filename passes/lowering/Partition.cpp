@@ -97,9 +97,13 @@ public:
 private:
   /// The symbolic offset that `op` adds to its operand's view.
   static llvm::Expected<IntExpr> tileOffset(const Operation &op) {
-    // cute.make_tensor: the operand's memory under another layout; cute.mapa:
-    // the same bytes in another CTA.
-    if (op.kind() == OpKind::MakeTensor || op.kind() == OpKind::Mapa)
+    // cute.make_tensor: the operand's memory under another layout, from its
+    // `offset` on; cute.mapa: the same bytes in another CTA.
+    if (op.kind() == OpKind::MakeTensor) {
+      const IntTuple *offset = op.get<IntTuple>(attr::offset);
+      return offset ? offset->leaf() : IntExpr(0);
+    }
+    if (op.kind() == OpKind::Mapa)
       return IntExpr(0);
     const Layout &layout = op.operand(0)->type().tensorLayout();
     const IntTuple *coord = op.get(attr::coord);
@@ -147,7 +151,8 @@ private:
     Value *rank = mapa ? op.operand(1) : nullptr;
     if (Operation *parent = base->definingOp(); parent && parent->kind() == OpKind::View) {
       base = parent->operand(0);
-      delta = b.createValue(OpKind::Add, op.loc(), delta->type(), {parent->operand(1), delta});
+      Value *start = inElementsOf(b, op, parent->operand(1), parent->result()->type().element());
+      delta = b.createValue(OpKind::Add, op.loc(), delta->type(), {start, delta});
       if (parent->operands().size() > 2)
         rank = parent->operand(2);
     } else if (!isParameter(kernel, base)) {
@@ -162,6 +167,20 @@ private:
     view->setNameHint(op.result()->nameHint());
     ir::replaceAllUsesWith(kernel, op.result(), view);
     return view->definingOp();
+  }
+
+  /// The offset `elements` of `from` counted in `op`'s elements (a
+  /// recast_tensor's are wider or narrower).
+  static Value *inElementsOf(ir::Builder &b, const Operation &op, Value *elements,
+                             ir::DataType from) {
+    const unsigned before = ir::bitWidth(from), after = ir::bitWidth(op.result()->type().element());
+    if (before == after)
+      return elements;
+    const bool wider = after > before;
+    Value *ratio = b.constantInt(op.loc(), elements->type().element(),
+                                 wider ? after / before : before / after);
+    return b.createValue(wider ? OpKind::Div : OpKind::Mul, op.loc(), elements->type(),
+                         {elements, ratio});
   }
 
   /// Accesses of a whole parameter or allocation go through a view at

@@ -9,6 +9,13 @@
 // expect_tx is on, and writes the sum into the placeholder or reports a declared count that
 // differs, with a note at each load.
 //
+// Which loads are a stage's: those that follow its expect_tx in program
+// order, up to the next expect_tx on the same barriers, so that a ring
+// whose stages receive different tiles in turn (K, then V) has each
+// acquire's own bytes. Where an expect_tx has no load after it that way
+// (loads issued before the acquire, or elsewhere), every load on the
+// barriers counts for every stage.
+//
 // What a load brings to its stage's barrier: its box's bytes, once per
 // destination CTA of a multicast (each copy completes its own bytes), and
 // twice for `cta_group=2`, whose loads of both CTAs of the pair complete on
@@ -25,6 +32,7 @@
 #include "ir/core/Builder.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/bit.h"
 
 namespace cutec {
@@ -38,15 +46,36 @@ public:
 
   void run(Operation &kernel, PassContext &context) override {
     llvm::DenseMap<const Operation *, std::vector<Operation *>> loadsByBarriers;
-    for (Operation *load : collect(kernel, OpKind::TmaLoad))
-      if (const Operation *barriers = allocationOf(load->operand(2)))
-        loadsByBarriers[barriers].push_back(load);
-    for (Operation *expect : collect(kernel, OpKind::MbarrierExpectTx)) {
+    llvm::DenseMap<const Operation *, std::vector<Operation *>> loadsAfter;
+    llvm::DenseMap<const Operation *, Operation *> lastExpect;
+    walk(kernel, [&](Operation &op) {
+      if (op.kind() == OpKind::MbarrierExpectTx && isPipelineExpect(op))
+        if (const Operation *barriers = allocationOf(op.operand(0)))
+          lastExpect[barriers] = &op;
+      if (op.kind() != OpKind::TmaLoad)
+        return;
+      if (const Operation *barriers = allocationOf(op.operand(2))) {
+        loadsByBarriers[barriers].push_back(&op);
+        if (Operation *expect = lastExpect.lookup(barriers))
+          loadsAfter[expect].push_back(&op);
+      }
+    });
+    std::vector<Operation *> expects;
+    for (Operation *expect : collect(kernel, OpKind::MbarrierExpectTx))
+      if (isPipelineExpect(*expect))
+        expects.push_back(expect);
+    // Barrier arrays with an expect_tx that no load follows: every load counts.
+    llvm::DenseSet<const Operation *> unordered;
+    for (Operation *expect : expects)
+      if (loadsAfter.lookup(expect).empty())
+        unordered.insert(allocationOf(expect->operand(0)));
+    for (Operation *expect : expects) {
       bool derive = expect->get(attr::pipelineTx) != nullptr;
-      if (!derive && !expect->get(attr::pipelineTxDeclared))
-        continue;
       const Operation *barriers = allocationOf(expect->operand(0));
-      std::optional<int64_t> sum = stageBytes(loadsByBarriers.lookup(barriers), *expect, context);
+      const std::vector<Operation *> &loads = unordered.contains(barriers)
+                                                  ? loadsByBarriers[barriers]
+                                                  : loadsAfter[expect];
+      std::optional<int64_t> sum = stageBytes(loads, *expect, context);
       if (!sum)
         continue;
       if (derive) {
@@ -62,13 +91,17 @@ public:
                                        " bytes per stage, but the TMA loads that complete on "
                                        "its barriers bring " +
                                        llvm::Twine(*sum));
-      for (const Operation *load : loadsByBarriers.lookup(barriers))
+      for (const Operation *load : loads)
         context.note(load->loc(), "this load brings " + llvm::Twine(*loadBytes(*load, context)) +
                                       " bytes to the stage");
     }
   }
 
 private:
+  static bool isPipelineExpect(const Operation &expect) {
+    return expect.get(attr::pipelineTx) || expect.get(attr::pipelineTxDeclared);
+  }
+
   /// What one load brings to its stage's barrier, or nullopt (reported)
   /// when its multicast mask is not a compile-time constant.
   std::optional<int64_t> loadBytes(const Operation &load, PassContext &context) {

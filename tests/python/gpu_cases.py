@@ -94,6 +94,17 @@ def cases():
     case("warp_specialized", "warp_specialized.cute", {"K": K, "L": L},
          {"x": rng.standard_normal(256 * K * L).astype(np.float32),
           "y": np.zeros(256 * L, np.float32)}, ["y"])
+    # A wgmma GEMM whose epilogue adds bias[col] through a make_tensor view
+    # and stores only inside C, by the accumulator's coordinates.
+    M, N = 100, 75
+    A = rng.integers(-4, 5, (M, 64)).astype(np.float16)
+    B = rng.integers(-4, 5, (N, 64)).astype(np.float16)
+    bias = (rng.integers(-64, 64, N) / 8).astype(np.float32)
+    case("masked_bias", "../tests/lit/run/Inputs/wgmma_coords.cute", {"M": M, "N": N},
+         {"mA": A, "mB": B, "bias": bias, "mC": np.zeros((M, N), np.float32)}, ["mC"],
+         kernel="masked_bias",
+         reference=lambda i: {"mC": i["mA"].astype(np.float32) @ i["mB"].astype(np.float32).T
+                              + i["bias"]})
     # Register fragments as values (tests/lit/run/fragment-values.test,
     # online-softmax.test): selects, reductions per mode, warp reductions
     # and broadcasts of fragments.
