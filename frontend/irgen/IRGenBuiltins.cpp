@@ -369,8 +369,7 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
   if (!result)
     return error(site.loc(), llvm::toString(result.takeError()), {site.range()});
   if (ofFragment && result->get<Layout>())
-    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), 0, site.loc(),
-                                           site.range());
+    return gen.tensors().rearrangeFragment(first, *result->get<Layout>(), site.loc(), site.range());
   if (ofView && result->get<Layout>() && requireBuilder(site.loc(), name + "() of a tensor"))
     return gen.tensors().viewUnder(first, *result->get<Layout>(), site.loc());
   return SemaValue::fromLayoutValue(std::move(*result));
@@ -457,6 +456,8 @@ SemaValue IRGenBuiltins::callMethod(const SemaValue &method, CallSite &site) {
   }
   if (name == "reduce")
     return gen.tensors().fragmentReduce(self, site);
+  if (name == "fill")
+    return gen.tensors().fill(self, site);
   if (name == "store") {
     if (!checkArity(site, "store", 1, 1))
       return SemaValue::poison();

@@ -180,7 +180,7 @@ void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names) {
     const auto &call = llvm::cast<ast::CallExpr>(expr);
     if (const auto *method = llvm::dyn_cast<ast::AttributeExpr>(&call.getCallee()))
       if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&method->getBase()))
-        if (isUpdatingMethodName(method->getName()))
+        if (isUpdatingMethodName(method->getName()) || method->getName() == "fill")
           addName(name->getName(), names);
     collectReceivers(call.getCallee(), names);
     each(call.getArgs());
@@ -218,13 +218,23 @@ static void collectChangedByLoop(const ast::Block &body, ChangedNames &changed) 
     addName(name, changed.receivers);
 }
 
+/// `frag[c] = v` changes `frag` when it is a register fragment, as its
+/// updating methods do (a view in memory stays as it is).
+static void collectElementTarget(const ast::Expr &target, std::vector<std::string> &receivers) {
+  if (const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(&target))
+    if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&subscript->getBase()))
+      addName(name->getName(), receivers);
+}
+
 void collectChanged(const ast::Stmt &stmt, ChangedNames &changed) {
   if (const auto *assign = llvm::dyn_cast<ast::AssignStmt>(&stmt)) {
     collectAssignedNames(assign->getTarget(), changed.assigned);
+    collectElementTarget(assign->getTarget(), changed.receivers);
     collectReceivers(assign->getTarget(), changed.receivers);
     collectReceivers(assign->getValue(), changed.receivers);
   } else if (const auto *aug = llvm::dyn_cast<ast::AugAssignStmt>(&stmt)) {
     collectAssignedNames(aug->getTarget(), changed.assigned);
+    collectElementTarget(aug->getTarget(), changed.receivers);
     collectReceivers(aug->getTarget(), changed.receivers);
     collectReceivers(aug->getValue(), changed.receivers);
   } else if (const auto *expr = llvm::dyn_cast<ast::ExprStmt>(&stmt)) {
@@ -348,8 +358,9 @@ std::vector<IRGenStmt::CarriedVariable> IRGenStmt::carryIntoLoop(const ChangedNa
     if (name == loopVariable || it == ctx.frame->locals->end() ||
         llvm::any_of(carried, [&](const CarriedVariable &v) { return v.name == name; }))
       return;
-    // A method called on a tensor (`gC.store(v)`) leaves it as it is.
-    if (onlyObjects && !it->second.is(Kind::Object))
+    // A method called on a tensor in memory (`gC.store(v)`) leaves it as
+    // it is; a register fragment's fill and element assignments do not.
+    if (onlyObjects && !it->second.is(Kind::Object) && !IRGenTensor::isFragment(it->second))
       return;
     if (std::optional<CarriedVariable> var = startCarrying(name, it->second, loc, inits))
       carried.push_back(std::move(*var));

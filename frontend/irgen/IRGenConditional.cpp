@@ -92,43 +92,44 @@ SemaValue IRGenExpr::shortCircuit(ast::BinaryOp op, const SemaValue &lhs,
   return SemaValue::runTime(choose(lhs.irValue(), constant, c, rhs, b, loc));
 }
 
-/// The type both branches of a run-time conditional take: a run-time
-/// branch's, which a compile-time number adopts; for two compile-time
-/// values, bool, i32 or (with a float among them) f32. Null when they
-/// cannot meet; `why` then says so.
-static std::optional<ir::DataType> commonType(const SemaValue &a, const SemaValue &b,
-                                              std::string &why) {
+std::optional<ir::DataType> IRGenExpr::choiceType(const SemaValue &a, const SemaValue &b,
+                                                  llvm::StringRef what, std::string &why) {
   auto scalar = [](const SemaValue &v) {
     return v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) ||
            v.is(SemaValue::Kind::Bool) || (v.is(SemaValue::Kind::RunTime) && v.type().isScalar());
   };
   for (const SemaValue *v : {&a, &b})
     if (!scalar(*v)) {
-      why = "a conditional expression with a run-time condition chooses between scalars "
-            "(numbers or bools), not " +
-            v->describe();
+      why = (what +
+             " with a run-time condition chooses between scalars (numbers or bools), "
+             "not " +
+             v->describe())
+                .str();
       return std::nullopt;
     }
   bool aRunTime = a.is(SemaValue::Kind::RunTime), bRunTime = b.is(SemaValue::Kind::RunTime);
   if (aRunTime && bRunTime && a.type() != b.type()) {
-    why = "the two values of a conditional expression have different types, " + a.type().str() +
-          " and " + b.type().str() + "; convert one with .to(...)";
+    why = ("the two values of " + what + " have different types, " + a.type().str() + " and " +
+           b.type().str() + "; convert one with .to(...)")
+              .str();
     return std::nullopt;
   }
   if (aRunTime || bRunTime) {
     // Like arithmetic, a choice is made in 32-bit registers (selp.b32).
     ir::DataType t = (aRunTime ? a : b).type().element();
     if (t != ir::DataType::Bool && ir::bitWidth(t) < 32) {
-      why = "a conditional expression chooses between 32-bit values, not " + ir::name(t).str() +
-            "; convert with .to(" + (ir::isFloat(t) ? "f32" : "i32") + ") first";
+      why = (what + " chooses between 32-bit values, not " + ir::name(t) + "; convert with .to(" +
+             (ir::isFloat(t) ? "f32" : "i32") + ") first")
+                .str();
       return std::nullopt;
     }
     return t;
   }
   bool aBool = a.is(SemaValue::Kind::Bool), bBool = b.is(SemaValue::Kind::Bool);
   if (aBool != bBool) {
-    why = "the two values of a conditional expression must both be bools or both be numbers, "
-          "not " + a.describe() + " and " + b.describe();
+    why = ("the two values of " + what + " must both be bools or both be numbers, not " +
+           a.describe() + " and " + b.describe())
+              .str();
     return std::nullopt;
   }
   if (aBool)
@@ -136,6 +137,24 @@ static std::optional<ir::DataType> commonType(const SemaValue &a, const SemaValu
   if (a.is(SemaValue::Kind::Float) || b.is(SemaValue::Kind::Float))
     return ir::DataType::F32;
   return ir::DataType::I32;
+}
+
+// `a if c else b` with a fragment among the values: both are computed and
+// a select per element chooses (where(c, a, b)), which is what Python
+// means as long as computing the other value cannot be observed.
+SemaValue IRGenExpr::fragmentConditional(const SemaValue &condition, Aside &onTrue, Aside &onFalse,
+                                         const ast::ConditionalExpr &expr) {
+  if (hasEffects(*onTrue.block) || hasEffects(*onFalse.block))
+    return error(expr.getIfLoc(),
+                 "a conditional expression between register fragments computes both values, "
+                 "and one of these has effects (a load, a call); compute them before and choose "
+                 "with where(c, a, b)",
+                 {expr.getRange()});
+  ctx.builder->insertAll(*onTrue.block);
+  ctx.builder->insertAll(*onFalse.block);
+  return gen.tensors().select(condition, onTrue.value, onFalse.value,
+                              {&expr.getCondition(), &expr.getThen(), &expr.getElse()},
+                              expr.getIfLoc());
 }
 
 SemaValue IRGenExpr::evalConditional(const ast::ConditionalExpr &expr) {
@@ -154,8 +173,11 @@ SemaValue IRGenExpr::evalConditional(const ast::ConditionalExpr &expr) {
   Aside onFalse = evalAside(expr.getElse());
   if (onTrue.value.isPoison() || onFalse.value.isPoison())
     return SemaValue::poison();
+  if (IRGenTensor::isFragment(onTrue.value) || IRGenTensor::isFragment(onFalse.value))
+    return fragmentConditional(condition, onTrue, onFalse, expr);
   std::string why;
-  std::optional<ir::DataType> type = commonType(onTrue.value, onFalse.value, why);
+  std::optional<ir::DataType> type =
+      choiceType(onTrue.value, onFalse.value, "a conditional expression", why);
   if (!type)
     return error(expr.getIfLoc(), why, {expr.getRange()});
   ir::Value *a = asideRunTime(onTrue, expr.getThen(), *type);

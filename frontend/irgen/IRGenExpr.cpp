@@ -92,7 +92,7 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
     if (base.type().isTensor())
       names.insert(names.end(), {"load", "store", "layout", "shape", "stride", "iterator"});
     if (IRGenTensor::isFragment(base))
-      names.push_back("reduce");
+      names.insert(names.end(), {"reduce", "fill"});
   }
   return names;
 }
@@ -623,7 +623,7 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
   if (base.is(SemaValue::Kind::RunTime)) {
     const ir::Type &type = base.type();
     if (name == "to" || (type.isTensor() && (name == "load" || name == "store")) ||
-        (IRGenTensor::isFragment(base) && name == "reduce"))
+        (IRGenTensor::isFragment(base) && (name == "reduce" || name == "fill")))
       return SemaValue::method(base, name);
     if (type.isTensor() && name == "layout")
       return SemaValue::fromLayoutValue(type.tensorLayout());

@@ -85,6 +85,14 @@ public:
   /// `lhs and rhs` / `lhs or rhs` with a run-time bool `lhs`.
   SemaValue shortCircuit(ast::BinaryOp op, const SemaValue &lhs, const ast::BinaryExpr &expr);
   SemaValue evalConditional(const ast::ConditionalExpr &expr);
+  SemaValue fragmentConditional(const SemaValue &condition, Aside &onTrue, Aside &onFalse,
+                                const ast::ConditionalExpr &expr);
+  /// The type both values of a choice (`what`: "a conditional expression",
+  /// "where") take: a run-time value's, which a compile-time number adopts;
+  /// for two compile-time values, bool, i32 or (with a float) f32. Null
+  /// when they cannot meet; `why` then says so.
+  static std::optional<ir::DataType> choiceType(const SemaValue &a, const SemaValue &b,
+                                                llvm::StringRef what, std::string &why);
   /// max, min, abs, fma, copysign, sqrt, rsqrt, exp, exp2, log, log2, tanh,
   /// rcp_approx.
   SemaValue mathFunctionCall(CallSite &site);

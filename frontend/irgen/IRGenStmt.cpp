@@ -98,21 +98,28 @@ void IRGenStmt::assign(const ast::Expr &target, const SemaValue &value,
     SemaValue base = gen.exprs().eval(subscript->getBase());
     if (base.isPoison())
       return;
-    if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor() &&
-        base.type().memorySpace() == ir::MemorySpace::Register) {
-      error(target, "cannot assign to an element of a register fragment");
-      return;
-    }
     if (!base.is(SemaValue::Kind::RunTime) || !base.type().isTensor()) {
       error(subscript->getBase(), "cannot assign to an element of " + base.describe());
       return;
     }
+    const ast::NameExpr *name = nullptr;
+    if (IRGenTensor::isFragment(base) &&
+        !(name = gen.tensors().fragmentVariable(subscript->getBase())))
+      return;
     std::vector<SemaValue> coords;
     for (const ast::ExprPtr &e : subscript->getIndices())
       coords.push_back(gen.exprs().eval(*e));
     for (const SemaValue &c : coords)
       if (c.isPoison())
         return;
+    // A fragment is a value: the variable takes the one with the elements
+    // replaced (docs/language.md, "Building fragments").
+    if (IRGenTensor::isFragment(base)) {
+      SemaValue updated = gen.tensors().assignElements(base, *subscript, coords, value, valueExpr);
+      if (!updated.isPoison())
+        (*ctx.frame->locals)[name->getName()] = updated;
+      return;
+    }
     SemaValue view = gen.tensors().sliceTensor(base, *subscript, coords);
     gen.tensors().store(value, view, valueExpr, target.getLoc());
     return;
@@ -129,11 +136,14 @@ void IRGenStmt::execAugAssign(const ast::AugAssignStmt &stmt) {
            stmt.getValue());
     return;
   }
-  // t[...] op= v: load the element, combine, store it back.
+  // t[...] op= v: load the element, combine, store it back; a fragment's
+  // element: combine, assign.
   if (const auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
     SemaValue view = gen.exprs().eval(*subscript);
     if (view.isPoison() || value.isPoison())
       return;
+    if (IRGenTensor::isFragment(gen.exprs().eval(subscript->getBase())))
+      return assign(target, gen.exprs().binary(stmt.getOp(), view, value, site), stmt.getValue());
     SemaValue current = gen.tensors().load(view, target);
     gen.tensors().store(gen.exprs().binary(stmt.getOp(), current, value, site), view,
                         stmt.getValue(), target.getLoc());

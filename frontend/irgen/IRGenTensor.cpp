@@ -179,25 +179,50 @@ static bool hasUnderscore(const SemaValue &v) {
   return v.is(SemaValue::Kind::Tuple) && llvm::any_of(v.elements(), hasUnderscore);
 }
 
-// frag[c0, (_, c1), ...]: a new fragment of the elements at the modes
-// where the coordinate has `_`, in their order. Every other coordinate is
-// a compile-time integer, so the slice picks registers and costs nothing.
-SemaValue IRGenTensor::sliceFragment(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
-                                     const std::vector<SemaValue> &coords) {
+// frag[c0, (_, c1), ...]: the elements at the modes where the coordinate
+// has `_`, in their order; with no `_`, one element. Every coordinate is a
+// compile-time integer, so the selection picks registers and costs nothing.
+// One integer indexes a fragment of any rank in its column-major order.
+std::optional<IRGenTensor::FragmentSelection>
+IRGenTensor::selectElements(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                            const std::vector<SemaValue> &coords) {
   const Layout logical = makeLayout(fragment.type().tensorLayout().shape);
+  const int64_t count = cutec::size(logical).staticValue();
   size_t rank = logical.shape.isLeaf() ? 1 : logical.rank();
-  if (coords.size() != rank)
-    return error(subscript, "slicing a rank-" + llvm::Twine(rank) + " register fragment takes " +
-                                llvm::Twine(rank) + " coordinates, not " +
-                                llvm::Twine(coords.size()));
+  bool sliced = llvm::any_of(coords, hasUnderscore);
+  auto notStatic = [&](const SemaValue &v, const ast::Expr &e) -> ir::Value * {
+    if (sliced)
+      error(e, "a register fragment is sliced at compile-time coordinates, not " + v.describe() +
+                   "; loop with unroll(n) to slice by the loop variable");
+    else
+      error(e, "an index into a register fragment must be a compile-time integer, not " +
+                   v.describe() + "; loop with unroll(n) to index by the loop variable");
+    return nullptr;
+  };
+  if (coords.size() == 1 && rank > 1 && !sliced) {
+    const SemaValue &c = coords.front();
+    const ast::Expr &e = *subscript.getIndices().front();
+    if (!c.is(SemaValue::Kind::Int) || !c.intValue().isStatic()) {
+      notStatic(c, e);
+      return std::nullopt;
+    }
+    int64_t i = c.intValue().staticValue();
+    if (i < 0 || i >= count) {
+      error(e, "index " + llvm::Twine(i) + " is out of range for a register fragment of " +
+                   llvm::Twine(count) + " elements");
+      return std::nullopt;
+    }
+    return FragmentSelection{{i}, std::nullopt};
+  }
+  if (coords.size() != rank) {
+    error(subscript, (sliced ? "slicing a rank-" : "indexing a rank-") + llvm::Twine(rank) +
+                         " register fragment takes " + llvm::Twine(rank) + " coordinates" +
+                         (sliced || rank == 1 ? "" : " (or one index)") + ", not " +
+                         llvm::Twine(coords.size()));
+    return std::nullopt;
+  }
   SliceCoordBuilder coordBuilder{
-      [&](const SemaValue &v, const ast::Expr &e) -> ir::Value * {
-        error(e, "a register fragment is sliced at compile-time coordinates, not " +
-                     v.describe() + "; loop with unroll(n) to slice by the loop variable");
-        return nullptr;
-      },
-      [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); },
-      {}};
+      notStatic, [&](const ast::Expr &e, const llvm::Twine &message) { error(e, message); }, {}};
   std::vector<IntTuple> coord;
   for (size_t i = 0; i < rank; ++i)
     coord.push_back(coordBuilder
@@ -205,14 +230,31 @@ SemaValue IRGenTensor::sliceFragment(const SemaValue &fragment, const ast::Subsc
                                logical.shape.isLeaf() ? logical.shape : logical.shape[i])
                         .second);
   if (!coordBuilder.ok)
-    return SemaValue::poison();
+    return std::nullopt;
   IntTuple at = logical.shape.isLeaf() ? coord.front() : IntTuple::tuple(coord);
   llvm::Expected<Layout> picked = slice(logical, at);
   llvm::Expected<IntExpr> first = picked ? sliceOffset(logical, at) : llvm::Expected<IntExpr>(0);
-  if (!picked || !first)
-    return error(subscript, llvm::toString(picked ? first.takeError() : picked.takeError()));
-  return rearrangeFragment(fragment, *picked, first->staticValue(), subscript.getLoc(),
-                           subscript.getRange());
+  if (!picked || !first) {
+    error(subscript, llvm::toString(picked ? first.takeError() : picked.takeError()));
+    return std::nullopt;
+  }
+  if (!sliced)
+    return FragmentSelection{{first->staticValue()}, std::nullopt};
+  std::optional<StaticIndexer> index = StaticIndexer::of(*picked);
+  FragmentSelection selection{{}, picked->shape};
+  for (int64_t i = 0; i < index->size(); ++i)
+    selection.indices.push_back(first->staticValue() + (*index)(i));
+  return selection;
+}
+
+SemaValue IRGenTensor::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                               const std::vector<SemaValue> &coords) {
+  std::optional<FragmentSelection> selection = selectElements(fragment, subscript, coords);
+  if (!selection)
+    return SemaValue::poison();
+  if (!selection->shape)
+    return fragmentElement(fragment, selection->indices.front(), subscript.getLoc());
+  return gatherFragment(fragment, selection->indices, *selection->shape, subscript.getLoc());
 }
 
 // --- Coordinate tensors ------------------------------------------------------
@@ -346,34 +388,6 @@ SemaValue IRGenTensor::elemLess(CallSite &site) {
     return less(coordinate);
   std::vector<const ast::Expr *> exprs(coordinate.size(), &site.argExpr(0));
   return elementwise(coordinate, exprs, site.loc(), less);
-}
-
-SemaValue IRGenTensor::extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
-                               const std::vector<SemaValue> &coords) {
-  if (llvm::any_of(coords, hasUnderscore))
-    return sliceFragment(fragment, subscript, coords);
-  const Layout &layout = fragment.type().tensorLayout();
-  std::vector<IntTuple> coord;
-  for (size_t i = 0; i < coords.size(); ++i) {
-    const SemaValue &c = coords[i];
-    if (!c.is(SemaValue::Kind::Int) || !c.intValue().isStatic())
-      return error(*subscript.getIndices()[i],
-                   "an index into a register fragment must be a compile-time integer, not " +
-                       c.describe() + "; loop with unroll(n) to index by the loop variable");
-    coord.push_back(c.intValue());
-  }
-  IntTuple crd = coord.size() == 1 ? coord.front() : IntTuple::tuple(coord);
-  // The fragment is indexed by its logical (colexicographic) coordinate.
-  llvm::Expected<LayoutValue> index =
-      callLayoutFunction("crd2idx", {crd, makeLayout(layout.shape)});
-  if (!index)
-    return error(subscript, llvm::toString(index.takeError()));
-  int64_t i = index->get<IntTuple>()->leaf().staticValue();
-  int64_t size = cutec::size(layout).staticValue();
-  if (i < 0 || i >= size)
-    return error(subscript, "index " + llvm::Twine(i) + " is out of range for a fragment of " +
-                                llvm::Twine(size) + " elements");
-  return fragmentElement(fragment, i, subscript.getLoc());
 }
 
 // The register fragment a view loads into: the view's shape with compact

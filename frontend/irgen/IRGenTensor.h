@@ -5,6 +5,7 @@
 // Implemented in:
 //   IRGenTensor.cpp   local_tile, slicing, load, store, extract, coordinate tensors
 //   IRGenFragment.cpp register fragments: elements, element-wise operations, reduce
+//   IRGenFragmentValues.cpp building fragments: frag[c] = v, where, full_like, fill
 //   IRGenAtomic.cpp   atomic read-modify-write of one element
 //   IRGenView.cpp     iterators, make_tensor, views under layout functions, recast_tensor
 #ifndef CUTEC_FRONTEND_IRGEN_IRGENTENSOR_H
@@ -26,8 +27,41 @@ public:
   SemaValue elementwise(llvm::ArrayRef<SemaValue> operands, llvm::ArrayRef<const ast::Expr *> exprs,
                         llvm::SMLoc loc,
                         llvm::function_ref<SemaValue(llvm::ArrayRef<SemaValue>)> scalar);
-  /// frag.reduce(ReductionOp.X, init): one scalar, in the elements' order.
+  /// frag.reduce(ReductionOp.X, init, reduction_profile=0): one scalar, or
+  /// per kept mode a fragment; in the elements' order.
   SemaValue fragmentReduce(const SemaValue &fragment, CallSite &site);
+  /// The fragment of shape `shape` whose element i is `fragment`'s element
+  /// indices[i].
+  SemaValue gatherFragment(const SemaValue &fragment, llvm::ArrayRef<int64_t> indices,
+                           const IntTuple &shape, llvm::SMLoc loc);
+  /// What frag[coords] names: element indices in the fragment's logical
+  /// order, and with `_` among the coordinates the shape they form.
+  struct FragmentSelection {
+    std::vector<int64_t> indices;
+    std::optional<IntTuple> shape;
+  };
+  std::optional<FragmentSelection> selectElements(const SemaValue &fragment,
+                                                  const ast::SubscriptExpr &subscript,
+                                                  const std::vector<SemaValue> &coords);
+  /// The variable `base` names, which takes a fragment whose elements
+  /// change (frag[c] = v, frag.fill(v)); null, reported, when `base` is no
+  /// variable or a helper's parameter (whose caller would not see it).
+  const ast::NameExpr *fragmentVariable(const ast::Expr &base);
+  /// frag[coords] = value: the fragment with those elements replaced.
+  SemaValue assignElements(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
+                           const std::vector<SemaValue> &coords, const SemaValue &value,
+                           const ast::Expr &valueExpr);
+  /// where(cond, a, b) and `a if cond else b` on fragments: a select per
+  /// element (`exprs`: where cond, a and b are written).
+  SemaValue select(const SemaValue &cond, const SemaValue &a, const SemaValue &b,
+                   llvm::ArrayRef<const ast::Expr *> exprs, llvm::SMLoc loc);
+  SemaValue where(CallSite &site);
+  /// full_like(t, value, dtype=None), zeros_like and ones_like(t, dtype=None).
+  SemaValue fullLike(CallSite &site);
+  /// A fragment of `shape` whose every element is `value`.
+  SemaValue filledFragment(const IntTuple &shape, ir::Value *value, llvm::SMLoc loc);
+  /// frag.fill(value): the variable takes the filled fragment.
+  SemaValue fill(const SemaValue &fragment, CallSite &site);
   /// atomic_add/max/min/and/or/xor/exch(elem, val), atomic_cas(elem, cmp=,
   /// val=): one cute.atomic giving the element's old value.
   SemaValue atomicUpdate(CallSite &site);
@@ -54,10 +88,8 @@ public:
                         const std::vector<SemaValue> &coords);
   /// Element `index` (compile-time or run-time) of a rank-1 tensor in memory.
   SemaValue elementView(const SemaValue &tensor, const SemaValue &index, llvm::SMLoc loc);
-  SemaValue rearrangeFragment(const SemaValue &fragment, const Layout &arranged, int64_t first,
-                              llvm::SMLoc loc, llvm::SMRange range);
-  SemaValue sliceFragment(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
-                          const std::vector<SemaValue> &coords);
+  SemaValue rearrangeFragment(const SemaValue &fragment, const Layout &arranged, llvm::SMLoc loc,
+                              llvm::SMRange range);
   SemaValue extract(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                     const std::vector<SemaValue> &coords);
   SemaValue load(const SemaValue &view, const ast::Expr &expr);

@@ -532,22 +532,24 @@ SemaValue IRGenTiledMma::zeroFragment(const IntTuple &shape, ir::DataType elemen
                                       llvm::SMLoc loc) {
   ir::Value *zero = ir::isFloat(element) ? ctx.builder->constantFloat(loc, element, 0.0)
                                          : ctx.builder->constantInt(loc, element, 0);
-  return SemaValue::runTime(ctx.builder->createValue(
-      ir::OpKind::Fill, loc,
-      ir::Type::tensor(element, ir::MemorySpace::Register, makeLayout(shape)), {zero}));
+  return gen.tensors().filledFragment(shape, zero, loc);
 }
 
-// make_rmem_tensor(shape, dtype): CuTe DSL's register tensor, here filled
-// with zeros (a first gemm that does not accumulate ignores them).
+// make_rmem_tensor(layout_or_shape, dtype) and make_fragment: CuTe DSL's
+// register tensor, here filled with zeros (a first gemm that does not
+// accumulate ignores them). A layout gives its shape: a fragment is a value,
+// its registers have no strides.
 SemaValue IRGenTiledMma::makeRmemTensor(CallSite &site) {
   std::optional<IntTuple> shape = staticShape(site.bound[0]);
+  if (std::optional<LayoutValue> l = site.bound[0].toLayoutValue(); !shape && l && l->get<Layout>())
+    shape = staticShape(SemaValue::fromIntTuple(l->get<Layout>()->shape));
   if (!shape)
-    return error(site.boundExpr(0, "shape"),
-                 "make_rmem_tensor takes a static shape, not " + site.bound[0].describe());
+    return error(site.boundExpr(0, site.callee == "make_fragment" ? "layout_or_shape" : "shape"),
+                 site.callee + " takes a static shape or layout, not " + site.bound[0].describe());
   if (!site.bound[1].is(SemaValue::Kind::DType))
     return error(site.boundExpr(1, "dtype"),
-                 "make_rmem_tensor needs an element type, not " + site.bound[1].describe());
-  if (!requireBuilder(site.loc(), "make_rmem_tensor()"))
+                 site.callee + " needs an element type, not " + site.bound[1].describe());
+  if (!requireBuilder(site.loc(), site.callee + "()"))
     return SemaValue::poison();
   return zeroFragment(*shape, site.bound[1].dataType(), site.loc());
 }

@@ -13,6 +13,9 @@
 // step of offset o every lane holds its own and lane (lane ^ o)'s
 // combination, the same in both (f32 addition commutes), so every lane of
 // a group ends with the same, bit-identical result.
+// On a register fragment, the shuffles and reductions apply to each element
+// (the same lanes and offsets for all): warp_reduction_max(row_max,
+// threads_in_group=4) combines each element over the 4 lanes of a group.
 // `block_reduction_sum/max/min(value, scratch)` combines the warps' results
 // through one shared element per warp (blockReduction below).
 //
@@ -65,7 +68,18 @@ ir::Operation &IRGenWarp::emitShuffle(llvm::SMLoc loc, llvm::StringRef mode, ir:
   return op;
 }
 
+SemaValue IRGenWarp::eachElement(CallSite &site, SemaValue (IRGenWarp::*collective)(CallSite &)) {
+  return gen.tensors().elementwise({site.bound[0]}, {&site.boundExpr(0, "value")}, site.loc(),
+                                   [&](llvm::ArrayRef<SemaValue> element) {
+                                     CallSite each = site;
+                                     each.bound[0] = element.front();
+                                     return (this->*collective)(each);
+                                   });
+}
+
 SemaValue IRGenWarp::callShuffle(CallSite &site) {
+  if (IRGenTensor::isFragment(site.bound[0]))
+    return eachElement(site, &IRGenWarp::callShuffle);
   llvm::StringRef mode = site.callee == "shuffle_sync"
                              ? "idx"
                              : site.callee.drop_front(llvm::StringRef("shuffle_sync_").size());
@@ -100,6 +114,8 @@ SemaValue IRGenWarp::callShuffle(CallSite &site) {
 }
 
 SemaValue IRGenWarp::warpReduction(CallSite &site) {
+  if (IRGenTensor::isFragment(site.bound[0]))
+    return eachElement(site, &IRGenWarp::warpReduction);
   llvm::StringRef op = site.callee.drop_front(llvm::StringRef("warp_reduction_").size());
   int64_t group = site.bound[1].intValue().staticValue();
   if (!llvm::isPowerOf2_64(uint64_t(group)))

@@ -14,6 +14,9 @@ public:
 
   /// shuffle_sync_up/down/bfly/idx and shuffle_sync (idx).
   SemaValue callShuffle(CallSite &site);
+  /// A shuffle or warp reduction of a register fragment: `collective` of
+  /// each element, gathered into a fragment of its shape.
+  SemaValue eachElement(CallSite &site, SemaValue (IRGenWarp::*collective)(CallSite &));
   /// One warp.shuffle of `value`: by the compile-time `offset`, or else by
   /// the run-time i32 `laneOffset`; `clamp` is shfl.sync's c operand.
   ir::Operation &emitShuffle(llvm::SMLoc loc, llvm::StringRef mode, ir::Value *value, int64_t clamp,

@@ -75,8 +75,8 @@ public:
     // Users before definitions.
     for (auto it = dead.rbegin(); it != dead.rend(); ++it)
       ir::erase(**it);
-    for (Operation *loop : loopsCarryingFragments)
-      dropFragmentCarries(*loop);
+    for (Operation *carrier : opsCarryingFragments)
+      dropFragmentCarries(*carrier);
   }
 
 private:
@@ -145,6 +145,8 @@ private:
     case OpKind::For:
     case OpKind::While:
       return carryFragments(op);
+    case OpKind::If:
+      return carryFragmentsOutOfIf(op);
     case OpKind::Yield:
     case OpKind::Condition:
       return yieldFragments(op);
@@ -1050,8 +1052,11 @@ private:
   /// Where a loop's carried values begin: among its operands, after a
   /// `for`'s start, end and step; among its blocks' arguments, after a
   /// `for`'s induction variable. A `while` has only carried values (its
-  /// before and after blocks take one argument each).
-  static unsigned firstInit(const Operation &loop) { return loop.kind() == OpKind::For ? 3 : 0; }
+  /// before and after blocks take one argument each); an `if` none (its
+  /// one operand is the condition, its blocks take no arguments).
+  static unsigned firstInit(const Operation &loop) {
+    return loop.kind() == OpKind::For ? 3 : loop.kind() == OpKind::If ? 1 : 0;
+  }
   static unsigned firstCarriedArgument(const Operation &loop) {
     return loop.kind() == OpKind::For ? 1 : 0;
   }
@@ -1091,7 +1096,7 @@ private:
       any = true;
     }
     if (any)
-      loopsCarryingFragments.push_back(&loop);
+      opsCarryingFragments.push_back(&loop);
     else
       for (Value *v : loop.operands())
         if (v->type().isTensor())
@@ -1100,15 +1105,38 @@ private:
     return true;
   }
 
-  /// The yield or condition that ends a block of a loop carrying fragments:
-  /// their registers follow, in carryFragments' order.
+  /// An `if` whose results include register fragments gets a result per
+  /// register of each, appended in the order of the fragments, which its
+  /// yields give (yieldFragments) and the fragment result stands for until
+  /// dropFragmentCarries removes it.
+  bool carryFragmentsOutOfIf(Operation &op) {
+    bool any = false;
+    for (unsigned c = 0; c < op.results().size(); ++c) {
+      if (!isFragment(op.result(c)))
+        continue;
+      const ir::Type &type = op.result(c)->type();
+      std::optional<int64_t> n = registerCount(op, type.tensorLayout());
+      if (!n)
+        return false;
+      Registers results;
+      for (int64_t i = 0; i < *n; ++i)
+        results.push_back(op.addResult(ir::Type::scalar(type.element())));
+      fragments[op.result(c)] = std::move(results);
+      any = true;
+    }
+    if (any)
+      opsCarryingFragments.push_back(&op);
+    return true;
+  }
+
+  /// The yield or condition that ends a block of a loop or `if` carrying
+  /// fragments: their registers follow, in the order of the fragments.
   bool yieldFragments(Operation &terminator) {
     const Operation *owner = terminator.parentBlock()->parent()->parent();
-    if (!llvm::is_contained(loopsCarryingFragments, owner)) {
+    if (!llvm::is_contained(opsCarryingFragments, owner)) {
       for (Value *v : terminator.operands())
         if (v->type().isTensor())
-          return fail(terminator,
-                      "a register fragment is carried only through 'for' and 'while' loops so far");
+          return fail(terminator, "a tensor in memory cannot be chosen by run-time control flow");
       return true;
     }
     const unsigned first = firstCarriedOperand(terminator);
@@ -1173,7 +1201,8 @@ private:
   /// tmem_load(wait=False) results whose fragments wait for the warp's
   /// fence_view_async_tmem_load(), and their tcgen05.ld words.
   std::vector<std::pair<Value *, Operation *>> unwaitedLoads;
-  std::vector<Operation *> loopsCarryingFragments;
+  /// Loops and ifs whose results include register fragments.
+  std::vector<Operation *> opsCarryingFragments;
   llvm::DenseMap<Value *, Value *> baseAddresses;
   Divisibility divisibility;
   std::vector<Operation *> dead;

@@ -119,4 +119,19 @@ def cases():
          kernel="masked_bias",
          reference=lambda i: {"mC": i["mA"].astype(np.float32) @ i["mB"].astype(np.float32).T
                               + i["bias"]})
+    # Register fragments as values (tests/lit/run/fragment-values.test,
+    # online-softmax.test): selects, reductions per mode, warp reductions
+    # and broadcasts of fragments.
+    tests = "../tests/lit/run/Inputs/"
+    x = rng.uniform(-2, 2, (32, 2, 4)).astype(np.float32)
+    outputs = {"assigned": (32, 2, 4), "nested": (32, 8), "selected": (32, 3, 8),
+               "filled": (32, 8), "reduced": (32, 7), "exact": (32, 4, 8),
+               "approx": (32, 2, 3, 8), "broadcast": (32, 2, 4), "lanes": (32, 6)}
+    case("fragment_values", tests + "fragment_values.cute", {},
+         dict({"x": x}, **{k: np.zeros(v, np.float32) for k, v in outputs.items()}),
+         list(outputs), scalars={"s": 0.75})
+    s = (rng.standard_normal((64, 128)) * 3).astype(np.float32)
+    case("online_softmax", tests + "online_softmax.cute", {},
+         {"mS": s, "mP": np.zeros_like(s), "mStats": np.zeros((64, 2), np.float32)},
+         ["mP", "mStats"])
     return out
