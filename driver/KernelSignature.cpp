@@ -139,15 +139,15 @@ Object kernelObject(const ir::Operation &kernel) {
                             {"divisor", check.divisor},
                             {"is_address", check.isAddress}});
   Value cluster = nullptr;
-  if (const IntTuple *c = kernel.attrAs<IntTuple>("cluster"))
+  if (const IntTuple *c = kernel.get(ir::attr::cluster))
     cluster = flatExpressions(c, 3, 1);
-  const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
-  return Object{{"name", *kernel.attrAs<std::string>("name")},
+  const int64_t *shared = kernel.get(ir::attr::sharedBytes);
+  return Object{{"name", *kernel.get(ir::attr::name)},
                 {"params", std::move(params)},
                 {"sizes", std::move(sizes)},
                 {"scalars", std::move(scalars)},
-                {"grid", flatExpressions(kernel.attrAs<IntTuple>("grid"), 3, 1)},
-                {"block", flatExpressions(kernel.attrAs<IntTuple>("block"), 3, 1)},
+                {"grid", flatExpressions(kernel.get(ir::attr::grid), 3, 1)},
+                {"block", flatExpressions(kernel.get(ir::attr::block), 3, 1)},
                 {"cluster", std::move(cluster)},
                 {"shared_bytes", shared ? *shared : 0},
                 {"checks", std::move(checks)}};

@@ -73,7 +73,7 @@ llvm::Expected<ScalarBindings> bindScalarParameters(const ir::Operation &kernel,
   if (!missing.empty())
     return llvm::createStringError("missing -D for " + llvm::join(missing, ", ") +
                                    ": the scalar parameters of kernel '" +
-                                   *kernel.attrAs<std::string>("name") + "'");
+                                   *kernel.get(ir::attr::name) + "'");
   return scalars;
 }
 

@@ -12,7 +12,7 @@
 namespace cutec {
 namespace {
 
-std::string kernelName(const ir::Operation &kernel) { return *kernel.attrAs<std::string>("name"); }
+std::string kernelName(const ir::Operation &kernel) { return *kernel.get(ir::attr::name); }
 
 llvm::Expected<const ir::Operation *> selectKernel(const ir::Module &module,
                                                    llvm::StringRef wanted) {
@@ -80,7 +80,7 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   plan.config.raceCheck = options.raceCheck;
   plan.schedules = options.schedules;
   plan.seed = options.seed;
-  if (const int64_t *shared = (*kernel)->attrAs<int64_t>("shared_bytes"))
+  if (const int64_t *shared = (*kernel)->get(ir::attr::sharedBytes))
     plan.config.dynamicSharedBytes = uint32_t(*shared);
 
   llvm::Expected<std::vector<TensorBuffer>> tensors =

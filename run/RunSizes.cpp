@@ -15,7 +15,7 @@ constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
 
 llvm::Expected<SizeBindings> bindDynamicSizes(const ir::Operation &kernel,
                                               const Assignments &defines) {
-  std::string kernelName = *kernel.attrAs<std::string>("name");
+  std::string kernelName = *kernel.get(ir::attr::name);
   std::vector<std::string> names = ir::dynamicSizeNames(kernel);
   std::vector<std::string> scalars = ir::scalarParameterNames(kernel);
   std::string known = names.empty() ? "it has none" : "it has " + llvm::join(names, ", ");

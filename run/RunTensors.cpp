@@ -143,7 +143,7 @@ llvm::Expected<std::vector<TensorBuffer>> prepareTensors(const ir::Operation &ke
       params.push_back(arg.get());
       tensorNames.push_back(parameterName(*arg));
     }
-  llvm::StringRef kernelName = *kernel.attrAs<std::string>("name");
+  llvm::StringRef kernelName = *kernel.get(ir::attr::name);
   if (llvm::Error e = checkNames(args, "--arg", tensorNames, kernelName))
     return e;
   if (llvm::Error e = checkNames(outs, "--out", tensorNames, kernelName))

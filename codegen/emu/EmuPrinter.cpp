@@ -39,7 +39,7 @@ std::string cxxStringLiteral(llvm::StringRef s) {
   return out + "\"";
 }
 
-std::string kernelName(const Operation &kernel) { return *kernel.attrAs<std::string>("name"); }
+std::string kernelName(const Operation &kernel) { return *kernel.get(ir::attr::name); }
 
 std::string paramName(const Value *arg) {
   return arg->nameHint().empty() ? "param_" + std::to_string(arg->index()) : arg->nameHint();
@@ -80,17 +80,17 @@ void printDeclarations(const Operation &kernel, llvm::raw_ostream &os) {
       sizes.push_back(paramName(arg.get()));
   }
   os << "};\n";
-  if (const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes"))
+  if (const int64_t *shared = kernel.get(ir::attr::sharedBytes))
     os << "/// The dynamic shared memory a launch of " << name << " must give.\n"
        << "inline constexpr uint32_t " << name << "_shared_bytes = " << *shared << ";\n";
   os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << ";\n";
   std::string args;
   for (size_t i = 0; i < sizes.size(); ++i)
     args += (i ? ", " : "") + std::string("[[maybe_unused]] uint32_t ") + sizes[i];
-  if (const IntTuple *block = kernel.attrAs<IntTuple>("block"))
+  if (const IntTuple *block = kernel.get(ir::attr::block))
     os << "inline cutec::rt::Dim3 " << name << "_block() { return " << dim3Expression(*block)
        << "; }\n";
-  if (const IntTuple *grid = kernel.attrAs<IntTuple>("grid")) {
+  if (const IntTuple *grid = kernel.get(ir::attr::grid)) {
     // A persistent kernel's grid may depend on the SMs of the GPU it stands
     // for: the caller says how many.
     if (ir::gridUsesSmCount(kernel))
@@ -137,15 +137,15 @@ public:
        << "  const auto *p = static_cast<const " << name << "_Params *>(rawParams);\n"
        << "  (void)p, (void)message, (void)size;\n"
        << ir::printLaunchChecks(kernel, "p->", "  ") << "  return true;\n}\n\n";
-    const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
+    const int64_t *shared = kernel.get(ir::attr::sharedBytes);
     size_t regions = printSharedRegions(os);
     os << "extern \"C\" const cutec::rt::KernelDescriptor cutec_kernel_" << name << " = {\n"
        << "    \"" << name << "\", " << name << "_body, sizeof(" << name
        << "_Params), /*usesBarriers=*/" << (blocks ? "true" : "false")
        << ", /*staticSharedBytes=*/0,\n    /*minDynamicSharedBytes=*/" << (shared ? *shared : 0)
        << ", /*deriveParams=*/" << *derive << ", " << name << "_check_params";
-    const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster");
-    const int64_t *registers = kernel.attrAs<int64_t>("max_registers");
+    const IntTuple *cluster = kernel.get(ir::attr::cluster);
+    const int64_t *registers = kernel.get(ir::attr::maxRegisters);
     // The fields after checkParams are positional: each one present needs
     // those before it.
     if (cluster || registers || regions)
@@ -165,8 +165,8 @@ private:
   /// The table of the kernel's named shared regions (isel's
   /// shared_region_bounds/names), for diagnostics; how many it has.
   size_t printSharedRegions(llvm::raw_ostream &os) {
-    const IntTuple *bounds = kernel.attrAs<IntTuple>("shared_region_bounds");
-    const std::string *names = kernel.attrAs<std::string>("shared_region_names");
+    const IntTuple *bounds = kernel.get(ir::attr::sharedRegionBounds);
+    const std::string *names = kernel.get(ir::attr::sharedRegionNames);
     if (!bounds || !names)
       return 0;
     llvm::SmallVector<llvm::StringRef, 8> lines;
@@ -291,10 +291,10 @@ private:
   void printReturn(unsigned indent) override { line(indent, "return;"); }
 
   std::string immediate(const Operation &op, RegisterClass rc) {
-    if (const double *d = op.attrAs<double>("imm"))
+    if (const double *d = op.get<double>(ir::attr::imm))
       return fmt::format("cutec::rt::ptx::f32FromBits(0x{:08X}u)",
                          std::bit_cast<uint32_t>(float(*d)));
-    int64_t v = op.attrAs<int64_t>("imm") ? *op.attrAs<int64_t>("imm") : 0;
+    int64_t v = op.get<int64_t>(ir::attr::imm) ? *op.get<int64_t>(ir::attr::imm) : 0;
     return fmt::format("{}({}ull)", ptx::info(rc).cxxType.str(), uint64_t(v));
   }
 
@@ -304,7 +304,7 @@ private:
   }
 
   llvm::Error printInstruction(const Operation &op, unsigned indent) override {
-    const std::string *opcode = op.attrAs<std::string>("opcode");
+    const std::string *opcode = op.get(ir::attr::opcode);
     const ptx::PtxInstruction *inst = opcode ? ptx::lookupPtxInstruction(*opcode) : nullptr;
     if (!inst)
       return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
@@ -336,7 +336,7 @@ private:
       substitute("$" + std::to_string(i), operands[i]);
     // $imm0, $imm1...: the "imms" list of an instruction with immediate
     // operands (bar.sync 1, 128).
-    if (const IntTuple *imms = op.attrAs<IntTuple>("imms"))
+    if (const IntTuple *imms = op.get(ir::attr::imms))
       for (size_t i = imms->rank(); i-- > 0;)
         substitute("$imm" + std::to_string(i),
                    std::to_string(uint32_t((*imms)[i].leaf().staticValue())) + "u");
@@ -344,13 +344,13 @@ private:
       substitute("$imm", immediate(op, op.results().empty()
                                            ? RegisterClass::B32
                                            : ptx::registerClass(op.result()->type().element())));
-    if (const std::string *param = op.attrAs<std::string>("param"))
+    if (const std::string *param = op.get(ir::attr::param))
       substitute("$param", *param);
-    if (const std::string *symbol = op.attrAs<std::string>("symbol"))
+    if (const std::string *symbol = op.get(ir::attr::symbol))
       substitute("$symbol", *symbol);
-    if (const std::string *special = op.attrAs<std::string>("special"))
+    if (const std::string *special = op.get(ir::attr::special))
       substitute("$special", specialRegister(*special));
-    const int64_t *off = op.attrAs<int64_t>("offset");
+    const int64_t *off = op.get<int64_t>(ir::attr::offset);
     substitute("$off", std::to_string(off ? *off : 0));
     std::string what = cxxStringLiteral(where(op, *opcode));
     substitute("$where", what);

@@ -11,7 +11,7 @@ namespace {
 std::optional<ptx::PtxSyntax> syntaxOf(const ir::Operation &op) {
   if (op.kind() != ir::OpKind::PtxInst)
     return std::nullopt;
-  const std::string *opcode = op.attrAs<std::string>("opcode");
+  const std::string *opcode = op.get(ir::attr::opcode);
   const ptx::PtxInstruction *inst = opcode ? ptx::lookupPtxInstruction(*opcode) : nullptr;
   return inst ? std::optional(inst->syntax) : std::nullopt;
 }

@@ -26,7 +26,7 @@ std::string paramName(const Value *arg) {
 
 /// The three static block dimensions.
 llvm::Expected<std::vector<int64_t>> blockDims(const Operation &kernel, const std::string &name) {
-  const IntTuple *block = kernel.attrAs<IntTuple>("block");
+  const IntTuple *block = kernel.get(ir::attr::block);
   if (!block)
     return error("kernel '" + name + "' has no block shape");
   std::vector<IntTuple> leaves;
@@ -47,7 +47,7 @@ llvm::Expected<std::vector<int64_t>> blockDims(const Operation &kernel, const st
 /// `{g0, g1, g2}` over the launch arguments, after the helper lambdas.
 llvm::Expected<std::string> gridInitializer(const Operation &kernel, const std::string &name,
                                             const llvm::StringSet<> &sizes, std::string &helpers) {
-  const IntTuple *grid = kernel.attrAs<IntTuple>("grid");
+  const IntTuple *grid = kernel.get(ir::attr::grid);
   if (!grid)
     return error("kernel '" + name + "' has no grid shape");
   std::vector<IntTuple> leaves;
@@ -130,7 +130,7 @@ llvm::Expected<std::string> tensorMapCode(const ir::Block &entry, const std::str
 }
 
 llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
-  std::string name = *kernel.attrAs<std::string>("name");
+  std::string name = *kernel.get(ir::attr::name);
   const ir::Block &entry = *kernel.regions()[0]->blocks().front();
   llvm::StringSet<> sizes;
   std::vector<std::string> fields, params;
@@ -163,7 +163,7 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
   auto maps = tensorMapCode(entry, name, sizes, helpers);
   if (!maps)
     return maps.takeError();
-  const int64_t *shared = kernel.attrAs<int64_t>("shared_bytes");
+  const int64_t *shared = kernel.get(ir::attr::sharedBytes);
   int64_t sharedBytes = shared ? *shared : 0;
   os << "/// Whether `args` keep what kernel " << name << " relies on (16-byte aligned\n"
      << "/// tensors, its assume= facts); if not, why, in `message` (`size` bytes).\n"
@@ -201,7 +201,7 @@ llvm::Error printKernel(const Operation &kernel, llvm::raw_ostream &os) {
       os << (i ? ", " : "") << params[i];
     os << "};\n";
   }
-  if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster")) {
+  if (const IntTuple *cluster = kernel.get(ir::attr::cluster)) {
     // A cluster kernel: launched with its cluster shape (the one its PTX
     // requires with .reqnctapercluster; the grid is a whole number of them).
     // More than 8 CTAs (the portable size) need the kernel's opt-in.

@@ -38,7 +38,7 @@ public:
     const ir::Block &entry = *kernel.regions()[0]->blocks().front();
     if (llvm::Error e = printBlock(entry, 1))
       return e;
-    os << ".visible .entry " << *kernel.attrAs<std::string>("name") << "(\n";
+    os << ".visible .entry " << *kernel.get(ir::attr::name) << "(\n";
     for (size_t i = 0; i < entry.arguments().size(); ++i) {
       const Value *arg = entry.argument(i);
       if (arg->type().isTensorMap())
@@ -49,12 +49,12 @@ public:
       os << (i + 1 < entry.arguments().size() ? ",\n" : "\n");
     }
     os << ")\n";
-    if (const IntTuple *block = kernel.attrAs<IntTuple>("block"))
+    if (const IntTuple *block = kernel.get(ir::attr::block))
       os << ".reqntid " << flatList(*block) << "\n";
     // setmaxnreg needs ptxas to know each thread's registers at the entry.
-    if (const int64_t *registers = kernel.attrAs<int64_t>("max_registers"))
+    if (const int64_t *registers = kernel.get(ir::attr::maxRegisters))
       os << ".maxnreg " << *registers << "\n";
-    if (const IntTuple *cluster = kernel.attrAs<IntTuple>("cluster"))
+    if (const IntTuple *cluster = kernel.get(ir::attr::cluster))
       os << ".reqnctapercluster " << flatList(*cluster) << "\n";
     os << "{\n";
     for (RegisterClass rc : kAllRegisterClasses)
@@ -196,16 +196,16 @@ private:
   void printReturn(unsigned indent) override { line(indent, "ret;"); }
 
   std::string immediate(const Operation &op, RegisterClass rc) {
-    if (const double *d = op.attrAs<double>("imm"))
+    if (const double *d = op.get<double>(ir::attr::imm))
       return fmt::format("0f{:08X}", std::bit_cast<uint32_t>(float(*d)));
-    int64_t v = op.attrAs<int64_t>("imm") ? *op.attrAs<int64_t>("imm") : 0;
+    int64_t v = op.get<int64_t>(ir::attr::imm) ? *op.get<int64_t>(ir::attr::imm) : 0;
     if (rc == RegisterClass::B16)
       return fmt::format("0x{:04X}", uint16_t(v));
     return std::to_string(v);
   }
 
   llvm::Error printInstruction(const Operation &op, unsigned indent) override {
-    const std::string *opcode = op.attrAs<std::string>("opcode");
+    const std::string *opcode = op.get(ir::attr::opcode);
     const PtxInstruction *inst = opcode ? lookupPtxInstruction(*opcode) : nullptr;
     if (!inst)
       return error("unknown instruction '" + (opcode ? *opcode : "") + "'");
@@ -230,7 +230,7 @@ private:
       r.push_back(reg(v.get()));
     for (const Value *v : op.operands())
       a.push_back(reg(v));
-    const int64_t *off = op.attrAs<int64_t>("offset");
+    const int64_t *off = op.get<int64_t>(ir::attr::offset);
     std::string offset = !off || *off == 0 ? "" : fmt::format("+{}", *off);
     std::string m = inst->mnemonic.str(), text;
     switch (inst->syntax) {
@@ -242,10 +242,10 @@ private:
                          immediate(op, registerClass(op.result()->type().element())));
       break;
     case PtxSyntax::Special:
-      text = fmt::format("{} \t{}, {}", m, r[0], *op.attrAs<std::string>("special"));
+      text = fmt::format("{} \t{}, {}", m, r[0], *op.get(ir::attr::special));
       break;
     case PtxSyntax::Param:
-      text = fmt::format("{} \t{}, [{}]", m, r[0], *op.attrAs<std::string>("param"));
+      text = fmt::format("{} \t{}, [{}]", m, r[0], *op.get(ir::attr::param));
       break;
     case PtxSyntax::Load:
       text = fmt::format("{} \t{}, [{}{}]", m, r[0], a[0], offset);
@@ -275,7 +275,7 @@ private:
       text = fmt::format("{} \t{}, {{{}, {}}}", m, r[0], a[0], a[1]);
       break;
     case PtxSyntax::Symbol:
-      text = fmt::format("{} \t{}, {}", m, r[0], *op.attrAs<std::string>("symbol"));
+      text = fmt::format("{} \t{}, {}", m, r[0], *op.get(ir::attr::symbol));
       break;
     case PtxSyntax::LoadArg:
       text = fmt::format("{} \t{}, [{}], {}", m, r[0], a[0],
@@ -317,7 +317,7 @@ private:
       break;
     case PtxSyntax::Elect:
       text = fmt::format("{} \t_|{}, 0x{:08x}", m, r[0],
-                         uint32_t((*op.attrAs<IntTuple>("imms"))[0].leaf().staticValue()));
+                         uint32_t((*op.get(ir::attr::imms))[0].leaf().staticValue()));
       break;
     case PtxSyntax::SinkAddress:
       text = fmt::format("{} \t_, [{}]", m, a[0]);
@@ -368,7 +368,7 @@ private:
   /// "1, 128": the "imms" attribute of an Immediates instruction.
   static std::string immediateList(const Operation &op) {
     std::string text;
-    if (const IntTuple *imms = op.attrAs<IntTuple>("imms"))
+    if (const IntTuple *imms = op.get(ir::attr::imms))
       for (const IntTuple &v : imms->elements())
         text += (text.empty() ? "" : ", ") + v.str();
     return text;
@@ -407,7 +407,7 @@ llvm::Error printPtx(const ir::Module &module, const PtxTarget &target, llvm::ra
   // the most demanding allocation of any kernel.
   int64_t sharedAlign = 0;
   for (const auto &kernel : module.kernels())
-    if (const int64_t *align = kernel->attrAs<int64_t>("shared_align"))
+    if (const int64_t *align = kernel->get(ir::attr::sharedAlign))
       sharedAlign = std::max(sharedAlign, *align);
   if (sharedAlign)
     os << "\n.extern .shared .align " << sharedAlign << " .b8 cutec_smem[];\n";

@@ -64,7 +64,7 @@ void IRGenModule::evalAssumptions(const ast::Expr &expr, ir::Operation &kernel,
         {IntTuple(IntExpr::symbol(size->getName())), IntTuple(divisor.intValue().staticValue())}));
   }
   if (!facts.empty())
-    kernel.setAttr("assume_divby", IntTuple::tuple(std::move(facts)));
+    kernel.set(ir::attr::assumeDivby, IntTuple::tuple(std::move(facts)));
 }
 
 } // namespace cutec

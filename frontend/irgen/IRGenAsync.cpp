@@ -93,10 +93,10 @@ SemaValue IRGenAsync::allocateShared(ir::DataType dtype, const Layout &layout,
   ir::Operation &op =
       ctx.builder->create(ir::OpKind::SmemAlloc, loc, {},
                           {ir::Type::tensor(dtype, ir::MemorySpace::Shared, layout, swizzle)});
-  op.setAttr("offset", offset);
-  op.setAttr("align", align);
+  op.set(ir::attr::offset, offset);
+  op.set(ir::attr::align, align);
   if (!name.empty())
-    op.setAttr("name", name);
+    op.set(ir::attr::name, name);
   return SemaValue::runTime(op.result());
 }
 
@@ -114,8 +114,8 @@ SemaValue IRGenAsync::asBytes(CallSite &site) {
   ir::Operation &op = ctx.builder->create(
       ir::OpKind::SmemAlloc, site.loc(), {},
       {ir::Type::tensor(ir::DataType::U8, ir::MemorySpace::Shared, makeLayout(IntTuple(bytes)))});
-  op.setAttr("offset", *alloc->attrAs<int64_t>("offset"));
-  op.setAttr("align", *alloc->attrAs<int64_t>("align"));
+  op.set(ir::attr::offset, *alloc->get<int64_t>(ir::attr::offset));
+  op.set(ir::attr::align, *alloc->get(ir::attr::align));
   return SemaValue::runTime(op.result());
 }
 

@@ -56,7 +56,7 @@ SemaValue IRGenTensor::atomicUpdate(CallSite &site) {
   }
   ir::Operation &atomic =
       ctx.builder->create(ir::OpKind::Atomic, site.loc(), operands, {ir::Type::scalar(element)});
-  atomic.setAttr("op", op.str());
+  atomic.set(ir::attr::op, op.str());
   return SemaValue::runTime(atomic.result());
 }
 

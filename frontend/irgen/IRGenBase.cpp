@@ -165,7 +165,7 @@ ir::Value *IRGenBase::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRan
     }
     ir::Operation &op =
         b->create(ir::OpKind::Constant, loc, {}, {ir::Type::scalar(ir::DataType::Bool)});
-    op.setAttr("value", v.boolValue());
+    op.set(ir::attr::value, v.boolValue());
     return op.result();
   }
   bool isInt = v.is(SemaValue::Kind::Int);

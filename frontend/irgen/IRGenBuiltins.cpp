@@ -265,7 +265,7 @@ SemaValue IRGenBuiltins::indexRegister(ir::OpKind kind, llvm::SMLoc loc, const l
   if (!b)
     return SemaValue::poison();
   ir::Operation &op = b->create(kind, loc, {}, {ir::Type::scalar(ir::DataType::I32)});
-  op.setAttr("dim", dim);
+  op.set(ir::attr::dim, dim);
   return SemaValue::runTime(op.result());
 }
 

@@ -17,8 +17,7 @@ SemaValue IRGenCluster::clusterSpecial(CallSite &site) {
     return SemaValue::poison();
   ir::Operation &op =
       b->create(ir::OpKind::ClusterSpecial, site.loc(), {}, {ir::Type::scalar(ir::DataType::I32)});
-  op.setAttr("register",
-             std::string(name == "cluster_ctarank" ? "%cluster_ctarank" : "%cluster_nctarank"));
+  op.set(ir::attr::clusterRegister, std::string(name == "cluster_ctarank" ? "%cluster_ctarank" : "%cluster_nctarank"));
   return SemaValue::runTime(op.result());
 }
 
@@ -134,7 +133,7 @@ SemaValue IRGenCluster::issueClcQuery(CallSite &site) {
     return SemaValue::poison();
   ir::Operation &op = b->create(ir::OpKind::ClcTryCancel, site.loc(),
                                 {site.bound[1].irValue(), site.bound[0].irValue()});
-  op.setAttr("multicast", site.bound[2].boolValue());
+  op.set(ir::attr::multicast, site.bound[2].boolValue());
   return SemaValue::none();
 }
 
@@ -156,7 +155,7 @@ SemaValue IRGenCluster::clcResponse(CallSite &site) {
 
 void IRGenCluster::setCtaGroup(ir::Operation &op, int64_t group) {
   if (group == 2)
-    op.setAttr("cta_group", group);
+    op.set(ir::attr::ctaGroup, group);
 }
 
 } // namespace cutec

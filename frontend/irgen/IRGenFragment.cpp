@@ -29,7 +29,7 @@ SemaValue IRGenTensor::fragmentElement(const SemaValue &fragment, int64_t index,
   }
   ir::Operation &extract = ctx.builder->create(ir::OpKind::Extract, loc, {fragment.irValue()},
                                                {ir::Type::scalar(fragment.type().element())});
-  extract.setAttr("index", index);
+  extract.set(ir::attr::index, index);
   return SemaValue::runTime(extract.result());
 }
 
@@ -237,7 +237,7 @@ SemaValue IRGenTensor::fragmentReduce(const SemaValue &fragment, CallSite &site)
       ir::Operation &step =
           ctx.builder->create(kind->second, site.loc(), {acc, element}, {ir::Type::scalar(type)});
       if (kind->second == ir::OpKind::MathCall)
-        step.setAttr("fn", std::string(kind->first.ends_with("MAX") ? "max" : "min"));
+        step.set(ir::attr::fn, std::string(kind->first.ends_with("MAX") ? "max" : "min"));
       acc = step.result();
     }
     results.push_back(acc);

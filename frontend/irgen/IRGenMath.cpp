@@ -141,7 +141,7 @@ SemaValue IRGenExpr::mathFunctionCall(CallSite &site) {
   if (f.name == "fma")
     return SemaValue::runTime(b->createValue(ir::OpKind::Fma, site.loc(), scalar, operands));
   ir::Operation &op = b->create(ir::OpKind::MathCall, site.loc(), operands, {scalar});
-  op.setAttr("fn", fn);
+  op.set(ir::attr::fn, fn);
   return SemaValue::runTime(op.result());
 }
 

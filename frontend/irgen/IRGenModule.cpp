@@ -34,7 +34,7 @@ std::unique_ptr<ir::Module> IRGenModule::run(const ast::Module &module) {
   auto result = std::make_unique<ir::Module>();
   for (const ast::FunctionDef *def : kernels) {
     auto kernel = std::make_unique<ir::Operation>(ir::OpKind::Kernel, def->getLoc());
-    kernel->setAttr("name", def->getName().str());
+    kernel->set(ir::attr::name, def->getName().str());
     Scope locals;
     Frame kernelFrame{&locals};
     ctx.frame = &kernelFrame;
@@ -57,8 +57,8 @@ std::unique_ptr<ir::Module> IRGenModule::run(const ast::Module &module) {
     kernelBuilder.create(ir::OpKind::Return, def->getLoc());
     ctx.builder = nullptr;
     if (ctx.sharedBytes > 0) {
-      kernel->setAttr("shared_bytes", ctx.sharedBytes);
-      kernel->setAttr("shared_align", ctx.sharedAlign);
+      kernel->set(ir::attr::sharedBytes, ctx.sharedBytes);
+      kernel->set(ir::attr::sharedAlign, ctx.sharedAlign);
     }
 #ifndef NDEBUG
     if (ctx.diags.errorCount() == errorsBefore)
@@ -189,7 +189,7 @@ void IRGenModule::buildKernelSignature(const ast::FunctionDef &def, ir::Operatio
     ctx.dynamicSizeArgs[size] = body.addArgument(ir::Type::scalar(ir::DataType::I32), size);
     symbols.push_back(IntExpr::symbol(size));
   }
-  kernel.setAttr("dynamic_sizes", IntTuple::tuple(std::move(symbols)));
+  kernel.set(ir::attr::dynamicSizes, IntTuple::tuple(std::move(symbols)));
 }
 
 // block= and grid= as (x,y,z) IntTuples; block static, grid over the dynamic

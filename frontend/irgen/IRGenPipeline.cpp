@@ -67,7 +67,7 @@ ir::Value *IRGenPipeline::equalsConstant(ir::Value *v, int64_t c, llvm::SMLoc lo
   ir::Operation &cmp = ctx.builder->create(
       ir::OpKind::Cmp, loc, {v, ctx.builder->constantInt(loc, v->type().element(), c)},
       {ir::Type::scalar(ir::DataType::Bool)});
-  cmp.setAttr("predicate", std::string("eq"));
+  cmp.set(ir::attr::predicate, std::string("eq"));
   return cmp.result();
 }
 
@@ -232,7 +232,7 @@ SemaValue IRGenPipeline::createPipeline(CallSite &site) {
 ir::Value *IRGenPipeline::isPairLeader(llvm::SMLoc loc) {
   ir::Operation &rank = ctx.builder->create(ir::OpKind::ClusterSpecial, loc, {},
                                             {ir::Type::scalar(ir::DataType::I32)});
-  rank.setAttr("register", std::string("%cluster_ctarank"));
+  rank.set(ir::attr::clusterRegister, std::string("%cluster_ctarank"));
   ir::Value *odd = ctx.builder->createValue(
       ir::OpKind::BitAnd, loc, ir::Type::scalar(ir::DataType::I32),
       {rank.result(), ctx.builder->constantInt(loc, ir::DataType::I32, 1)});
@@ -248,7 +248,7 @@ ir::Value *IRGenPipeline::firstThreadOfCta(llvm::SMLoc loc) {
   for (int64_t dim = 0; dim < 3; ++dim) {
     ir::Operation &tid =
         ctx.builder->create(ir::OpKind::ThreadIdx, loc, {}, {ir::Type::scalar(ir::DataType::I32)});
-    tid.setAttr("dim", dim);
+    tid.set(ir::attr::dim, dim);
     ir::Value *zero = equalsConstant(tid.result(), 0, loc);
     if (!all) {
       all = zero;
@@ -335,8 +335,9 @@ SemaValue IRGenPipeline::pipelineProducerAcquire(CallSite &site) {
     ir::Operation &expect =
         ctx.builder->create(ir::OpKind::MbarrierExpectTx, loc,
                             {bar, ctx.builder->constantInt(loc, ir::DataType::I32, tx)});
-    expect.setAttr(declared.is(SemaValue::Kind::Int) ? "pipeline_tx_declared" : "pipeline_tx",
-                   true);
+    expect.set(declared.is(SemaValue::Kind::Int) ? ir::attr::pipelineTxDeclared
+                                                 : ir::attr::pipelineTx,
+               true);
   });
   return SemaValue::none();
 }

@@ -187,7 +187,7 @@ SemaValue IRGenExpr::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const 
       return error(loc, spelling + " needs bools, not " + ir::name(t), ranges);
     // a and b = a ? b : false;  a or b = a ? true : b.
     ir::Operation &c = ctx.builder->create(ir::OpKind::Constant, loc, {}, {a->type()});
-    c.setAttr("value", op == ast::BinaryOp::Or);
+    c.set(ir::attr::value, op == ast::BinaryOp::Or);
     ir::Value *ifTrue = op == ast::BinaryOp::Or ? c.result() : b;
     ir::Value *ifFalse = op == ast::BinaryOp::Or ? b : c.result();
     return SemaValue::runTime(
@@ -199,7 +199,7 @@ SemaValue IRGenExpr::scalarBinary(ast::BinaryOp op, const SemaValue &lhs, const 
       return SemaValue::poison();
     ir::Operation &cmp =
         ctx.builder->create(ir::OpKind::Cmp, loc, {a, b}, {ir::Type::scalar(ir::DataType::Bool)});
-    cmp.setAttr("predicate", std::string(predicate));
+    cmp.set(ir::attr::predicate, std::string(predicate));
     return SemaValue::runTime(cmp.result());
   }
   std::optional<ir::OpKind> kind = arithmeticOp(op);
@@ -225,10 +225,10 @@ SemaValue IRGenExpr::scalarNot(const SemaValue &v, const ast::Expr &expr) {
   if (!v.is(SemaValue::Kind::RunTime) || v.type() != ir::Type::scalar(ir::DataType::Bool))
     return error(expr, "'not' needs a bool, not " + v.describe());
   ir::Operation &f = ctx.builder->create(ir::OpKind::Constant, expr.getLoc(), {}, {v.type()});
-  f.setAttr("value", false);
+  f.set(ir::attr::value, false);
   ir::Operation &cmp =
       ctx.builder->create(ir::OpKind::Cmp, expr.getLoc(), {v.irValue(), f.result()}, {v.type()});
-  cmp.setAttr("predicate", std::string("eq"));
+  cmp.set(ir::attr::predicate, std::string("eq"));
   return SemaValue::runTime(cmp.result());
 }
 

@@ -293,7 +293,7 @@ void IRGenStmt::execRangeLoop(const ast::ForStmt &loop, CallSite &range) {
   std::vector<CarriedVariable> carried = carryIntoLoop(changed, target->getName(), loc, operands);
 
   ir::Operation &op = ctx.builder->create(ir::OpKind::For, loc, operands, carriedTypes(carried));
-  op.setAttr("unroll", false);
+  op.set(ir::attr::unroll, false);
   ir::Block &body = op.addRegion().addBlock();
   Scope before = *ctx.frame->locals;
   (*ctx.frame->locals)[target->getName()] =

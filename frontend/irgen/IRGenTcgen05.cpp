@@ -298,7 +298,7 @@ SemaValue IRGenTcgen05::gemm(CallSite &site, size_t first) {
     return SemaValue::poison();
   ir::Operation &op = ctx.builder->create(ir::OpKind::Gemm, site.loc(), operands);
   if (!kind.empty())
-    op.setAttr("kind", kind.str());
+    op.set(ir::attr::kind, kind.str());
   IRGenCluster::setCtaGroup(op, *group);
   return SemaValue::none();
 }

@@ -45,10 +45,10 @@ SemaValue IRGenTensor::localTile(CallSite &site) {
   ir::Operation &op =
       ctx.builder->create(ir::OpKind::LocalTile, site.loc(), {tensor.irValue()}, {result});
   if (const IntTuple *shape = tiler->get<IntTuple>())
-    op.setAttr("tiler", *shape);
+    op.set(ir::attr::tiler, *shape);
   else
-    op.setAttr("tiler", *tiler->get<Layout>());
-  op.setAttr("coord", *coord->get<IntTuple>());
+    op.set(ir::attr::tiler, *tiler->get<Layout>());
+  op.set(ir::attr::coord, *coord->get<IntTuple>());
   return SemaValue::runTime(op.result());
 }
 
@@ -143,7 +143,7 @@ SemaValue IRGenTensor::sliceTensor(const SemaValue &tensor, const ast::Subscript
       ctx.builder->create(ir::OpKind::Slice, subscript.getLoc(), operands,
                           {ir::Type::tensor(type.element(), type.memorySpace(),
                                             *sliced->get<Layout>(), type.tensorSwizzle())});
-  op.setAttr("coord", layout.shape.isLeaf() ? pattern.front() : IntTuple::tuple(pattern));
+  op.set(ir::attr::coord, layout.shape.isLeaf() ? pattern.front() : IntTuple::tuple(pattern));
   return SemaValue::runTime(op.result());
 }
 
@@ -169,7 +169,7 @@ SemaValue IRGenTensor::sliceWith(const SemaValue &tensor, const IntTuple &patter
       ctx.builder->create(ir::OpKind::Slice, loc, operands,
                           {ir::Type::tensor(type.element(), type.memorySpace(),
                                             *sliced->get<Layout>(), type.tensorSwizzle())});
-  op.setAttr("coord", pattern);
+  op.set(ir::attr::coord, pattern);
   return SemaValue::runTime(op.result());
 }
 

@@ -130,21 +130,21 @@ SemaValue IRGenTcgen05::tmemLoadStore(CallSite &site) {
   if (store) {
     ir::Operation &op = ctx.builder->create(ir::OpKind::TmemStore, site.loc(),
                                             {t.irValue(), site.args[2].irValue()});
-    op.setAttr("column", *column);
-    op.setAttr("shape", std::string(shape->name));
-    op.setAttr("num", num);
-    op.setAttr("lane", lane);
-    op.setAttr("wait", wait);
+    op.set(ir::attr::column, *column);
+    op.set(ir::attr::shape, std::string(shape->name));
+    op.set(ir::attr::num, num);
+    op.set(ir::attr::lane, lane);
+    op.set(ir::attr::wait, wait);
     return SemaValue::none();
   }
   ir::Operation &op = ctx.builder->create(
       ir::OpKind::TmemLoad, site.loc(), {t.irValue()},
       {ir::Type::tensor(element, ir::MemorySpace::Register, makeLayout(IntTuple(n)))});
-  op.setAttr("column", *column);
-  op.setAttr("shape", std::string(shape->name));
-  op.setAttr("num", num);
-  op.setAttr("lane", lane);
-  op.setAttr("wait", wait);
+  op.set(ir::attr::column, *column);
+  op.set(ir::attr::shape, std::string(shape->name));
+  op.set(ir::attr::num, num);
+  op.set(ir::attr::lane, lane);
+  op.set(ir::attr::wait, wait);
   return SemaValue::runTime(op.result());
 }
 

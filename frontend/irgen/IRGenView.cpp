@@ -136,7 +136,7 @@ SemaValue IRGenTensor::makeTensor(CallSite &site) {
       ir::OpKind::MakeTensor, site.loc(), operands,
       {ir::Type::tensor(type.element(), type.memorySpace(), *layout, type.tensorSwizzle())});
   if (at)
-    op.setAttr("offset", IntTuple(*at));
+    op.set(ir::attr::offset, IntTuple(*at));
   return SemaValue::runTime(op.result());
 }
 

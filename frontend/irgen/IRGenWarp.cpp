@@ -61,10 +61,10 @@ ir::Operation &IRGenWarp::emitShuffle(llvm::SMLoc loc, llvm::StringRef mode, ir:
   if (!offset)
     operands.push_back(laneOffset);
   ir::Operation &op = ctx.builder->create(ir::OpKind::Shuffle, loc, operands, {value->type()});
-  op.setAttr("mode", mode.str());
-  op.setAttr("clamp", clamp);
+  op.set(ir::attr::mode, mode.str());
+  op.set(ir::attr::clamp, clamp);
   if (offset)
-    op.setAttr("offset", *offset);
+    op.set(ir::attr::offset, *offset);
   return op;
 }
 
@@ -140,7 +140,7 @@ ir::Value *IRGenWarp::combineReduced(llvm::StringRef op, ir::Value *a, ir::Value
   if (op == "sum")
     return ctx.builder->createValue(ir::OpKind::Add, loc, a->type(), {a, b});
   ir::Operation &combine = ctx.builder->create(ir::OpKind::MathCall, loc, {a, b}, {a->type()});
-  combine.setAttr("fn", op.str());
+  combine.set(ir::attr::fn, op.str());
   return combine.result();
 }
 
@@ -263,9 +263,9 @@ SemaValue IRGenWarp::matrixCopy(CallSite &site) {
   ir::Value *view = site.bound[0].irValue();
   ir::DataType element = view->type().element();
   auto setForm = [&](ir::Operation &op) {
-    op.setAttr("num", num);
-    op.setAttr("row_blocks", rowBlocks);
-    op.setAttr("trans", trans);
+    op.set(ir::attr::num, num);
+    op.set(ir::attr::rowBlocks, rowBlocks);
+    op.set(ir::attr::trans, trans);
   };
   if (!store) {
     ir::Operation &op = b->create(
@@ -335,8 +335,8 @@ bool IRGenWarp::emitNamedBarrier(int64_t id, int64_t threads, bool wait, llvm::S
   }
   ir::Operation &op =
       ctx.builder->create(wait ? ir::OpKind::BarrierSync : ir::OpKind::BarrierArrive, loc, {});
-  op.setAttr("barrier", id);
-  op.setAttr("threads", threads);
+  op.set(ir::attr::barrier, id);
+  op.set(ir::attr::threads, threads);
   return true;
 }
 

@@ -159,7 +159,7 @@ SemaValue IRGenWarpgroupMma::warpgroupPartition(const TiledMma &slice, MmaOperan
       ctx.builder->create(ir::OpKind::Slice, loc, {tile.irValue(), row, column},
                           {ir::Type::tensor(type.element(), type.memorySpace(),
                                             *point->get<Layout>(), type.tensorSwizzle())});
-  first.setAttr("coord", tup(IntExpr::symbol("$0"), IntExpr::symbol("$1")));
+  first.set(ir::attr::coord, tup(IntExpr::symbol("$0"), IntExpr::symbol("$1")));
   llvm::Expected<Layout> partition = makeLayout(*values, strides);
   if (!partition)
     return error(site.loc(), llvm::toString(partition.takeError()), {site.range()});
@@ -236,9 +236,9 @@ SemaValue IRGenWarpgroupMma::warpgroupGemm(const TiledMma &mma, CallSite &site) 
   ir::Operation &op =
       ctx.builder->create(ir::OpKind::Gemm, site.loc(),
                           {acc.irValue(), a.irValue(), b.irValue(), accumulate}, {acc.type()});
-  op.setAttr("n", mma.n);
+  op.set(ir::attr::n, mma.n);
   if (mma.satfinite)
-    op.setAttr("satfinite", int64_t(1));
+    op.set(ir::attr::satfinite, int64_t(1));
   return SemaValue::runTime(op.result());
 }
 

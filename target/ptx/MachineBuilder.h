@@ -34,7 +34,7 @@ inline ir::Operation &emitInst(ir::Builder &b, llvm::SMLoc loc, PtxOpcode opcode
   for (ir::DataType t : results)
     types.push_back(ir::Type::scalar(t));
   ir::Operation &op = b.create(ir::OpKind::PtxInst, loc, operands, types);
-  op.setAttr("opcode", ptxInstruction(opcode).opcode.str());
+  op.set(ir::attr::opcode, ptxInstruction(opcode).opcode.str());
   return op;
 }
 
@@ -50,7 +50,7 @@ inline ir::Value *emitImmediate(ir::Builder &b, llvm::SMLoc loc, ir::DataType ty
                                 int64_t value) {
   ir::Operation &mov =
       emitInst(b, loc, type == ir::DataType::U64 ? PtxOpcode::MovB64 : PtxOpcode::MovB32, {type});
-  mov.setAttr("imm", value);
+  mov.set(ir::attr::imm, value);
   return mov.result();
 }
 

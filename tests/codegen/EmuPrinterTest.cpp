@@ -48,7 +48,7 @@ TEST(EmuPrinter, DiagnosticsNameTheSourceLocation) {
 
 TEST(EmuPrinter, HeaderDeclaresTheLaunchInterface) {
   auto module = test::makeDecodeSumKernel();
-  module->kernels()[0]->setAttr("grid", tup(ceilDiv(IntExpr::symbol("n"), IntExpr(128)), 1, 1));
+  module->kernels()[0]->set(ir::attr::grid, tup(ceilDiv(IntExpr::symbol("n"), IntExpr(128)), 1, 1));
   std::string text;
   llvm::raw_string_ostream os(text);
   ASSERT_FALSE(bool(emu::printEmulationHeader(*module, os)));

@@ -17,7 +17,7 @@ namespace {
 /// makeDecodeSumKernel with grid (ceil_div(n,128), 1, 1).
 std::unique_ptr<ir::Module> decodeSumWithGrid() {
   auto module = test::makeDecodeSumKernel();
-  module->kernels()[0]->setAttr("grid", tup(ceilDiv(IntExpr::symbol("n"), IntExpr(128)), 1, 1));
+  module->kernels()[0]->set(ir::attr::grid, tup(ceilDiv(IntExpr::symbol("n"), IntExpr(128)), 1, 1));
   return module;
 }
 
@@ -54,7 +54,7 @@ TEST(HostPrinter, PrintsArgsLoadAndLaunch) {
 TEST(HostPrinter, PrintsProductsSumsAndOnlyTheHelpersUsed) {
   auto module = decodeSumWithGrid();
   IntExpr n = IntExpr::symbol("n");
-  module->kernels()[0]->setAttr("grid", tup(n * n * 2, n + 3, min(n, IntExpr(4))));
+  module->kernels()[0]->set(ir::attr::grid, tup(n * n * 2, n + 3, min(n, IntExpr(4))));
   std::string text = launcherOf(*module);
   EXPECT_NE(text.find("const uint64_t grid[3] = {(2 * uint64_t{args.n} * uint64_t{args.n}), "
                       "(uint64_t{args.n} + 3), min(4, uint64_t{args.n})};"),
@@ -68,12 +68,12 @@ TEST(HostPrinter, ClustersAbove8CtasOptInToNonPortableSizes) {
   const char *optIn =
       "cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)";
   auto module = decodeSumWithGrid();
-  module->kernels()[0]->setAttr("grid", tup(16, 1, 1));
-  module->kernels()[0]->setAttr("cluster", tup(8, 1, 1));
+  module->kernels()[0]->set(ir::attr::grid, tup(16, 1, 1));
+  module->kernels()[0]->set(ir::attr::cluster, tup(8, 1, 1));
   std::string portable = launcherOf(*module);
   EXPECT_NE(portable.find("cluster.value.clusterDim.x = 8;"), std::string::npos) << portable;
   EXPECT_EQ(portable.find(optIn), std::string::npos) << portable;
-  module->kernels()[0]->setAttr("cluster", tup(16, 1, 1));
+  module->kernels()[0]->set(ir::attr::cluster, tup(16, 1, 1));
   std::string large = launcherOf(*module);
   size_t at = large.find(optIn);
   EXPECT_NE(at, std::string::npos) << large;
@@ -82,7 +82,7 @@ TEST(HostPrinter, ClustersAbove8CtasOptInToNonPortableSizes) {
 
 TEST(HostPrinter, GridOverAnUnknownSizeIsAnError) {
   auto module = decodeSumWithGrid();
-  module->kernels()[0]->setAttr("grid", tup(IntExpr::symbol("M"), 1, 1));
+  module->kernels()[0]->set(ir::attr::grid, tup(IntExpr::symbol("M"), 1, 1));
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::Error e = host::printHostLauncher(*module, os);
@@ -112,8 +112,8 @@ TEST(HostPrinter, HeaderCompilesAgainstTheCudaHeaders) {
   // A grid that calls every helper, so that each compiles warning-free.
   auto module = decodeSumWithGrid();
   IntExpr n = IntExpr::symbol("n");
-  module->kernels()[0]->setAttr(
-      "grid",
+  module->kernels()[0]->set(
+      ir::attr::grid,
       tup(ceilDiv(n, IntExpr(128)), min(n, IntExpr(4)) + n % IntExpr(3), n / IntExpr(2) * n));
   std::string launcher = launcherOf(*module);
   for (const char *helper : {"auto ceil_div = ", "auto min = ", "auto mod = ", "auto div = "})

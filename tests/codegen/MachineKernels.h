@@ -18,9 +18,9 @@ using ptx::PtxOpcode;
 inline std::unique_ptr<Module> makeDecodeSumKernel() {
   auto module = std::make_unique<Module>();
   auto kernel = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("decode_sum"));
-  kernel->setAttr("block", tup(128, 1, 1));
-  kernel->setAttr("dynamic_sizes", tup(IntExpr::symbol("n")));
+  kernel->set(ir::attr::name, std::string("decode_sum"));
+  kernel->set(ir::attr::block, tup(128, 1, 1));
+  kernel->set(ir::attr::dynamicSizes, tup(IntExpr::symbol("n")));
   Block &entry = kernel->addRegion().addBlock();
   Layout vec(IntExpr::symbol("n"), 1);
   entry.addArgument(Type::tensor(DataType::F4E2M1, MemorySpace::Global, vec), "x");
@@ -29,27 +29,27 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   Builder b(entry);
   llvm::SMLoc loc;
   Operation &px = emitInst(b, loc, PtxOpcode::LdParamU64, {DataType::U64});
-  px.setAttr("param", std::string("x"));
+  px.set(ir::attr::param, std::string("x"));
   Operation &py = emitInst(b, loc, PtxOpcode::LdParamU64, {DataType::U64});
-  py.setAttr("param", std::string("y"));
+  py.set(ir::attr::param, std::string("y"));
   Operation &pn = emitInst(b, loc, PtxOpcode::LdParamU32, {DataType::U32});
-  pn.setAttr("param", std::string("n"));
+  pn.set(ir::attr::param, std::string("n"));
   Value *x = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, DataType::U64, {px.result()});
   Value *y = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, DataType::U64, {py.result()});
   Operation &tid = emitInst(b, loc, PtxOpcode::MovU32, {DataType::U32});
-  tid.setAttr("special", std::string("%tid.x"));
+  tid.set(ir::attr::special, std::string("%tid.x"));
   Value *tid64 = emitValue(b, loc, PtxOpcode::CvtS64S32, DataType::U64, {tid.result()});
   Value *xAddr = emitValue(b, loc, PtxOpcode::AddS64, DataType::U64, {x, tid64});
   Operation &four = emitInst(b, loc, PtxOpcode::MovB64, {DataType::U64});
-  four.setAttr("imm", int64_t(4));
+  four.set(ir::attr::imm, int64_t(4));
   Value *yAddr = emitValue(b, loc, PtxOpcode::MadLoS64, DataType::U64, {tid64, four.result(), y});
 
   Operation &zero = emitInst(b, loc, PtxOpcode::MovB32, {DataType::U32});
-  zero.setAttr("imm", int64_t(0));
+  zero.set(ir::attr::imm, int64_t(0));
   Operation &one = emitInst(b, loc, PtxOpcode::MovB32, {DataType::U32});
-  one.setAttr("imm", int64_t(1));
+  one.set(ir::attr::imm, int64_t(1));
   Operation &acc0 = emitInst(b, loc, PtxOpcode::MovF32, {DataType::F32});
-  acc0.setAttr("imm", 0.0);
+  acc0.set(ir::attr::imm, 0.0);
   Operation &loop = b.create(OpKind::For, loc,
                              {zero.result(), pn.result(), one.result(), acc0.result()},
                              {Type::scalar(DataType::F32)});
@@ -58,7 +58,7 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   Value *acc = body.addArgument(Type::scalar(DataType::F32), "acc");
   Builder lb(body);
   Operation &byte = emitInst(lb, loc, PtxOpcode::LdGlobalU8, {DataType::U16}, {xAddr});
-  byte.setAttr("offset", int64_t(0));
+  byte.set(ir::attr::offset, int64_t(0));
   Operation &bytes =
       emitInst(lb, loc, PtxOpcode::MovB16Unpack, {DataType::U8, DataType::U8}, {byte.result()});
   Value *halves = emitValue(lb, loc, PtxOpcode::CvtRnF16x2E2m1x2, DataType::U32, {bytes.result(0)});
@@ -79,7 +79,7 @@ inline std::unique_ptr<Module> makeDecodeSumKernel() {
   eb.create(OpKind::Yield, loc,
             {emitValue(eb, loc, PtxOpcode::NegF32, DataType::F32, {loop.result()})});
   Operation &store = emitInst(b, loc, PtxOpcode::StGlobalF32, {}, {yAddr, branch.result()});
-  store.setAttr("offset", int64_t(0));
+  store.set(ir::attr::offset, int64_t(0));
   b.create(OpKind::Return, loc);
   module->kernels().push_back(std::move(kernel));
   return module;

@@ -54,7 +54,7 @@ TEST(PtxPrinter, UnknownInstructionsAndUnloweredOpsAreErrors) {
   b.setInsertionPoint(*entry.terminator());
   // Machine IR may name anything; isel names only the table's instructions.
   b.create(OpKind::PtxInst, {}, {}, {Type::scalar(DataType::U32)})
-      .setAttr("opcode", std::string("frobnicate.b32"));
+      .set(ir::attr::opcode, std::string("frobnicate.b32"));
   std::string text;
   llvm::raw_string_ostream os(text);
   llvm::Error e = ptx::printPtx(*module, ptx::PtxTarget(), os);

@@ -10,7 +10,7 @@ namespace {
 
 std::string materialized(const IntExpr &e) {
   Operation kernel(OpKind::Kernel, {});
-  kernel.setAttr("name", std::string("k"));
+  kernel.set(ir::attr::name, std::string("k"));
   Block &body = kernel.addRegion().addBlock();
   llvm::StringMap<Value *> sizes;
   for (const char *name : {"M", "K"})

@@ -27,7 +27,7 @@ TEST(Attributes, TypedAccessorsUseTheSpelling) {
   op.set(attr::predicate, "lt");
   ASSERT_NE(op.get(attr::predicate), nullptr);
   EXPECT_EQ(*op.get(attr::predicate), "lt");
-  EXPECT_EQ(*op.attrAs<std::string>("predicate"), "lt");
+  EXPECT_EQ(*op.get(ir::attr::predicate), "lt");
 
   // A name of several kinds: get<T> is the value when it holds a T.
   Operation constant(OpKind::Constant, {});

@@ -16,7 +16,7 @@ struct Kernel {
   Block *body;
   Builder b;
   Kernel() {
-    op.setAttr("name", std::string("k"));
+    op.set(ir::attr::name, std::string("k"));
     body = &op.addRegion().addBlock();
     b.setInsertionPointToEnd(*body);
   }
@@ -27,7 +27,7 @@ struct Kernel {
   /// Keeps `v` alive: a store-like side effect the canonicalizer must keep.
   void use(Value *v) {
     Operation &sink = b.create(OpKind::PtxInst, {}, {v});
-    sink.setAttr("opcode", std::string("sink"));
+    sink.set(ir::attr::opcode, std::string("sink"));
   }
   std::string canonicalized() {
     b.create(OpKind::Return, {});
@@ -108,10 +108,10 @@ TEST(Canonicalize, CseRespectsScopes) {
   inner.setInsertionPoint(*loop.regions()[0]->front().terminator());
   Value *inLoop = inner.createValue(OpKind::Mul, {}, n->type(), {n, n});
   Operation &useIn = inner.create(OpKind::PtxInst, {}, {inLoop});
-  useIn.setAttr("opcode", std::string("sink"));
+  useIn.set(ir::attr::opcode, std::string("sink"));
   Value *after = b.createValue(OpKind::Mul, {}, n->type(), {n, n});
   Operation &useAfter = b.create(OpKind::PtxInst, {}, {after});
-  useAfter.setAttr("opcode", std::string("sink"));
+  useAfter.set(ir::attr::opcode, std::string("sink"));
   PassContext context([](llvm::SMLoc, const llvm::Twine &) {});
   createCanonicalizePass()->run(*kernel, context);
   std::string text = toString(*kernel);
@@ -132,7 +132,7 @@ TEST(Canonicalize, CseSeesIntoBothRegionsOfAWhileLoop) {
     b.setInsertionPoint(before);
     Operation &use =
         b.create(OpKind::PtxInst, {}, {b.createValue(OpKind::Mul, {}, n->type(), {n, n})});
-    use.setAttr("opcode", std::string("sink"));
+    use.set(ir::attr::opcode, std::string("sink"));
   };
   square(*loop.regions()[0]->front().terminator());
   square(*loop.regions()[1]->front().terminator());

@@ -14,15 +14,14 @@ namespace {
 /// argument carries.
 std::unique_ptr<Operation> makeKernel() {
   auto kernel = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("sizes"));
+  kernel->set(ir::attr::name, std::string("sizes"));
   Block &entry = kernel->addRegion().addBlock();
   Type i32 = Type::scalar(DataType::I32);
   entry.addArgument(Type::tensor(DataType::F16, MemorySpace::Global, Layout(8, 1)), "a");
   entry.addArgument(i32, "M");
   entry.addArgument(i32, "n");
   entry.addArgument(i32, "K");
-  kernel->setAttr("dynamic_sizes",
-                  IntTuple::tuple({IntTuple(IntExpr::symbol("M")), IntTuple(IntExpr::symbol("K")),
+  kernel->set(ir::attr::dynamicSizes, IntTuple::tuple({IntTuple(IntExpr::symbol("M")), IntTuple(IntExpr::symbol("K")),
                                    IntTuple(IntExpr::symbol("L"))}));
   Builder(entry).create(OpKind::Return, llvm::SMLoc());
   return kernel;
@@ -70,7 +69,7 @@ TEST(DynamicSizes, OnlyAScalarCarriesASize) {
   Block &entry = kernel->addRegion().addBlock();
   entry.addArgument(Type::tensor(DataType::F16, MemorySpace::Global, Layout(8, 1)), "M");
   entry.addArgument(Type::scalar(DataType::I32), "M");
-  kernel->setAttr("dynamic_sizes", IntTuple::tuple({IntTuple(IntExpr::symbol("M"))}));
+  kernel->set(ir::attr::dynamicSizes, IntTuple::tuple({IntTuple(IntExpr::symbol("M"))}));
   EXPECT_EQ(DynamicSizeArguments(*kernel).argumentOf("M"), 1u);
 }
 

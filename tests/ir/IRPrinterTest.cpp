@@ -35,7 +35,7 @@ TEST(IRPrinter, TypesAndAttributes) {
 
 TEST(IRPrinter, DuplicateNameHintsGetSuffixes) {
   Operation kernel(OpKind::Kernel, {});
-  kernel.setAttr("name", std::string("k"));
+  kernel.set(ir::attr::name, std::string("k"));
   Block &body = kernel.addRegion().addBlock();
   Builder b(body);
   Value *x = b.constantInt({}, DataType::I32, 1);

@@ -9,7 +9,7 @@ namespace cutec::ir::test {
 /// kernel @sum(%n: i32): s = 0; for i in range(n): s += i; return.
 inline std::unique_ptr<Operation> makeSumKernel() {
   auto kernel = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("sum"));
+  kernel->set(ir::attr::name, std::string("sum"));
   Block &body = kernel->addRegion().addBlock();
   Value *n = body.addArgument(Type::scalar(DataType::I32), "n");
   Builder b(body);
@@ -29,7 +29,7 @@ inline std::unique_ptr<Operation> makeSumKernel() {
 /// kernel @halve(%n: i32): steps = 0; while n > 1: n /= 2; steps += 1.
 inline std::unique_ptr<Operation> makeHalvingKernel() {
   auto kernel = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("halve"));
+  kernel->set(ir::attr::name, std::string("halve"));
   Block &body = kernel->addRegion().addBlock();
   Type i32 = Type::scalar(DataType::I32);
   Value *n = body.addArgument(i32, "n");
@@ -42,7 +42,7 @@ inline std::unique_ptr<Operation> makeHalvingKernel() {
   Builder head(before);
   Operation &cmp = head.create(OpKind::Cmp, {}, {m, head.constantInt({}, DataType::I32, 1)},
                                {Type::scalar(DataType::Bool)});
-  cmp.setAttr("predicate", std::string("gt"));
+  cmp.set(ir::attr::predicate, std::string("gt"));
   head.create(OpKind::Condition, {}, {cmp.result(), m, steps});
   Block &after = loop.addRegion().addBlock();
   Value *m2 = after.addArgument(i32, "m");

@@ -83,7 +83,7 @@ TEST(OpSignature, RejectsUndeclaredAttributes) {
   Kernel k;
   Value *one = k.i32(1);
   Value *sum = k.b.createValue(OpKind::Add, {}, kI32, {one, one});
-  sum->definingOp()->setAttr("rounding", std::string("rz"));
+  sum->definingOp()->set(ir::attr::rounding, std::string("rz"));
   k.kernel.setAttr("block_size", int64_t(128));
   EXPECT_EQ(k.issues(), (std::vector<std::string>{"'kernel': unknown attribute 'block_size'",
                                                   "'arith.add': unknown attribute 'rounding'"}));
@@ -96,7 +96,7 @@ TEST(OpSignature, DescribesTheRows) {
   const AttributeDecl *offset = findAttribute(OpKind::Shuffle, "offset");
   ASSERT_NE(offset, nullptr);
   EXPECT_FALSE(offset->required);
-  EXPECT_EQ(offset->kinds, kindBit<int64_t>);
+  EXPECT_EQ(offset->kinds, kindBit<int64_t> | kindBit<IntTuple>);
   EXPECT_EQ(findAttribute(OpKind::Shuffle, "dim"), nullptr);
   EXPECT_EQ(attributeIssue(OpKind::Shuffle, "mode"), "needs a 'mode': up, down, bfly or idx");
   EXPECT_TRUE(signatureIssues(Operation(OpKind::FenceProxyAsync, {})).empty());

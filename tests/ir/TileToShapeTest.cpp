@@ -16,18 +16,18 @@ struct Harness {
   Builder b;
   std::vector<std::string> errors;
   Harness() {
-    kernel.setAttr("name", std::string("k"));
+    kernel.set(ir::attr::name, std::string("k"));
     b.setInsertionPointToEnd(kernel.addRegion().addBlock());
   }
   Value *layout(const char *shapeAndStride, Layout l) {
     Operation &op = b.create(OpKind::LayoutConstant, {}, {}, {Type::layout()});
-    op.setAttr("layout", l);
+    op.set(ir::attr::layout, l);
     op.result()->setNameHint(shapeAndStride);
     return op.result();
   }
   Value *call(const char *fn, llvm::ArrayRef<Value *> args) {
     Operation &op = b.create(OpKind::LayoutCall, {}, args, {Type::layout()});
-    op.setAttr("function", std::string(fn));
+    op.set(ir::attr::function, std::string(fn));
     return op.result();
   }
   std::string run() {

@@ -73,7 +73,7 @@ TEST(Verifier, RejectsMissingTerminator) {
 
 TEST(Verifier, RejectsArityAndTypeMismatches) {
   Operation kernel(OpKind::Kernel, {});
-  kernel.setAttr("name", std::string("k"));
+  kernel.set(ir::attr::name, std::string("k"));
   Block &body = kernel.addRegion().addBlock();
   Builder b(body);
   Value *i = b.constantInt({}, DataType::I32, 1);
@@ -81,7 +81,7 @@ TEST(Verifier, RejectsArityAndTypeMismatches) {
   b.createValue(OpKind::Add, {}, Type::scalar(DataType::F32), {i, f});
   b.createValue(OpKind::Mul, {}, Type::scalar(DataType::F32), {f});
   Operation &tid = b.create(OpKind::ThreadIdx, {}, {}, {Type::scalar(DataType::I32)});
-  tid.setAttr("dim", int64_t(3));
+  tid.set(ir::attr::dim, int64_t(3));
   b.create(OpKind::Return, {});
   auto issues = verify(kernel);
   ASSERT_EQ(issues.size(), 3u);
@@ -93,7 +93,7 @@ TEST(Verifier, RejectsArityAndTypeMismatches) {
 
 TEST(Verifier, ConvertsScalarsOrFragmentsOfOneLayout) {
   Operation kernel(OpKind::Kernel, {});
-  kernel.setAttr("name", std::string("k"));
+  kernel.set(ir::attr::name, std::string("k"));
   Block &body = kernel.addRegion().addBlock();
   Layout frag(tup(tup(16, 4)), tup(tup(0, 1)));
   Value *f4 = body.addArgument(Type::tensor(DataType::F4E2M1, MemorySpace::Register, frag), "a");

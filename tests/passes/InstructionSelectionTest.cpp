@@ -19,8 +19,8 @@ void lowerToMachineIR(KernelUnderTest &k) {
   walk(*k.kernel, [&](Operation &op) {
     switch (op.kind()) {
     case OpKind::PtxInst:
-      EXPECT_TRUE(ptx::lookupPtxInstruction(*op.attrAs<std::string>("opcode")))
-          << *op.attrAs<std::string>("opcode");
+      EXPECT_TRUE(ptx::lookupPtxInstruction(*op.get(ir::attr::opcode)))
+          << *op.get(ir::attr::opcode);
       break;
     case OpKind::For:
     case OpKind::If:
@@ -113,7 +113,7 @@ TEST(InstructionSelection, ScalarConversionsAndComparisonsSelect) {
   Value *value = convertOp(b, loadOp(b, e5), DataType::F32);
   Value *tid = convertOp(b, threadIdx(b, OpKind::ThreadIdx), DataType::F32);
   Operation &cmp = b.create(OpKind::Cmp, {}, {value, tid}, {Type::scalar(DataType::Bool)});
-  cmp.setAttr("predicate", std::string("ne"));
+  cmp.set(ir::attr::predicate, std::string("ne"));
   Value *picked =
       b.createValue(OpKind::Select, {}, Type::scalar(DataType::F32), {cmp.result(), scale, value});
   storeOp(b, convertOp(b, picked, DataType::BF16), y);
@@ -130,7 +130,7 @@ TEST(InstructionSelection, UnsupportedRoundingIsAnError) {
   k.finishSignature();
   Value *one = k.b.constantFloat({}, DataType::F32, 1.0);
   Value *half = convertOp(k.b, one, DataType::F16);
-  half->definingOp()->setAttr("rounding", std::string("rz"));
+  half->definingOp()->set(ir::attr::rounding, std::string("rz"));
   k.b.create(OpKind::Return, {});
   EXPECT_EQ(runPasses(*k.module, loweringPipeline()),
             "isel: only round-to-nearest-even conversions are supported, not 'rz'\n");

@@ -17,7 +17,7 @@ bool hasTensorValues(Operation &kernel) {
   return found;
 }
 
-int64_t bitsOf(const Operation *memOp) { return *memOp->attrAs<int64_t>("bits"); }
+int64_t bitsOf(const Operation *memOp) { return *memOp->get(ir::attr::bits); }
 
 TEST(LowerIndexing, CopyLoadsConvertsAndStoresEveryElement) {
   KernelUnderTest k = makeCopyKernel();
@@ -29,7 +29,7 @@ TEST(LowerIndexing, CopyLoadsConvertsAndStoresEveryElement) {
   ASSERT_EQ(stores.size(), 8u);
   EXPECT_EQ(bitsOf(loads[0]), 16);
   EXPECT_EQ(bitsOf(stores[0]), 32);
-  EXPECT_EQ(*loads[0]->attrAs<std::string>("space"), "gmem");
+  EXPECT_EQ(*loads[0]->get(ir::attr::space), "gmem");
   EXPECT_EQ(loads[3]->result()->type(), Type::scalar(DataType::F16));
   // Element i is stored as the conversion of element i.
   for (size_t i = 0; i < 8; ++i) {
@@ -49,8 +49,8 @@ TEST(LowerIndexing, ContiguousFp4ElementsComeFromWordsByStaticShifts) {
   // two words; then one broadcast scale factor, a single byte.
   ASSERT_EQ(loads.size(), 2u);
   EXPECT_EQ(bitsOf(loads[0]), 32);
-  ASSERT_NE(loads[0]->attrAs<int64_t>("vector"), nullptr);
-  EXPECT_EQ(*loads[0]->attrAs<int64_t>("vector"), 2);
+  ASSERT_NE(loads[0]->get(ir::attr::vector), nullptr);
+  EXPECT_EQ(*loads[0]->get(ir::attr::vector), 2);
   EXPECT_EQ(loads[0]->results().size(), 2u);
   EXPECT_EQ(loads[1]->result()->type(), Type::scalar(DataType::UE4M3));
   // Nibble i of word w: a shift by the constant 4 * (i % 8), except i % 8 == 0.
@@ -110,7 +110,7 @@ TEST(LowerIndexing, Fp4StoresAreAnError) {
   Value *y = k.tensor("y", DataType::F4E2M1, Layout(tup(), tup()));
   k.finishSignature();
   Value *zero = k.b.create(OpKind::Constant, {}, {}, {Type::scalar(DataType::F4E2M1)}).result();
-  zero->definingOp()->setAttr("value", int64_t(0));
+  zero->definingOp()->set(ir::attr::value, int64_t(0));
   storeOp(k.b, zero, y);
   k.b.create(OpKind::Return, {});
   EXPECT_EQ(runPasses(*k.module, loweringPipeline(2)),

@@ -19,11 +19,11 @@ int64_t evaluate(const Value *v, const llvm::StringMap<int64_t> &env) {
   auto arg = [&](unsigned i) { return evaluate(op->operand(i), env); };
   switch (op->kind()) {
   case OpKind::Constant:
-    return *op->attrAs<int64_t>("value");
+    return *op->get<int64_t>(ir::attr::value);
   case OpKind::ThreadIdx:
     return env.lookup("tidx");
   case OpKind::BlockIdx:
-    return env.lookup(*op->attrAs<int64_t>("dim") == 0 ? "bidx" : "bidy");
+    return env.lookup(*op->get(ir::attr::dim) == 0 ? "bidx" : "bidy");
   case OpKind::Add:
     return arg(0) + arg(1);
   case OpKind::Sub:
@@ -100,7 +100,7 @@ TEST(Partition, ASliceThatDoesNotFitTheLayoutIsAnError) {
   k.finishSignature();
   Value *tidx = threadIdx(k.b, OpKind::ThreadIdx);
   Operation &slice = k.b.create(OpKind::Slice, {}, {x, tidx}, {x->type()});
-  slice.setAttr("coord", tup(slot(0), _(), 0));
+  slice.set(ir::attr::coord, tup(slot(0), _(), 0));
   k.b.create(OpKind::Return, {});
   EXPECT_EQ(runPasses(*k.module, loweringPipeline(1)),
             "coordinate ($0,_,0) does not match shape (M,4)\n");

@@ -27,8 +27,8 @@ struct KernelUnderTest {
 
   KernelUnderTest(const std::string &name, std::vector<std::string> dynamicSizes) {
     auto op = std::make_unique<Operation>(OpKind::Kernel, llvm::SMLoc());
-    op->setAttr("name", name);
-    op->setAttr("block", tup(128, 1, 1));
+    op->set(ir::attr::name, name);
+    op->set(ir::attr::block, tup(128, 1, 1));
     kernel = op.get();
     entry = &op->addRegion().addBlock();
     b.setInsertionPointToEnd(*entry);
@@ -46,7 +46,7 @@ struct KernelUnderTest {
       entry->addArgument(Type::scalar(DataType::I32), size);
       symbols.push_back(IntExpr::symbol(size));
     }
-    kernel->setAttr("dynamic_sizes", IntTuple::tuple(std::move(symbols)));
+    kernel->set(ir::attr::dynamicSizes, IntTuple::tuple(std::move(symbols)));
   }
   Value *size(llvm::StringRef name) {
     for (const auto &arg : entry->arguments())
@@ -60,7 +60,7 @@ struct KernelUnderTest {
 
 inline Value *threadIdx(Builder &b, OpKind kind, int64_t dim = 0) {
   Operation &op = b.create(kind, {}, {}, {Type::scalar(DataType::I32)});
-  op.setAttr("dim", dim);
+  op.set(ir::attr::dim, dim);
   return op.result();
 }
 
@@ -70,8 +70,8 @@ inline Value *localTileOp(Builder &b, Value *t, const IntTuple &tiler, const Int
   Operation &op =
       b.create(OpKind::LocalTile, {}, {t},
                {Type::tensor(t->type().element(), t->type().memorySpace(), tile->layout)});
-  op.setAttr("tiler", tiler);
-  op.setAttr("coord", coord);
+  op.set(ir::attr::tiler, tiler);
+  op.set(ir::attr::coord, coord);
   return op.result();
 }
 
@@ -83,7 +83,7 @@ inline Value *sliceOp(Builder &b, Value *t, const IntTuple &pattern,
   operands.insert(operands.end(), coords.begin(), coords.end());
   Operation &op = b.create(OpKind::Slice, {}, operands,
                            {Type::tensor(t->type().element(), t->type().memorySpace(), *layout)});
-  op.setAttr("coord", pattern);
+  op.set(ir::attr::coord, pattern);
   return op.result();
 }
 
@@ -111,7 +111,7 @@ inline Value *convertOp(Builder &b, Value *v, DataType to) {
 inline Value *extractOp(Builder &b, Value *fragment, int64_t index) {
   Operation &op =
       b.create(OpKind::Extract, {}, {fragment}, {Type::scalar(fragment->type().element())});
-  op.setAttr("index", index);
+  op.set(ir::attr::index, index);
   return op.result();
 }
 

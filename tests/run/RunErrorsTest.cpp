@@ -152,7 +152,7 @@ TEST_F(RunErrors, SeveralKernelsNeedKernelOption) {
 }
 
 TEST_F(RunErrors, GridOfZeroExtent) {
-  module->kernels()[0]->setAttr("grid", tup(IntExpr::symbol("n") / IntExpr(512), 1, 1));
+  module->kernels()[0]->set(ir::attr::grid, tup(IntExpr::symbol("n") / IntExpr(512), 1, 1));
   EXPECT_EQ(error(), "grid (n/512,1,1) has the extent 0 ('n/512'), outside [1, 2^32-1]");
 }
 

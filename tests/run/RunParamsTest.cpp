@@ -13,8 +13,8 @@ namespace {
 /// A kernel taking (a, M, b, K, L), whose body returns at once.
 std::unique_ptr<ir::Operation> makeAlternatingKernel() {
   auto kernel = std::make_unique<ir::Operation>(ir::OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("alternating"));
-  kernel->setAttr("block", tup(32, 1, 1));
+  kernel->set(ir::attr::name, std::string("alternating"));
+  kernel->set(ir::attr::block, tup(32, 1, 1));
   ir::Block &entry = kernel->addRegion().addBlock();
   ir::Type tensor = ir::Type::tensor(ir::DataType::F16, ir::MemorySpace::Global, Layout(8, 1));
   ir::Type size = ir::Type::scalar(ir::DataType::I32);
@@ -36,7 +36,7 @@ TEST(RunParams, LayoutMatchesTheCompiledStruct) {
                        "extern \"C\" const size_t cutec_test_params_layout[] = {\n";
   std::vector<size_t> expected;
   for (const auto &kernel : module->kernels()) {
-    std::string structName = *kernel->attrAs<std::string>("name") + "_Params";
+    std::string structName = *kernel->get(ir::attr::name) + "_Params";
     const ir::Block &entry = kernel->regions()[0]->front();
     for (const auto &arg : entry.arguments())
       source += "  offsetof(" + structName + ", " + parameterName(*arg) + "),\n";

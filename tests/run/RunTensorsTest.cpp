@@ -32,10 +32,10 @@ TEST(RunTensors, MemoryImagesAndTheirNpyFiles) {
   };
   auto module = std::make_unique<ir::Module>();
   auto kernel = std::make_unique<ir::Operation>(ir::OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("images"));
-  kernel->setAttr("block", tup(32, 1, 1));
-  kernel->setAttr("grid", tup(ceilDiv(m, IntExpr(4)), k, 1));
-  kernel->setAttr("dynamic_sizes", tup(m, k));
+  kernel->set(ir::attr::name, std::string("images"));
+  kernel->set(ir::attr::block, tup(32, 1, 1));
+  kernel->set(ir::attr::grid, tup(ceilDiv(m, IntExpr(4)), k, 1));
+  kernel->set(ir::attr::dynamicSizes, tup(m, k));
   ir::Block &entry = kernel->addRegion().addBlock();
   test::TempDir dir;
   RunOptions options;

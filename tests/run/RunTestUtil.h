@@ -25,8 +25,8 @@ namespace cutec::test {
 inline std::unique_ptr<ir::Module> makeDecodeSumModule() {
   std::unique_ptr<ir::Module> module = makeDecodeSumKernel();
   ir::Operation &kernel = *module->kernels()[0];
-  kernel.setAttr("dynamic_sizes", tup(IntExpr::symbol("n")));
-  kernel.setAttr("grid", tup(1, 1, 1));
+  kernel.set(ir::attr::dynamicSizes, tup(IntExpr::symbol("n")));
+  kernel.set(ir::attr::grid, tup(1, 1, 1));
   return module;
 }
 
@@ -35,10 +35,10 @@ inline std::unique_ptr<ir::Module> makeDecodeSumModule() {
 inline std::unique_ptr<ir::Module> makeDoubleInPlaceModule() {
   auto module = std::make_unique<ir::Module>();
   auto kernel = std::make_unique<ir::Operation>(ir::OpKind::Kernel, llvm::SMLoc());
-  kernel->setAttr("name", std::string("double_in_place"));
-  kernel->setAttr("block", tup(128, 1, 1));
-  kernel->setAttr("grid", tup(1, 1, 1));
-  kernel->setAttr("dynamic_sizes", tup(IntExpr::symbol("n")));
+  kernel->set(ir::attr::name, std::string("double_in_place"));
+  kernel->set(ir::attr::block, tup(128, 1, 1));
+  kernel->set(ir::attr::grid, tup(1, 1, 1));
+  kernel->set(ir::attr::dynamicSizes, tup(IntExpr::symbol("n")));
   ir::Block &entry = kernel->addRegion().addBlock();
   entry.addArgument(
       ir::Type::tensor(ir::DataType::F32, ir::MemorySpace::Global, Layout(IntExpr::symbol("n"), 1)),
@@ -47,21 +47,21 @@ inline std::unique_ptr<ir::Module> makeDoubleInPlaceModule() {
   ir::Builder b(entry);
   llvm::SMLoc loc;
   ir::Operation &px = emitInst(b, loc, PtxOpcode::LdParamU64, {ir::DataType::U64});
-  px.setAttr("param", std::string("x"));
+  px.set(ir::attr::param, std::string("x"));
   ir::Value *x = emitValue(b, loc, PtxOpcode::CvtaToGlobalU64, ir::DataType::U64, {px.result()});
   ir::Operation &tid = emitInst(b, loc, PtxOpcode::MovU32, {ir::DataType::U32});
-  tid.setAttr("special", std::string("%tid.x"));
+  tid.set(ir::attr::special, std::string("%tid.x"));
   ir::Value *tid64 = emitValue(b, loc, PtxOpcode::CvtS64S32, ir::DataType::U64, {tid.result()});
   ir::Operation &four = emitInst(b, loc, PtxOpcode::MovB64, {ir::DataType::U64});
-  four.setAttr("imm", int64_t(4));
+  four.set(ir::attr::imm, int64_t(4));
   ir::Value *address =
       emitValue(b, loc, PtxOpcode::MadLoS64, ir::DataType::U64, {tid64, four.result(), x});
   ir::Operation &load = emitInst(b, loc, PtxOpcode::LdGlobalF32, {ir::DataType::F32}, {address});
-  load.setAttr("offset", int64_t(0));
+  load.set(ir::attr::offset, int64_t(0));
   ir::Value *twice =
       emitValue(b, loc, PtxOpcode::AddRnF32, ir::DataType::F32, {load.result(), load.result()});
   ir::Operation &store = emitInst(b, loc, PtxOpcode::StGlobalF32, {}, {address, twice});
-  store.setAttr("offset", int64_t(0));
+  store.set(ir::attr::offset, int64_t(0));
   b.create(ir::OpKind::Return, loc);
   module->kernels().push_back(std::move(kernel));
   return module;

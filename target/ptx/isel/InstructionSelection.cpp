@@ -128,7 +128,7 @@ public:
     if (!ir::collect(kernel, OpKind::WarpIdx).empty()) {
       ir::Builder b;
       b.setInsertionPoint(*entry.operations().front());
-      warpIndex = warpIndexAtEntry(b, kernel.loc(), *kernel.attrAs<IntTuple>("block"));
+      warpIndex = warpIndexAtEntry(b, kernel.loc(), *kernel.get(ir::attr::block));
     }
     if (!selectBlock(entry))
       return;
@@ -169,7 +169,7 @@ private:
       if (arg->type().isTensorMap()) {
         // cp.async.bulk.tensor takes the map's generic address.
         Operation &symbol = emitInst(b, kernel.loc(), PtxOpcode::MovB64Param, {DataType::U64});
-        symbol.setAttr("symbol", arg->nameHint());
+        symbol.set(ir::attr::symbol, arg->nameHint());
         machine[arg.get()] =
             emitValue(b, kernel.loc(), PtxOpcode::CvtaParamU64, DataType::U64, {symbol.result()});
         continue;
@@ -180,7 +180,7 @@ private:
                                                                 : PtxOpcode::LdParamU32;
       Operation &param = emitInst(b, kernel.loc(), load,
                                   {isTensor ? DataType::U64 : arg->type().element()});
-      param.setAttr("param", arg->nameHint());
+      param.set(ir::attr::param, arg->nameHint());
       machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), PtxOpcode::CvtaToGlobalU64,
                                                 DataType::U64, {param.result()})
                                     : param.result();
@@ -225,7 +225,7 @@ private:
     }
     ir::Builder b;
     b.setInsertionPoint(op);
-    if (op.kind() == OpKind::MemLoad && op.attrAs<int64_t>("vector"))
+    if (op.kind() == OpKind::MemLoad && op.get(ir::attr::vector))
       return memLoadWords(b, op);
     unsigned errors = context.errorCount();
     Value *selected = select(b, op);
@@ -284,7 +284,7 @@ private:
     case OpKind::ConvertX2:
       return roundsToNearestEven(op) ? convertX2(b, op, in[0], in[1]) : nullptr;
     case OpKind::ProductX2: {
-      int64_t low = *op.attrAs<int64_t>("low"), high = *op.attrAs<int64_t>("high");
+      int64_t low = *op.get(ir::attr::low), high = *op.get(ir::attr::high);
       int64_t distance = narrowPairDistance(target);
       if (high - low != distance || low % (2 * distance) >= distance) {
         fail(op, "arith.product_x2 on " + target.arch + " pairs codes " + llvm::Twine(distance) +
@@ -325,14 +325,14 @@ private:
     case OpKind::MemAtomic:
       return selectAtomic(b, op, in, readAtomics.contains(&op));
     case OpKind::MemStore:
-      if (const int64_t *vector = op.attrAs<int64_t>("vector")) {
+      if (const int64_t *vector = op.get(ir::attr::vector)) {
         storeWords(b, op, in, *vector);
         return nullptr;
       }
       memStore(b, op, in[0], in[1], kernelType(op.operand(1)));
       return nullptr;
     default:
-      if (op.attrAs<int64_t>("cta_group") && !target.hasTcgen05) {
+      if (op.get(ir::attr::ctaGroup) && !target.hasTcgen05) {
         fail(op, context.opName(op) + " with cta_group=2 is a CTA-pair instruction, which " +
                      target.arch + " does not have" + target.whyNoTcgen05 +
                      "; compile for --arch=sm_100a");
@@ -373,14 +373,14 @@ private:
   }
 
   Value *constant(ir::Builder &b, const Operation &op, DataType type) {
-    const int64_t *i = op.attrAs<int64_t>("value");
-    const double *d = op.attrAs<double>("value");
+    const int64_t *i = op.get<int64_t>(ir::attr::value);
+    const double *d = op.get<double>(ir::attr::value);
     if (type == DataType::F32) {
       Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovF32, {type});
-      mov.setAttr("imm", d ? *d : double(i ? *i : 0));
+      mov.set(ir::attr::imm, d ? *d : double(i ? *i : 0));
       return mov.result();
     }
-    if (const bool *flag = op.attrAs<bool>("value"); flag && type == DataType::Bool) {
+    if (const bool *flag = op.get<bool>(ir::attr::value); flag && type == DataType::Bool) {
       // PTX has no predicate immediates: compare two zeros (two registers,
       // so the emulation does not compare a variable with itself).
       return emitValue(b, op.loc(), *flag ? PtxOpcode::SetpEqS32 : PtxOpcode::SetpNeS32,
@@ -394,7 +394,7 @@ private:
       value.convert(type == DataType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat(),
                     llvm::APFloat::rmNearestTiesToEven, &inexact);
       Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovB16, {type});
-      mov.setAttr("imm", int64_t(value.bitcastToAPInt().getZExtValue()));
+      mov.set(ir::attr::imm, int64_t(value.bitcastToAPInt().getZExtValue()));
       return mov.result();
     }
     if (!i || !ir::isInteger(type)) {
@@ -407,7 +407,7 @@ private:
                               : bits == 32 ? PtxOpcode::MovB32
                                            : PtxOpcode::MovB16,
                               {machineType(type)});
-    mov.setAttr("imm", *i);
+    mov.set(ir::attr::imm, *i);
     return mov.result();
   }
 
@@ -462,7 +462,7 @@ private:
     auto constant = [&](unsigned i) -> std::optional<bool> {
       const Operation *def = op.operand(i)->definingOp();
       if (def && def->kind() == OpKind::Constant)
-        if (const bool *flag = def->attrAs<bool>("value"))
+        if (const bool *flag = def->get<bool>(ir::attr::value))
           return *flag;
       return std::nullopt;
     };
@@ -478,7 +478,7 @@ private:
 
   Value *compare(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> operands) {
     DataType type = kernelType(op.operand(0));
-    const std::string *predicate = op.attrAs<std::string>("predicate");
+    const std::string *predicate = op.get(ir::attr::predicate);
     if (type == DataType::Bool && predicate && (*predicate == "eq" || *predicate == "ne")) {
       // Predicates differ when their exclusive or holds (`not b` is b == False).
       Value *differ = emitValue(b, op.loc(), PtxOpcode::XorPred, DataType::Bool, operands);
@@ -526,7 +526,7 @@ private:
     case DataType::UE4M3: {
       // ue4m3 is e4m3 without the sign: bit 7 is not part of the code.
       Operation &mask = emitInst(b, loc, PtxOpcode::MovB16, {DataType::U16});
-      mask.setAttr("imm", int64_t(0x7F));
+      mask.set(ir::attr::imm, int64_t(0x7F));
       code = emitValue(b, loc, PtxOpcode::AndB16, DataType::U16, {code, mask.result()});
       opcode = PtxOpcode::CvtRnF16x2E4m3x2;
       break;
@@ -573,7 +573,7 @@ private:
   /// Whether `op` rounds to nearest even, the only rounding selected; says
   /// so when it does not.
   bool roundsToNearestEven(const Operation &op) {
-    const std::string *rounding = op.attrAs<std::string>("rounding");
+    const std::string *rounding = op.get(ir::attr::rounding);
     if (!rounding || *rounding == "rn")
       return true;
     return fail(op, "only round-to-nearest-even conversions are supported, not '" + *rounding +
@@ -583,7 +583,7 @@ private:
   /// `arith.convert_x2 lo, hi {to}`: cvt.rn.{f16x2,bf16x2}.f32 (sm_80 and
   /// later, so both targets), whose first source goes to the upper half.
   Value *convertX2(ir::Builder &b, const Operation &op, Value *lo, Value *hi) {
-    const Type *to = op.attrAs<Type>("to");
+    const Type *to = op.get(ir::attr::to);
     DataType from = kernelType(op.operand(0));
     std::optional<PtxOpcode> opcode;
     if (from == DataType::F32 && to && to->element() == DataType::F16)
@@ -622,7 +622,7 @@ private:
     Value *scaled = emitValue(b, loc, PtxOpcode::MovB32Tof32, DataType::F32,
                               {binary32(b, loc, PtxOpcode::OrB32, magnitude, sign)});
     Operation &two126 = emitInst(b, loc, PtxOpcode::MovF32, {DataType::F32});
-    two126.setAttr("imm", 0x1p126);
+    two126.set(ir::attr::imm, 0x1p126);
     return emitValue(b, loc, PtxOpcode::MulRnF32, DataType::F32, {scaled, two126.result()});
   }
 
@@ -705,14 +705,14 @@ private:
   }
 
   Value *specialRegister(ir::Builder &b, const Operation &op) {
-    const int64_t *dim = op.attrAs<int64_t>("dim");
+    const int64_t *dim = op.get(ir::attr::dim);
     Operation &mov = emitInst(b, op.loc(), PtxOpcode::MovU32, {op.result()->type().element()});
-    mov.setAttr("special", specialRegisterName(op.kind(), dim ? *dim : 0));
+    mov.set(ir::attr::special, specialRegisterName(op.kind(), dim ? *dim : 0));
     return mov.result();
   }
 
   Value *dynamicSize(const Operation &op) {
-    const std::string *name = op.attrAs<std::string>("name");
+    const std::string *name = op.get(ir::attr::name);
     if (std::optional<unsigned> arg =
             name ? ir::DynamicSizeArguments(kernel).argumentOf(*name) : std::nullopt)
       return lookup(kernel.regions()[0]->front().argument(*arg));
@@ -750,8 +750,8 @@ private:
 
   /// The width and PTX state space of a memory op.
   std::optional<std::pair<int64_t, const StateSpace *>> memoryAccess(const Operation &op) {
-    const int64_t *bits = op.attrAs<int64_t>("bits");
-    const std::string *space = op.attrAs<std::string>("space");
+    const int64_t *bits = op.get(ir::attr::bits);
+    const std::string *space = op.get(ir::attr::space);
     const StateSpace *ptxSpace = nullptr;
     for (const StateSpace &s : kStateSpaces)
       if (space && *space == ir::name(s.space))
@@ -784,13 +784,13 @@ private:
   /// run-time operand.
   Value *shuffle(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in, DataType type) {
     llvm::SMLoc loc = op.loc();
-    const int64_t *offset = op.attrAs<int64_t>("offset");
+    const int64_t *offset = op.get<int64_t>(ir::attr::offset);
     // The mode's text spells the opcode: shfl.sync.bfly.b32.
     return emitValue(
-        b, loc, ptx::opcodeNamed("shfl.sync." + *op.attrAs<std::string>("mode") + ".b32"),
+        b, loc, ptx::opcodeNamed("shfl.sync." + *op.get(ir::attr::mode) + ".b32"),
         machineType(type),
         {in[0], offset ? immediate32(b, loc, *offset) : in[1],
-         immediate32(b, loc, *op.attrAs<int64_t>("clamp")), immediate32(b, loc, 0xFFFFFFFF)});
+         immediate32(b, loc, *op.get(ir::attr::clamp)), immediate32(b, loc, 0xFFFFFFFF)});
   }
 
   /// `nvgpu.stmatrix_words`/`ldmatrix_words {num, trans}`: stmatrix or
@@ -798,8 +798,8 @@ private:
   /// targets) of one row address and one word per matrix.
   Value *matrixCopy(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in) {
     bool store = op.kind() == OpKind::StmatrixWords;
-    const int64_t *num = op.attrAs<int64_t>("num");
-    const bool *trans = op.attrAs<bool>("trans");
+    const int64_t *num = op.get(ir::attr::num);
+    const bool *trans = op.get(ir::attr::trans);
     // x1, x2 and x4, each without and with .trans.
     static constexpr PtxOpcode kStmatrix[3][2] = {
         {PtxOpcode::StmatrixX1, PtxOpcode::StmatrixX1Trans},
@@ -838,7 +838,7 @@ private:
 
   /// `mem.load {bits = 32, vector = N}`: N u32 words in one access.
   bool memLoadWords(ir::Builder &b, Operation &op) {
-    const int64_t *vector = op.attrAs<int64_t>("vector");
+    const int64_t *vector = op.get(ir::attr::vector);
     auto access = memoryAccess(op);
     if (!access)
       return false;
@@ -918,22 +918,22 @@ public:
     std::vector<IntTuple> bounds;
     std::string names;
     for (Operation *alloc : collect(kernel, OpKind::SmemAlloc)) {
-      const std::string *attr = alloc->attrAs<std::string>("name");
+      const std::string *attr = alloc->get(ir::attr::name);
       std::string name = attr ? *attr : alloc->result()->nameHint();
       if (name.empty())
         continue;
       const ir::Type &type = alloc->result()->type();
       int64_t elementBytes = std::max<int64_t>(1, ir::bitWidth(type.element()) / 8);
       int64_t bytes = (cosize(type.tensorLayout()).staticValue() * ir::bitWidth(type.element()) + 7) / 8;
-      bounds.push_back(IntTuple::tuple({IntTuple(*alloc->attrAs<int64_t>("offset")),
+      bounds.push_back(IntTuple::tuple({IntTuple(*alloc->get<int64_t>(ir::attr::offset)),
                                         IntTuple(bytes), IntTuple(elementBytes)}));
       std::replace(name.begin(), name.end(), '\n', ' ');
       names += name + "\n";
     }
     if (bounds.empty())
       return;
-    kernel.setAttr("shared_region_bounds", IntTuple::tuple(std::move(bounds)));
-    kernel.setAttr("shared_region_names", names);
+    kernel.set(ir::attr::sharedRegionBounds, IntTuple::tuple(std::move(bounds)));
+    kernel.set(ir::attr::sharedRegionNames, names);
   }
 
 private:

@@ -38,8 +38,8 @@ bool isAsyncOp(OpKind kind) {
 /// An allocation's window address: the dynamic shared memory plus its offset.
 static ir::Value *sharedAddress(ir::Builder &b, const ir::Operation &alloc) {
   ir::Operation &base = emitInst(b, alloc.loc(), PtxOpcode::MovU32Smem, {DataType::U32});
-  base.setAttr("symbol", std::string("cutec_smem"));
-  int64_t offset = *alloc.attrAs<int64_t>("offset");
+  base.set(ir::attr::symbol, std::string("cutec_smem"));
+  int64_t offset = *alloc.get<int64_t>(ir::attr::offset);
   if (offset == 0)
     return base.result();
   return emitValue(b, alloc.loc(), PtxOpcode::AddS32, DataType::U32,
@@ -91,7 +91,7 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
                {emitValue(b, loc, PtxOpcode::MapaSharedClusterU32, DataType::U32, in)});
       return nullptr;
     }
-    if (op.attrAs<int64_t>("cta_group")) {
+    if (op.get(ir::attr::ctaGroup)) {
       // cta_group=2: the arrival counts on the pair leader's mbarrier.
       emitInst(b, loc, PtxOpcode::MbarrierArriveReleaseClusterSharedClusterB64, {},
                {pairLeaderAddress(b, loc, in[0])});
@@ -106,8 +106,8 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, PtxOpcode::MbarrierWaitParity, {}, in);
     return nullptr;
   case OpKind::TmaLoadTile: {
-    bool multicast = op.attrAs<bool>("multicast") != nullptr;
-    bool pair = op.attrAs<int64_t>("cta_group") != nullptr;
+    bool multicast = op.get(ir::attr::multicast) != nullptr;
+    bool pair = op.get(ir::attr::ctaGroup) != nullptr;
     std::vector<ir::Value *> operands(in.begin(), in.end());
     const TmaForms &forms = multicast ? (pair ? kTmaLoadMulticastPair : kTmaLoadMulticast)
                                       : (pair ? kTmaLoadPair : kTmaLoad);
@@ -135,10 +135,10 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     return nullptr;
   case OpKind::BulkWaitGroup: {
     // .read: only until the groups' stores have read their shared sources.
-    bool read = *op.attrAs<bool>("read");
+    bool read = *op.get(ir::attr::read);
     ir::Operation &wait = emitInst(
         b, loc, read ? PtxOpcode::CpAsyncBulkWaitGroupRead : PtxOpcode::CpAsyncBulkWaitGroup, {});
-    wait.setAttr("imm", *op.attrAs<int64_t>("n"));
+    wait.set(ir::attr::imm, *op.get(ir::attr::n));
     return nullptr;
   }
   case OpKind::PrefetchTensormap:
@@ -151,11 +151,10 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     emitInst(b, loc, PtxOpcode::FenceMbarrierInitReleaseCluster, {});
     return nullptr;
   case OpKind::BarrierSync:
-    if (const int64_t *threads = op.attrAs<int64_t>("threads")) {
+    if (const int64_t *threads = op.get(ir::attr::threads)) {
       // A named barrier: bar.sync id, threads.
       ir::Operation &sync = emitInst(b, loc, PtxOpcode::BarSync, {});
-      sync.setAttr("imms",
-                   IntTuple::tuple({IntTuple(*op.attrAs<int64_t>("barrier")), IntTuple(*threads)}));
+      sync.set(ir::attr::imms, IntTuple::tuple({IntTuple(*op.get(ir::attr::barrier)), IntTuple(*threads)}));
       return nullptr;
     }
     emitInst(b, loc, PtxOpcode::BarSync0, {});

@@ -19,7 +19,7 @@ static llvm::StringRef atomicTypeSuffix(llvm::StringRef op, DataType type) {
 ir::Value *selectAtomic(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
                         bool oldValueRead) {
   DataType type = op.result()->type().element();
-  const std::string &kind = *op.attrAs<std::string>("op");
+  const std::string &kind = *op.get(ir::attr::op);
   llvm::SMLoc loc = op.loc();
   llvm::StringRef suffix = atomicTypeSuffix(kind, type);
   // .b32 moves the bits of an f32 through b32 registers.
@@ -28,7 +28,7 @@ ir::Value *selectAtomic(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<
   for (ir::Value *v : in.drop_front())
     operands.push_back(
         viaBits ? ptx::emitValue(b, loc, PtxOpcode::MovB32Fromf32, DataType::U32, {v}) : v);
-  bool shared = *op.attrAs<std::string>("space") == ir::name(ir::MemorySpace::Shared);
+  bool shared = *op.get(ir::attr::space) == ir::name(ir::MemorySpace::Shared);
   // The operation's text spells the opcode: atom.shared.add.f32.
   std::string name = ((shared ? "shared." : "global.") + kind + suffix).str();
   // red has no exch or cas: those give the old value even when unread.

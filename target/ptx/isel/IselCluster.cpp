@@ -26,7 +26,7 @@ ir::Value *selectClusterLaunchControl(ir::Builder &b, const ir::Operation &op,
   llvm::SMLoc loc = op.loc();
   switch (op.kind()) {
   case OpKind::ClcTryCancel: {
-    const bool *multicast = op.attrAs<bool>("multicast");
+    const bool *multicast = op.get(ir::attr::multicast);
     emitInst(b, loc,
              multicast && *multicast ? PtxOpcode::ClusterlaunchcontrolTryCancelMulticast
                                      : PtxOpcode::ClusterlaunchcontrolTryCancel,
@@ -47,7 +47,7 @@ ir::Value *selectClusterLaunchControl(ir::Builder &b, const ir::Operation &op,
 
 static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::string &name) {
   ir::Operation &mov = emitInst(b, loc, PtxOpcode::MovU32, {DataType::U32});
-  mov.setAttr("special", name);
+  mov.set(ir::attr::special, name);
   return mov.result();
 }
 
@@ -71,7 +71,7 @@ ir::Value *pairMask(ir::Builder &b, llvm::SMLoc loc) {
 
 ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {
   if (op.kind() == OpKind::ClusterSpecial)
-    return clusterRegister(b, op.loc(), *op.attrAs<std::string>("register"));
+    return clusterRegister(b, op.loc(), *op.get(ir::attr::clusterRegister));
   if (op.kind() == OpKind::MapaAddress)
     return emitValue(b, op.loc(), PtxOpcode::MapaSharedClusterU32, DataType::U32, in);
   // cluster_sync: every thread arrives (release), then waits (acquire).

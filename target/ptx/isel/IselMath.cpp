@@ -37,7 +37,7 @@ constexpr MathRule kMathRules[] = {
 ir::Value *selectMath(ir::Builder &b, const ir::Operation &op,
                       llvm::ArrayRef<ir::Value *> operands, PassContext &context) {
   llvm::SMLoc loc = op.loc();
-  const std::string &fn = *op.attrAs<std::string>("fn");
+  const std::string &fn = *op.get(ir::attr::fn);
   DataType type = op.result()->type().element();
   for (const MathRule &rule : kMathRules)
     if (rule.fn == fn && rule.type == type)

@@ -37,7 +37,7 @@ std::string tcgen05Unsupported(const ir::Operation &op, llvm::StringRef opName,
     return (opName + " is a tcgen05 instruction, which " + target.arch + " does not have" +
             target.whyNoTcgen05 + "; compile for --arch=sm_100a")
         .str();
-  const std::string *kind = op.attrAs<std::string>("kind");
+  const std::string *kind = op.get(ir::attr::kind);
   if (op.kind() == OpKind::Umma && kind && *kind == "i8" && !target.hasMmaKindI8)
     return ("s8/u8 operands need tcgen05.mma.kind::i8, which " + target.arch + " does not have" +
             target.whyNoMmaKindI8 + "; compile for --arch=sm_100a")
@@ -79,22 +79,22 @@ static std::string blockScaledKind(llvm::StringRef kind, const TargetFeatures &t
 /// "tcgen05.ld.16x256b.x2.pack::16b".
 static PtxOpcode tmemCopyOpcode(const ir::Operation &op, llvm::StringRef prefix,
                                 llvm::StringRef packing) {
-  return ptx::opcodeNamed(prefix + *op.attrAs<std::string>("shape") + ".x" +
-                          llvm::Twine(*op.attrAs<int64_t>("num")) + packing);
+  return ptx::opcodeNamed(prefix + *op.get(ir::attr::shape) + ".x" +
+                          llvm::Twine(*op.get(ir::attr::num)) + packing);
 }
 
 /// 16x32bx2 puts the upper half-warp's cells immHalfSplitoff columns on:
 /// cutec places the halves side by side, one half's columns apart.
 static void setHalfSplitOffset(const ir::Operation &op, ir::Operation &inst, bool pack) {
-  if (*op.attrAs<std::string>("shape") == "16x32bx2")
-    inst.setAttr("imm", *op.attrAs<int64_t>("num") * (pack ? 2 : 1));
+  if (*op.get(ir::attr::shape) == "16x32bx2")
+    inst.set(ir::attr::imm, *op.get(ir::attr::num) * (pack ? 2 : 1));
 }
 
 ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in,
                          const TargetFeatures &target) {
   llvm::SMLoc loc = op.loc();
   // The cta_group::2 forms have the opcodes of the cta_group::1 ones + ".cg2".
-  const bool pair = op.attrAs<int64_t>("cta_group") != nullptr;
+  const bool pair = op.get(ir::attr::ctaGroup) != nullptr;
   const char *pairSuffix = pair ? ".cg2" : "";
   switch (op.kind()) {
   case OpKind::TmemTensor:
@@ -102,35 +102,35 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
   case OpKind::Umma: {
     // tcgen05.mma [d], a-desc, b-desc, idesc, enable-input-d; or [a-tmem]
     // in place of a-desc when A is in tensor memory.
-    const bool *tmemA = op.attrAs<bool>("a_tmem");
+    const bool *tmemA = op.get(ir::attr::aTmem);
     bool aInTmem = tmemA && *tmemA;
-    ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
-    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
-    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    ir::Value *a = aInTmem ? in[1] : matrixDescriptor(b, loc, in[1], *op.get(ir::attr::aDesc));
+    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.get(ir::attr::bDesc));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.get(ir::attr::idesc));
     // The kind's text spells the opcode: tcgen05.mma.f16.tmem_a.
     emitInst(b, loc,
-             ptx::opcodeNamed("tcgen05.mma." + *op.attrAs<std::string>("kind") +
+             ptx::opcodeNamed("tcgen05.mma." + *op.get(ir::attr::kind) +
                               (aInTmem ? ".tmem_a" : "") + pairSuffix),
              {}, {in[0], a, bd, idesc, in[3]});
     return nullptr;
   }
   case OpKind::UmmaBlockScaled: {
     // tcgen05.mma [d], a-desc, b-desc, idesc, [sfa], [sfb], enable-input-d.
-    ir::Value *a = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("a_desc"));
-    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.attrAs<int64_t>("b_desc"));
-    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.attrAs<int64_t>("idesc"));
+    ir::Value *a = matrixDescriptor(b, loc, in[1], *op.get(ir::attr::aDesc));
+    ir::Value *bd = matrixDescriptor(b, loc, in[2], *op.get(ir::attr::bDesc));
+    ir::Value *idesc = ptx::emitImmediate(b, loc, DataType::U32, *op.get(ir::attr::idesc));
     emitInst(b, loc,
              ptx::opcodeNamed("tcgen05.mma." +
-                              blockScaledKind(*op.attrAs<std::string>("kind"), target) +
+                              blockScaledKind(*op.get(ir::attr::kind), target) +
                               pairSuffix),
              {}, {in[0], a, bd, idesc, in[4], in[5], in[3]});
     return nullptr;
   }
   case OpKind::Tcgen05Cp: {
     // tcgen05.cp [taddr], s-desc.
-    ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.attrAs<int64_t>("desc"));
+    ir::Value *desc = matrixDescriptor(b, loc, in[1], *op.get(ir::attr::desc));
     emitInst(b, loc,
-             ptx::opcodeNamed("tcgen05.cp." + *op.attrAs<std::string>("shape") + pairSuffix), {},
+             ptx::opcodeNamed("tcgen05.cp." + *op.get(ir::attr::shape) + pairSuffix), {},
              {in[0], desc});
     return nullptr;
   }
@@ -142,19 +142,19 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
-    bool pack = *op.attrAs<bool>("pack");
+    bool pack = *op.get(ir::attr::pack);
     PtxOpcode opcode = tmemCopyOpcode(op, "tcgen05.ld.", pack ? ".pack::16b" : "");
     ir::Operation &ld = emitInst(b, loc, opcode, words, in);
     setHalfSplitOffset(op, ld, pack);
-    if (*op.attrAs<bool>("wait"))
+    if (*op.get(ir::attr::wait))
       emitInst(b, loc, PtxOpcode::Tcgen05WaitLd, {});
     return ld.result(0);
   }
   case OpKind::TmemStoreWords: {
-    bool unpack = *op.attrAs<bool>("pack");
+    bool unpack = *op.get(ir::attr::pack);
     PtxOpcode opcode = tmemCopyOpcode(op, "tcgen05.st.", unpack ? ".unpack::16b" : "");
     setHalfSplitOffset(op, emitInst(b, loc, opcode, {}, in), unpack);
-    if (*op.attrAs<bool>("wait"))
+    if (*op.get(ir::attr::wait))
       emitInst(b, loc, PtxOpcode::Tcgen05WaitSt, {});
     return nullptr;
   }

@@ -27,7 +27,7 @@ bool isWarpOp(OpKind kind) {
 
 static ir::Value *specialRegister(ir::Builder &b, llvm::SMLoc loc, const char *name) {
   ir::Operation &mov = emitInst(b, loc, PtxOpcode::MovU32, {DataType::U32});
-  mov.setAttr("special", std::string(name));
+  mov.set(ir::attr::special, std::string(name));
   return mov.result();
 }
 
@@ -36,7 +36,7 @@ static ir::Operation &immediates(ir::Builder &b, llvm::SMLoc loc, PtxOpcode opco
                                  std::vector<IntTuple> values,
                                  llvm::ArrayRef<DataType> results = {}) {
   ir::Operation &inst = emitInst(b, loc, opcode, results);
-  inst.setAttr("imms", IntTuple::tuple(std::move(values)));
+  inst.set(ir::attr::imms, IntTuple::tuple(std::move(values)));
   return inst;
 }
 
@@ -53,14 +53,14 @@ ir::Value *selectWarp(ir::Builder &b, const ir::Operation &op) {
   case OpKind::BarrierArrive:
     immediates(
         b, loc, PtxOpcode::BarArrive,
-        {IntTuple(*op.attrAs<int64_t>("barrier")), IntTuple(*op.attrAs<int64_t>("threads"))});
+        {IntTuple(*op.get(ir::attr::barrier)), IntTuple(*op.get(ir::attr::threads))});
     return nullptr;
   case OpKind::SetMaxNRegInc:
   case OpKind::SetMaxNRegDec:
     immediates(b, loc,
                op.kind() == OpKind::SetMaxNRegInc ? PtxOpcode::SetmaxnregInc
                                                   : PtxOpcode::SetmaxnregDec,
-               {IntTuple(*op.attrAs<int64_t>("reg_count"))});
+               {IntTuple(*op.get(ir::attr::regCount))});
     return nullptr;
   default:
     return nullptr;
@@ -72,7 +72,7 @@ bool planRegisters(ir::Operation &kernel, PassContext &context) {
   std::vector<ir::Operation *> decs = ir::collect(kernel, OpKind::SetMaxNRegDec);
   if (incs.empty() && decs.empty())
     return true;
-  const IntTuple &block = *kernel.attrAs<IntTuple>("block");
+  const IntTuple &block = *kernel.get(ir::attr::block);
   int64_t threads = 1;
   for (const IntTuple &extent : block.elements())
     threads *= extent.leaf().staticValue();
@@ -80,14 +80,14 @@ bool planRegisters(ir::Operation &kernel, PassContext &context) {
   if (!incs.empty()) {
     int64_t largest = 0;
     for (const ir::Operation *inc : incs)
-      largest = std::max(largest, *inc->attrAs<int64_t>("reg_count"));
+      largest = std::max(largest, *inc->get(ir::attr::regCount));
     count = std::min(count, largest);
   }
   count = std::min<int64_t>(count, 256);
-  kernel.setAttr("max_registers", count);
+  kernel.set(ir::attr::maxRegisters, count);
   bool ok = true;
   for (const ir::Operation *dec : decs)
-    if (int64_t to = *dec->attrAs<int64_t>("reg_count"); to > count) {
+    if (int64_t to = *dec->get(ir::attr::regCount); to > count) {
       context.error(dec->loc(), "isel: setmaxnreg.dec to " + llvm::Twine(to) +
                                     " registers per thread, but the kernel's warps start with " +
                                     llvm::Twine(count) +

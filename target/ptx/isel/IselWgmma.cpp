@@ -32,7 +32,7 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
     return nullptr;
   case OpKind::WgmmaWait:
     ptx::emitInst(b, loc, ptx::PtxOpcode::WgmmaWaitGroup, {})
-        .setAttr("imm", *op.attrAs<int64_t>("pending"));
+        .set(ir::attr::imm, *op.get(ir::attr::pending));
     return nullptr;
   default:
     break;
@@ -41,21 +41,21 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   // results' count), A's shared address or its four registers, B's shared
   // address and the scale-d flag.
   const size_t count = op.results().size();
-  const bool aInRegisters = op.attrAs<int64_t>("a_desc") == nullptr;
+  const bool aInRegisters = op.get(ir::attr::aDesc) == nullptr;
   const size_t aOperands = aInRegisters ? 4 : 1;
   std::vector<ir::Value *> operands;
   if (aInRegisters)
     operands.assign(in.begin() + count, in.begin() + count + aOperands);
   else
-    operands.push_back(matrixDescriptor(b, loc, in[count], *op.attrAs<int64_t>("a_desc")));
-  operands.push_back(matrixDescriptor(b, loc, in[count + aOperands], *op.attrAs<int64_t>("b_desc")));
+    operands.push_back(matrixDescriptor(b, loc, in[count], *op.get(ir::attr::aDesc)));
+  operands.push_back(matrixDescriptor(b, loc, in[count + aOperands], *op.get(ir::attr::bDesc)));
   operands.push_back(in[count + aOperands + 1]);
   operands.insert(operands.end(), in.begin(), in.begin() + count);
-  const std::string &types = *op.attrAs<std::string>("types");
-  const int64_t k = *op.attrAs<int64_t>("k");
+  const std::string &types = *op.get(ir::attr::types);
+  const int64_t k = *op.get(ir::attr::k);
   // The shape and the types' text spell the opcode: wgmma.m64n128k16.f32.f16.f16.
   ptx::PtxOpcode opcode =
-      ptx::opcodeNamed("wgmma.m64n" + llvm::Twine(*op.attrAs<int64_t>("n")) + "k" + llvm::Twine(k) +
+      ptx::opcodeNamed("wgmma.m64n" + llvm::Twine(*op.get(ir::attr::n)) + "k" + llvm::Twine(k) +
                        "." + types + (aInRegisters ? ".rs" : ""));
   ir::Operation &mma = ptx::emitInst(b, loc, opcode, std::vector<DataType>(count, op.result()->type().element()), operands);
   // imm-scale-a and imm-scale-b (not for the integer types), then for the
@@ -64,11 +64,11 @@ ir::Value *selectWgmma(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<i
   if (!llvm::StringRef(types).starts_with("s32")) {
     imms = {IntTuple(1), IntTuple(1)};
     if (k == 16 && !aInRegisters)
-      imms.push_back(IntTuple(*op.attrAs<int64_t>("trans_a")));
+      imms.push_back(IntTuple(*op.get(ir::attr::transA)));
     if (k == 16)
-      imms.push_back(IntTuple(*op.attrAs<int64_t>("trans_b")));
+      imms.push_back(IntTuple(*op.get(ir::attr::transB)));
   }
-  mma.setAttr("imms", IntTuple::tuple(std::move(imms)));
+  mma.set(ir::attr::imms, IntTuple::tuple(std::move(imms)));
   return mma.result(0);
 }
 
