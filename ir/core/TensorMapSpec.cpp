@@ -1,6 +1,8 @@
 //===- TensorMapSpec.cpp - What a TMA tensor map describes ----------------===//
 #include "ir/core/TensorMapSpec.h"
 
+#include "hardware/TmaSwizzle.h"
+
 namespace cutec::ir {
 
 unsigned TensorMapSpec::cudaDataType() const {
@@ -33,17 +35,7 @@ unsigned TensorMapSpec::cudaDataType() const {
 }
 
 unsigned TensorMapSpec::cudaSwizzle() const {
-  // CU_TENSOR_MAP_SWIZZLE_{NONE, 32B, 64B, 128B} = 0, 1, 2, 3.
-  switch (swizzleBytes) {
-  case 32:
-    return 1;
-  case 64:
-    return 2;
-  case 128:
-    return 3;
-  default:
-    return 0;
-  }
+  return unsigned(hw::tmaSwizzleOfSpan(swizzleBytes).value_or(hw::TmaSwizzle::None));
 }
 
 template <typename T> static std::string list(const std::vector<T> &values) {

@@ -32,6 +32,8 @@
 #include "passes/Passes.h"
 #include "passes/lowering/TmaBox.h"
 
+#include "hardware/TmaSwizzle.h"
+
 namespace cutec {
 namespace {
 
@@ -171,8 +173,8 @@ private:
   std::optional<int> tmaSwizzleBytes(const Operation &op, const Swizzle &s) {
     if (s.isIdentity())
       return 0;
-    if (s.base == 4 && s.shift == 3 && s.bits >= 1 && s.bits <= 3)
-      return 16 << s.bits;
+    if (std::optional<hw::TmaSwizzle> mode = hw::tmaSwizzleOf(s.bits, s.base, s.shift))
+      return int(hw::tmaSwizzleSpan(*mode));
     fail(op, "TMA swizzles with S<1,4,3> (32B), S<2,4,3> (64B) or S<3,4,3> (128B) on byte "
              "addresses, not " + s.str());
     return std::nullopt;

@@ -143,10 +143,6 @@ uint32_t tmaElementBytes(TmaDataType type) {
   return 0;
 }
 
-uint32_t tmaSwizzleSpan(TmaSwizzle swizzle) {
-  return swizzle == TmaSwizzle::None ? 0 : 16u << uint32_t(swizzle);
-}
-
 uint32_t TensorMapInfo::boxBytes() const {
   uint32_t bytes = elementBytes();
   for (uint32_t d = 0; d < rank; ++d)

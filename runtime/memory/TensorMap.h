@@ -9,6 +9,8 @@
 // TensorMap.cpp), checked by a magic word when a copy decodes it.
 #pragma once
 
+#include "hardware/TmaSwizzle.h"
+
 #include <cstdint>
 #include <string>
 
@@ -30,7 +32,7 @@ enum class TmaDataType : uint32_t {
   Tfloat32Ftz
 };
 enum class TmaInterleave : uint32_t { None = 0, B16, B32 };
-enum class TmaSwizzle : uint32_t { None = 0, B32, B64, B128 };
+using hw::TmaSwizzle;
 enum class TmaL2Promotion : uint32_t { None = 0, B64, B128, B256 };
 enum class TmaOobFill : uint32_t { None = 0, NanRequestZeroFma };
 
@@ -95,18 +97,7 @@ struct TensorMapInfo {
 /// Decodes a map that encodeTensorMapTiled wrote; false for anything else.
 bool decodeTensorMap(const TensorMap &map, TensorMapInfo &info);
 
-/// Bytes of the swizzle pattern's span: 0 (none), 32, 64 or 128.
-uint32_t tmaSwizzleSpan(TmaSwizzle swizzle);
-
-/// The shared-memory byte address where the TMA puts the byte that the
-/// unswizzled box layout puts at `address`: address bits [4, 4+B) XOR bits
-/// [7, 7+B) with B = 1, 2, 3 for 32B, 64B, 128B (CuTe Swizzle<B,4,3>).
-inline uint32_t tmaSwizzleAddress(uint32_t address, TmaSwizzle swizzle) {
-  uint32_t bits = uint32_t(swizzle); // 32B: 1, 64B: 2, 128B: 3
-  if (bits == 0)
-    return address;
-  uint32_t mask = (1u << bits) - 1;
-  return address ^ (((address >> 7) & mask) << 4);
-}
+using hw::tmaSwizzleAddress;
+using hw::tmaSwizzleSpan;
 
 } // namespace cutec::rt

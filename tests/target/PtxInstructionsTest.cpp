@@ -1,6 +1,7 @@
 // The PTX instruction table: each PtxOpcode indexes its own row and is its
 // opcode in CamelCase, and the flags column agrees with what the emulation
 // statements and mnemonics say (so the table cannot drift silently).
+#include "target/ptx/MachineBuilder.h"
 #include "target/ptx/PtxInstructions.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -66,6 +67,19 @@ TEST(PtxInstructions, OpcodeIndexesItsRow) {
   EXPECT_EQ(ptxInstruction(PtxOpcode::WgmmaM64n256k32S32U8S8SatfiniteRs).opcode,
             "wgmma.m64n256k32.s32.u8.s8.satfinite.rs");
   EXPECT_EQ(ptxInstruction(PtxOpcode::AtomSharedMaxU32).opcode, "atom.shared.max.u32");
+}
+
+TEST(PtxInstructions, OpcodeNamedFindsEverySpelling) {
+  for (const PtxInstruction &inst : allPtxInstructions())
+    EXPECT_EQ(opcodeNamed(inst.opcode), inst.id) << inst.opcode.str();
+  EXPECT_EQ(opcodeNamed("shfl.sync." + llvm::Twine("bfly") + ".b32"), PtxOpcode::ShflSyncBflyB32);
+}
+
+// A spelling isel composes that the table lacks is a bug in cutec, not in
+// the kernel: the compiler stops with the spelling rather than guess.
+TEST(PtxInstructionsDeathTest, OpcodeNamedStopsAtAnUnknownSpelling) {
+  EXPECT_DEATH(opcodeNamed("shfl.sync.sideways.b32"),
+               "isel spelled an unknown PTX instruction 'shfl.sync.sideways.b32'");
 }
 
 TEST(PtxInstructions, MayBlockIsWhatTheEmulationCalls) {
