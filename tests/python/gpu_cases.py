@@ -134,4 +134,16 @@ def cases():
     case("online_softmax", tests + "online_softmax.cute", {},
          {"mS": s, "mP": np.zeros_like(s), "mStats": np.zeros((64, 2), np.float32)},
          ["mP", "mStats"])
+    # wgmma accumulators across loops (tests/lit/run/wgmma-across-loops.test):
+    # a group in flight from one loop into the next keeps its registers, and
+    # an accumulator operand the next iteration reads again is copied.
+    a = rng.integers(-3, 4, (64, 16)).astype(np.float16)
+    b = rng.integers(-3, 4, (64, 16)).astype(np.float16)
+    d = rng.integers(-50, 50, (64, 64)).astype(np.float32)
+    product = a.astype(np.float32) @ b.astype(np.float32).T
+    for name, extra, want in (("two_loops", {}, 3 * product),
+                              ("reused", {"mD": d}, 3 * (d + product))):
+        case("wgmma_" + name, tests + "wgmma_across_loops.cute", {},
+             dict({"mA": a, "mB": b, "mC": np.zeros((64, 64), np.float32)}, **extra), ["mC"],
+             kernel=name, scalars={"n": 3}, reference=lambda i, want=want: {"mC": want})
     return out
