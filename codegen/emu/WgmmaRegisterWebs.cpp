@@ -95,11 +95,12 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
   // the before region's arguments. A loop's initial values are real copies
   // (a mov in PTX), which the printer checks as writes, unless they hand
   // their registers over to the carried values.
-  auto joinInitialValues = [&](size_t skip, const ir::Block &start) {
-    for (size_t j = skip; j < op.operands().size(); ++j) {
+  // Operands from `first` on start the block arguments from `target` on.
+  auto joinInitialValues = [&](size_t first, const ir::Block &start, size_t target) {
+    for (size_t j = first; j < op.operands().size(); ++j) {
       const ir::Value *init = op.operand(unsigned(j));
       if (handOver.takesRegisters(op, init))
-        join(init, start.argument(unsigned(j - skip + (op.kind() == ir::OpKind::For))));
+        join(init, start.argument(unsigned(target + j - first)));
     }
   };
   auto joinOperands = [&](const ir::Operation *terminator, size_t skip, auto target) {
@@ -115,7 +116,9 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
     for (size_t j = 0; j < op.results().size(); ++j)
       join(op.result(unsigned(j)), body.argument(unsigned(j + 1)));
     joinOperands(body.terminator(), 0, [&](size_t j) { return body.argument(unsigned(j + 1)); });
-    joinInitialValues(3, body);
+    // The initial values follow the bounds and step; the carried values, the
+    // induction variable.
+    joinInitialValues(3, body, 1);
     return;
   }
   case ir::OpKind::If:
@@ -130,7 +133,7 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
       join(op.result(unsigned(j)), after.argument(unsigned(j)));
     joinOperands(before.terminator(), 1, [&](size_t j) { return after.argument(unsigned(j)); });
     joinOperands(after.terminator(), 0, [&](size_t j) { return before.argument(unsigned(j)); });
-    joinInitialValues(0, before);
+    joinInitialValues(0, before, 0);
     return;
   }
   default:

@@ -48,10 +48,13 @@ public:
     llvm::DenseMap<const Operation *, std::vector<Operation *>> loadsByBarriers;
     llvm::DenseMap<const Operation *, std::vector<Operation *>> loadsAfter;
     llvm::DenseMap<const Operation *, Operation *> lastExpect;
+    std::vector<Operation *> expects;
     walk(kernel, [&](Operation &op) {
-      if (op.kind() == OpKind::MbarrierExpectTx && isPipelineExpect(op))
+      if (op.kind() == OpKind::MbarrierExpectTx && isPipelineExpect(op)) {
+        expects.push_back(&op);
         if (const Operation *barriers = allocationOf(op.operand(0)))
           lastExpect[barriers] = &op;
+      }
       if (op.kind() != OpKind::TmaLoad)
         return;
       if (const Operation *barriers = allocationOf(op.operand(2))) {
@@ -60,10 +63,6 @@ public:
           loadsAfter[expect].push_back(&op);
       }
     });
-    std::vector<Operation *> expects;
-    for (Operation *expect : collect(kernel, OpKind::MbarrierExpectTx))
-      if (isPipelineExpect(*expect))
-        expects.push_back(expect);
     // Barrier arrays with an expect_tx that no load follows: every load counts.
     llvm::DenseSet<const Operation *> unordered;
     for (Operation *expect : expects)
