@@ -500,7 +500,13 @@ SemaValue IRGenTiledMma::tiledMmaGemm(CallSite &site) {
                               : ir::name(want).str() + " in shared memory") +
                        ", not " + v.describe());
     const Layout &l = v.type().tensorLayout();
-    if ((l.rank() == 3 || l.rank() == 2) && l.shape[0].isTuple() && l.shape[0].rank() == 2) {
+    auto [instMn, instK] = instructionTile(mma, i == 2 ? MmaOperand::A : MmaOperand::B);
+    auto extent = [](const IntTuple &mode) { return size(makeLayout(mode)).getStatic(); };
+    // A K block is told from a plain (MN, K) tile with a nested MN mode by
+    // its first mode: one instruction's (MN, K), in elements of shared memory.
+    bool kBlock = l.rank() == 2 && !tmemA && l.shape[0].isTuple() && l.shape[0].rank() == 2 &&
+                  extent(l.shape[0][0]) == instMn && extent(l.shape[0][1]) == instK;
+    if ((l.rank() == 3 && l.shape[0].isTuple() && l.shape[0].rank() == 2) || kBlock) {
       // ((instMN, instK), MMA_MN, MMA_K) -> ((instMN, MMA_MN), (instK, MMA_K)),
       // each mode coalesced: the tile the plain gemm takes. A K block of
       // it, ((instMN, instK), MMA_MN), is the same with one K block.
