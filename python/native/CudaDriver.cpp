@@ -56,6 +56,8 @@ struct CudaDriver::Api {
   CUresult (*tensorMapEncodeTiled)(TensorMap *, int, unsigned, void *, const uint64_t *,
                                    const uint64_t *, const uint32_t *, const uint32_t *, int, int,
                                    int, int);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, CUstream, void **, void **);
   CUresult (*launchKernelEx)(const LaunchConfig *, CUfunction, void **, void **);
   CUresult (*getErrorString)(CUresult, const char **);
 };
@@ -108,6 +110,7 @@ CudaDriver::CudaDriver() : api(new Api) {
   load(api->funcSetAttribute, "cuFuncSetAttribute");
   load(api->pointerGetAttribute, "cuPointerGetAttribute");
   load(api->tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+  load(api->launchKernel, "cuLaunchKernel");
   load(api->launchKernelEx, "cuLaunchKernelEx");
   load(api->getErrorString, "cuGetErrorString");
   check(api->init(0), "cuInit");
@@ -189,13 +192,21 @@ void CudaDriver::encodeTiled(TensorMap &map, unsigned dataType, unsigned rank, u
 }
 
 void CudaDriver::launch(CUfunction f, const LaunchShape &shape, CUstream stream, void **params) {
+  // A launch without a cluster takes the plain entry point, which the driver
+  // serves with less work than cuLaunchKernelEx's attribute list.
+  if (shape.cluster[0] == 0) {
+    check(api->launchKernel(f, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0],
+                            shape.block[1], shape.block[2], shape.sharedBytes, stream, params,
+                            nullptr),
+          "cuLaunchKernel");
+    return;
+  }
   LaunchAttribute cluster{};
   cluster.id = kLaunchAttributeClusterDimension;
   cluster.value.clusterDim = {shape.cluster[0], shape.cluster[1], shape.cluster[2]};
-  bool clustered = shape.cluster[0] != 0;
-  LaunchConfig config{shape.grid[0],  shape.grid[1],  shape.grid[2],      shape.block[0],
-                      shape.block[1], shape.block[2], shape.sharedBytes,  stream,
-                      clustered ? &cluster : nullptr, clustered ? 1u : 0u};
+  LaunchConfig config{shape.grid[0],  shape.grid[1],  shape.grid[2],     shape.block[0],
+                      shape.block[1], shape.block[2], shape.sharedBytes, stream,
+                      &cluster,       1u};
   check(api->launchKernelEx(&config, f, params, nullptr), "cuLaunchKernelEx");
 }
 
