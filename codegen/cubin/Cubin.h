@@ -8,6 +8,9 @@
 #ifndef CUTEC_CODEGEN_CUBIN_CUBIN_H
 #define CUTEC_CODEGEN_CUBIN_CUBIN_H
 
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
 #include <string>
 #include <vector>
 
@@ -22,6 +25,11 @@ struct Cubin {
   std::vector<char> bytes; // an ELF image for options.arch
   std::string infoLog;     // the assembler's messages that are not errors
 };
+
+/// An assembler's failure, carrying `message` as the user sees it.
+inline llvm::Error cubinFailure(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
 
 } // namespace cutec
 

@@ -6,10 +6,6 @@
 
 namespace cutec {
 
-static llvm::Error failure(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 llvm::Expected<CubinAssembler> CubinAssembler::choose(CubinRequest request,
                                                       const PtxasPlaces &places) {
   CubinAssembler assembler(std::move(request));
@@ -48,7 +44,7 @@ llvm::Error CubinAssembler::load() {
     return llvm::Error::success();
   auto loaded = NvJitLink::load();
   if (!loaded)
-    return failure(whyNvJitLink + ": " + llvm::toString(loaded.takeError()));
+    return cubinFailure(whyNvJitLink + ": " + llvm::toString(loaded.takeError()));
   nvJitLink.emplace(std::move(*loaded));
   return llvm::Error::success();
 }
@@ -63,7 +59,7 @@ llvm::Expected<Cubin> CubinAssembler::assemble(llvm::StringRef ptx) const {
     return ptxas->assemble(ptx, options);
   }
   if (!nvJitLink)
-    return failure("nvJitLink is not loaded");
+    return cubinFailure("nvJitLink is not loaded");
   options.extraOptions = request.nvJitLinkOptions;
   for (const std::string &option : request.ptxasOptions)
     options.extraOptions.push_back("-Xptxas=" + option);

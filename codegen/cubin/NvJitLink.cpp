@@ -25,23 +25,19 @@ extern "C" const char *__lsan_default_suppressions() { return "leak:libnvJitLink
 
 namespace cutec {
 
-static llvm::Error failure(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 #if !CUTEC_HAVE_NVJITLINK
 
 struct NvJitLinkApi {};
 
 llvm::Expected<NvJitLink> NvJitLink::load(const std::string &) {
-  return failure("this cutec was built without nvJitLink (nvJitLink.h, libnvJitLink.so): "
+  return cubinFailure("this cutec was built without nvJitLink (nvJitLink.h, libnvJitLink.so): "
                  "configure it with the CUDA toolkit installed and -DCUTEC_NVJITLINK=ON");
 }
 
 std::string NvJitLink::candidates() { return ""; }
 
 llvm::Expected<Cubin> NvJitLink::assemble(llvm::StringRef, const CubinOptions &) const {
-  return failure("nvJitLink is not available");
+  return cubinFailure("nvJitLink is not available");
 }
 
 #else
@@ -106,7 +102,7 @@ llvm::Expected<NvJitLink> NvJitLink::load(const std::string &asked) {
     tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
   }
   if (!library)
-    return failure("the CUDA toolkit's nvJitLink library cannot be loaded: " + tried +
+    return cubinFailure("the CUDA toolkit's nvJitLink library cannot be loaded: " + tried +
                    candidates.origin);
   auto api = std::make_shared<NvJitLinkApi>();
   const char *missing = nullptr;
@@ -127,7 +123,7 @@ llvm::Expected<NvJitLink> NvJitLink::load(const std::string &asked) {
   bind("nvJitLinkGetInfoLogSize", api->infoLogSize);
   bind("nvJitLinkGetInfoLog", api->infoLog);
   if (missing)
-    return failure("'" + path + "' has no " + missing + ": it is not an nvJitLink library");
+    return cubinFailure("'" + path + "' has no " + missing + ": it is not an nvJitLink library");
   return NvJitLink(std::move(api));
 }
 
@@ -201,7 +197,7 @@ llvm::Expected<Cubin> NvJitLink::assemble(llvm::StringRef ptx, const CubinOption
     if (result == NVJITLINK_SUCCESS)
       return llvm::Error::success();
     std::string log = link.errorLog();
-    return failure(llvm::Twine("nvJitLink failed to ") + step + " for " + options.arch + " (" +
+    return cubinFailure(llvm::Twine("nvJitLink failed to ") + step + " for " + options.arch + " (" +
                    resultName(result) + ")" + (log.empty() ? "" : ":\n") + log);
   };
   if (llvm::Error e = check(api->create(&link.handle, argv.size(), argv.data()), "start"))

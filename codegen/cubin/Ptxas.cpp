@@ -20,12 +20,7 @@
 #endif
 
 namespace cutec {
-
 namespace {
-
-llvm::Error failure(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// The name ptxas's messages give the input, in place of the temporary file.
 constexpr const char *kInputName = "cutec.ptx";
@@ -41,7 +36,7 @@ struct TemporaryFile {
 
   llvm::Error create(llvm::StringRef suffix) {
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile("cutec", suffix, path))
-      return failure("cannot create a temporary file for ptxas: " + ec.message());
+      return cubinFailure("cannot create a temporary file for ptxas: " + ec.message());
     remover.emplace(path);
     return llvm::Error::success();
   }
@@ -90,7 +85,7 @@ llvm::Expected<PtxasSearch> Ptxas::find(const PtxasPlaces &places) {
     } else if (isExecutableFile(named)) {
       return PtxasSearch{Ptxas(named), ""};
     }
-    return failure("CUTEC_PTXAS names '" + named + "', which is " +
+    return cubinFailure("CUTEC_PTXAS names '" + named + "', which is " +
                    (bare ? "no program on the PATH" : "not an executable file") +
                    " (set it to ptxas's path, or to nothing to assemble with nvJitLink)");
   }
@@ -136,7 +131,7 @@ llvm::Expected<Cubin> Ptxas::assemble(llvm::StringRef ptx, const CubinOptions &o
       ec = os.error();
     }
     if (ec)
-      return failure("cannot write the PTX for ptxas to '" + input.path + "': " + ec.message());
+      return cubinFailure("cannot write the PTX for ptxas to '" + input.path + "': " + ec.message());
   }
 
   std::string arch = "-arch=" + options.arch;
@@ -151,17 +146,17 @@ llvm::Expected<Cubin> Ptxas::assemble(llvm::StringRef ptx, const CubinOptions &o
   int rc = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects, 0, 0, &message,
                                      &couldNotRun);
   if (couldNotRun)
-    return failure("cannot run ptxas '" + program + "': " + message);
+    return cubinFailure("cannot run ptxas '" + program + "': " + message);
   std::string messages = readLog(log.path, input.path);
   if (rc != 0) {
     std::string how = rc < 0 ? "crashed: " + message : "exited with " + std::to_string(rc);
-    return failure("ptxas failed to assemble the PTX for " + options.arch + " ('" + program + "' " +
+    return cubinFailure("ptxas failed to assemble the PTX for " + options.arch + " ('" + program + "' " +
                    how + ")" + (messages.empty() ? "" : ":\n") + messages);
   }
   auto bytes = llvm::MemoryBuffer::getFile(output.path, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
   if (!bytes)
-    return failure("ptxas ('" + program + "') wrote no cubin: " + bytes.getError().message());
+    return cubinFailure("ptxas ('" + program + "') wrote no cubin: " + bytes.getError().message());
   Cubin cubin;
   cubin.bytes.assign((*bytes)->getBufferStart(), (*bytes)->getBufferEnd());
   cubin.infoLog = std::move(messages);

@@ -33,7 +33,9 @@ struct Leaf {
   enum Place { Whole, Inside, Configuration } place;
 };
 
-bool isNumber(const SemaValue &v) {
+/// Whether `v` is one scalar: a compile-time number or bool, or a run-time
+/// scalar.
+bool isScalarLeaf(const SemaValue &v) {
   return v.is(Kind::Int) || v.is(Kind::Float) || v.is(Kind::Bool) ||
          (v.is(Kind::RunTime) && v.type().isScalar());
 }
@@ -58,7 +60,7 @@ void flatten(const SemaValue &v, const std::string &path, bool whole, std::vecto
     return;
   }
   bool tensor = v.is(Kind::RunTime) && v.type().isTensor();
-  out.push_back({v, path, isNumber(v) || (whole && tensor), whole ? Leaf::Whole : Leaf::Inside});
+  out.push_back({v, path, isScalarLeaf(v) || (whole && tensor), whole ? Leaf::Whole : Leaf::Inside});
 }
 
 std::vector<Leaf> leavesOf(const SemaValue &v, llvm::StringRef name) {

@@ -139,7 +139,7 @@ SemaValue IRGenExpr::evalList(const ast::ListExpr &list) {
   return SemaValue::fromLayoutValue(Tiler::byMode(std::move(modes)));
 }
 
-static bool isNumber(const SemaValue &v) {
+static bool isCompileTimeNumber(const SemaValue &v) {
   return v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float);
 }
 
@@ -153,7 +153,7 @@ SemaValue IRGenExpr::evalUnary(const ast::UnaryExpr &unary) {
       return SemaValue::boolean(!v.boolValue());
     return scalarNot(v, unary.getOperand());
   case ast::UnaryOp::Plus:
-    if (isNumber(v))
+    if (isCompileTimeNumber(v))
       return v;
     break;
   case ast::UnaryOp::Negate:

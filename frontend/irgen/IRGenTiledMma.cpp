@@ -94,7 +94,7 @@ llvm::StringRef baseName(llvm::StringRef op) {
 }
 
 /// Why `mma`'s types do not make the op, or "".
-std::string typeProblem(const TiledMma &mma) {
+std::string ummaTypeProblem(const TiledMma &mma) {
   using ir::DataType;
   bool ok;
   llvm::StringRef op = mma.op;
@@ -150,7 +150,7 @@ SemaValue IRGenTiledMma::mmaOp(CallSite &site) {
   }
   if (mma.warpgroup)
     return gen.wgmma().warpgroupMmaOp(site, std::move(mma), sig.types);
-  if (std::string problem = typeProblem(mma); !problem.empty())
+  if (std::string problem = ummaTypeProblem(mma); !problem.empty())
     return error(site.loc(), problem, {site.range()});
   const SemaValue &shape = site.args[sig.types];
   std::vector<int64_t> mnk;

@@ -15,7 +15,7 @@ bool isInt8(DataType t) { return t == DataType::I8 || t == DataType::U8; }
 /// Why no wgmma multiplies `mma`'s types, or "" (PTX ISA, wgmma "Data
 /// types": f16 into f16 or f32, bf16 and tf32 into f32, e4m3/e5m2 into f16
 /// or f32, s8/u8 into s32).
-std::string typeProblem(const TiledMma &mma) {
+std::string wgmmaTypeProblem(const TiledMma &mma) {
   llvm::StringRef op = mma.op;
   const bool f16Acc = mma.acc == DataType::F16 || mma.acc == DataType::F32;
   std::string allowed;
@@ -53,7 +53,7 @@ bool validN(const TiledMma &mma, int64_t n) {
 // instruction shape (K is 32 bytes of the inputs), then optionally the
 // OperandSource of A and the two major modes.
 SemaValue IRGenWarpgroupMma::warpgroupMmaOp(CallSite &site, TiledMma mma, size_t shapeArgument) {
-  if (std::string problem = typeProblem(mma); !problem.empty())
+  if (std::string problem = wgmmaTypeProblem(mma); !problem.empty())
     return error(site.loc(), problem, {site.range()});
   const SemaValue &shape = site.args[shapeArgument];
   std::vector<int64_t> mnk;

@@ -2,6 +2,7 @@
 #include "runtime/base/DiagnosticText.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace cutec::rt {
 
@@ -16,6 +17,10 @@ std::string dim3Text(const Dim3 &d) {
 }
 
 std::string quoted(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
+
+bool sameInstruction(const char *a, const char *b) {
+  return a == b || (a && b && std::strcmp(a, b) == 0);
+}
 
 std::string laneRanges(uint32_t mask) {
   std::string text;

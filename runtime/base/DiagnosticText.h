@@ -19,6 +19,10 @@ std::string dim3Text(const Dim3 &d);
 /// ("?" when there is none).
 std::string quoted(const char *what);
 
+/// Whether two instruction descriptions name the same instruction: the
+/// same pointer, or the same text (a description may be built twice).
+bool sameInstruction(const char *a, const char *b);
+
 /// The lanes set in `mask`, as ranges: "0-15,20,22-31".
 std::string laneRanges(uint32_t mask);
 

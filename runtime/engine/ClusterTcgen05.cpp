@@ -12,14 +12,13 @@
 
 #include "runtime/base/DiagnosticText.h"
 #include "runtime/tensorcore/UmmaDescriptors.h"
+#include "hardware/ThreadHierarchy.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace cutec::rt {
 namespace {
-
-constexpr uint32_t kFullWarp = ~0u;
 
 /// The instruction descriptor with M and N replaced (bits 24-28: M >> 4,
 /// bits 17-22: N >> 3).
@@ -228,7 +227,7 @@ void Thread::pairWait(const PairOperands &op, const char *what) {
   // The pair's generation cannot move before this warp arrives.
   uint64_t seen = c.pairGeneration(cluster_ctarank);
   PairOperands lane = op;
-  warpSync(kFullWarp, &lane, what,
+  warpSync(hw::kFullWarpMask, &lane, what,
            [this, what](const WarpCollective &w) { cta->pairArriveWarp(*this, w, what); });
   while (c.pairGeneration(cluster_ctarank) == seen)
     yieldThread(what);

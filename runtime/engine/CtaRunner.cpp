@@ -6,7 +6,6 @@
 #include "runtime/base/DiagnosticText.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace cutec::rt {
 namespace {
@@ -14,10 +13,6 @@ namespace {
 /// Unwritten shared memory reads as all-ones: NaN in every float format and
 /// -1 as an integer, so a kernel that forgets to write it shows it.
 constexpr std::byte kSharedFill{0xFF};
-
-bool sameInstruction(const char *a, const char *b) {
-  return a == b || (a && b && std::strcmp(a, b) == 0);
-}
 
 } // namespace
 

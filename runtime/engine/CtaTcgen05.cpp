@@ -20,14 +20,13 @@
 
 #include "runtime/engine/Cluster.h"
 #include "runtime/base/DiagnosticText.h"
+#include "hardware/ThreadHierarchy.h"
 
 #include <algorithm>
 #include <utility>
 
 namespace cutec::rt {
 namespace {
-
-constexpr uint32_t kFullWarp = ~0u;
 
 /// One lane's operands of a warp-collective tcgen05 instruction.
 struct TmemLaneOperands {
@@ -340,19 +339,19 @@ bool CtaRunner::reportTmemLeaks() {
 
 void Thread::tcgen05Alloc(uint32_t smemDst, uint32_t columns, const char *what) {
   TmemLaneOperands lane{smemDst, columns, nullptr, {}};
-  warpSync(kFullWarp, &lane, what,
+  warpSync(hw::kFullWarpMask, &lane, what,
            [this, what](const WarpCollective &w) { cta->tcgen05AllocWarp(*this, w, what); });
 }
 
 void Thread::tcgen05Dealloc(uint32_t taddr, uint32_t columns, const char *what) {
   TmemLaneOperands lane{taddr, columns, nullptr, {}};
-  warpSync(kFullWarp, &lane, what,
+  warpSync(hw::kFullWarpMask, &lane, what,
            [this, what](const WarpCollective &w) { cta->tcgen05DeallocWarp(*this, w, what); });
 }
 
 void Thread::tcgen05RelinquishAllocPermit(const char *what) {
   TmemLaneOperands lane;
-  warpSync(kFullWarp, &lane, what,
+  warpSync(hw::kFullWarpMask, &lane, what,
            [this, what](const WarpCollective &) { cta->tcgen05RelinquishWarp(*this, what); });
 }
 
@@ -363,7 +362,7 @@ void Thread::tcgen05Ld32x32b(uint32_t taddr, uint32_t *regs, uint32_t n, const c
 void Thread::tcgen05Ld(uint32_t taddr, uint32_t *regs, const TmemFragmentForm &form,
                        const char *what) {
   TmemLaneOperands lane{taddr, form.registers(), regs, form};
-  warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
+  warpSync(hw::kFullWarpMask, &lane, what, [this, what](const WarpCollective &w) {
     cta->tcgen05LdStWarp(*this, w, /*store=*/false, what);
   });
   cta->schedulingPoint(*this);
@@ -373,7 +372,7 @@ void Thread::tcgen05St(uint32_t taddr, const uint32_t *regs, const TmemFragmentF
                        const char *what) {
   // The collective only reads a store's registers.
   TmemLaneOperands lane{taddr, form.registers(), const_cast<uint32_t *>(regs), form};
-  warpSync(kFullWarp, &lane, what, [this, what](const WarpCollective &w) {
+  warpSync(hw::kFullWarpMask, &lane, what, [this, what](const WarpCollective &w) {
     cta->tcgen05LdStWarp(*this, w, /*store=*/true, what);
   });
   cta->schedulingPoint(*this);

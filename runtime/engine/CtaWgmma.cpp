@@ -15,18 +15,11 @@
 
 #include "runtime/base/DiagnosticText.h"
 #include "runtime/tensorcore/WgmmaMma.h"
+#include "hardware/ThreadHierarchy.h"
 
-#include <cstring>
 
 namespace cutec::rt {
 namespace {
-
-constexpr uint32_t kFullWarp = ~0u;
-constexpr uint32_t kWarpsPerWarpgroup = 4;
-
-bool sameInstruction(const char *a, const char *b) {
-  return a == b || (a && b && std::strcmp(a, b) == 0);
-}
 
 /// Whether two lanes' operands are the same instruction's (the accumulator
 /// registers are each thread's own).
@@ -63,9 +56,9 @@ std::string formText(const WgmmaLane &lane) {
 /// "warps 4,5" / "warp 6" for the bits of warpgroup g.
 std::string warpsText(uint32_t g, uint32_t bits) {
   std::string list;
-  for (uint32_t i = 0; i < kWarpsPerWarpgroup; ++i)
+  for (uint32_t i = 0; i < hw::kWarpsPerWarpgroup; ++i)
     if (bits >> i & 1)
-      list += (list.empty() ? "" : ",") + std::to_string(g * kWarpsPerWarpgroup + i);
+      list += (list.empty() ? "" : ",") + std::to_string(g * hw::kWarpsPerWarpgroup + i);
   return (bits & (bits - 1) ? "warps " : "warp ") + list;
 }
 
@@ -84,8 +77,8 @@ WgmmaLane mmaLane(const WgmmaShape &shape, uint32_t *d, uint64_t bDesc, bool sca
 
 void CtaRunner::wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what) {
   requireCooperative(t, what);
-  const uint32_t g = t.warpid / kWarpsPerWarpgroup, firstWarp = g * kWarpsPerWarpgroup;
-  if (firstWarp + kWarpsPerWarpgroup > warps.size() || warps[firstWarp + 3].lanes != kFullWarp)
+  const uint32_t g = t.warpid / hw::kWarpsPerWarpgroup, firstWarp = g * hw::kWarpsPerWarpgroup;
+  if (firstWarp + hw::kWarpsPerWarpgroup > warps.size() || warps[firstWarp + 3].lanes != hw::kFullWarpMask)
     fail(t, what, [&] {
       return "wgmma instructions are executed by a whole warpgroup of 128 threads, but "
              "warpgroup " +
@@ -102,7 +95,7 @@ void CtaRunner::wgmmaCollective(Thread &t, WgmmaLane &lane, const char *what) {
     });
   // The warpgroup's generation cannot move before this warp arrives.
   const uint64_t seen = warpgroups[g].generation;
-  t.warpSync(kFullWarp, &lane, what,
+  t.warpSync(hw::kFullWarpMask, &lane, what,
              [this, &t, what](const WarpCollective &w) { wgmmaArriveWarp(t, w, what); });
   Slot &s = slots[t.index];
   while (warpgroups[g].generation == seen) {
@@ -123,7 +116,7 @@ void CtaRunner::wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *
                formText(*first) + " and " +
                formText(*static_cast<const WgmmaLane *>(w.laneData[l]));
       });
-  const uint32_t index = w.warpid / kWarpsPerWarpgroup, bit = 1u << w.warpid % kWarpsPerWarpgroup;
+  const uint32_t index = w.warpid / hw::kWarpsPerWarpgroup, bit = 1u << w.warpid % hw::kWarpsPerWarpgroup;
   Warpgroup &g = warpgroups[index];
   if (g.arrived == 0) {
     g.form = *first;
@@ -140,18 +133,18 @@ void CtaRunner::wgmmaArriveWarp(Thread &t, const WarpCollective &w, const char *
   }
   for (uint32_t l = 0; l < 32; ++l) {
     const auto *lane = static_cast<WgmmaLane *>(w.laneData[l]);
-    g.d[32 * (w.warpid % kWarpsPerWarpgroup) + l] = lane->d;
-    g.a[32 * (w.warpid % kWarpsPerWarpgroup) + l] = lane->a;
+    g.d[32 * (w.warpid % hw::kWarpsPerWarpgroup) + l] = lane->d;
+    g.a[32 * (w.warpid % hw::kWarpsPerWarpgroup) + l] = lane->a;
   }
   g.arrived |= bit;
-  if (g.arrived != (1u << kWarpsPerWarpgroup) - 1)
+  if (g.arrived != (1u << hw::kWarpsPerWarpgroup) - 1)
     return;
   wgmmaPerform(t, g, what);
   g.arrived = 0;
   g.d = {};
   g.a = {};
   ++g.generation;
-  for (uint32_t i = 0; i < kWarpsPerWarpgroup * 32; ++i) {
+  for (uint32_t i = 0; i < hw::kWarpsPerWarpgroup * 32; ++i) {
     Slot &s = slots[index * 128 + i];
     if (s.state == State::AtWarpgroup)
       s.state = State::Runnable;
@@ -211,7 +204,7 @@ void CtaRunner::wgmmaPerform(Thread &t, Warpgroup &g, const char *what) {
 }
 
 void CtaRunner::checkWgmmaAtExit(Thread &t) {
-  const uint32_t index = t.warpid / kWarpsPerWarpgroup;
+  const uint32_t index = t.warpid / hw::kWarpsPerWarpgroup;
   if (index >= warpgroups.size())
     return;
   const Warpgroup &g = warpgroups[index];
@@ -241,8 +234,8 @@ std::string CtaRunner::warpgroupText(uint32_t index) const {
   const Warpgroup &g = warpgroups[index];
   std::string text = "warpgroup " + std::to_string(index) + ": " +
                      warpsText(index, g.arrived) + " arrived at " + quoted(g.what);
-  for (uint32_t i = 0; i < kWarpsPerWarpgroup; ++i) {
-    uint32_t w = index * kWarpsPerWarpgroup + i;
+  for (uint32_t i = 0; i < hw::kWarpsPerWarpgroup; ++i) {
+    uint32_t w = index * hw::kWarpsPerWarpgroup + i;
     if (g.arrived >> i & 1)
       continue;
     text += "; warp " + std::to_string(w) + (liveLanes[w] == 0 ? " has exited" : " not yet");

@@ -20,27 +20,20 @@
 #include "runtime/engine/CtaRunner.h"
 
 #include "runtime/base/DiagnosticText.h"
+#include "hardware/ThreadHierarchy.h"
 
 #include <algorithm>
 
 namespace cutec::rt {
-namespace {
-
-constexpr uint32_t kWarpsPerWarpgroup = 4;
-
-std::string quotedWhat(const char *what) { return "'" + std::string(what ? what : "?") + "'"; }
-
-} // namespace
-
 void CtaRunner::wgmmaRegistersInUse(Thread &t, uint32_t web, const char *what) {
-  Warpgroup &g = warpgroups[t.warpid / kWarpsPerWarpgroup];
+  Warpgroup &g = warpgroups[t.warpid / hw::kWarpsPerWarpgroup];
   if (g.webs.size() <= web)
     g.webs.resize(web + 1);
   g.webs[web] = {g.issued, what};
 }
 
 void CtaRunner::wgmmaRegisterAccess(Thread &t, uint32_t web, bool write, const char *what) {
-  const uint32_t index = t.warpid / kWarpsPerWarpgroup;
+  const uint32_t index = t.warpid / hw::kWarpsPerWarpgroup;
   if (index >= warpgroups.size() || web >= warpgroups[index].webs.size())
     return;
   const Warpgroup &g = warpgroups[index];
@@ -58,7 +51,7 @@ void CtaRunner::wgmmaRegisterAccess(Thread &t, uint32_t web, bool write, const c
 std::string CtaRunner::wgmmaText(uint32_t index, uint64_t serial, const char *what) const {
   const Warpgroup &g = warpgroups[index];
   std::string text =
-      quotedWhat(what) + " (issued by warpgroup " + std::to_string(index) + rankText() + "; ";
+      quoted(what) + " (issued by warpgroup " + std::to_string(index) + rankText() + "; ";
   if (serial > g.issued - g.uncommitted)
     return text + "no wgmma.commit_group has followed it)";
   // Its group, counted from the most recent.

@@ -22,18 +22,13 @@
 #include "runtime/engine/CtaRunner.h"
 
 #include "runtime/base/DiagnosticText.h"
+#include "hardware/ThreadHierarchy.h"
 
 #include <algorithm>
 
 namespace cutec::rt {
-namespace {
-
-constexpr uint32_t kWarpsPerWarpgroup = 4;
-
-} // namespace
-
 uint64_t CtaRunner::wgmmaRetiredKnownBy(const Thread &t, uint32_t g) const {
-  if (t.warpid / kWarpsPerWarpgroup == g)
+  if (t.warpid / hw::kWarpsPerWarpgroup == g)
     return warpgroups[g].retired;
   return wgmmaKnown[t.index * warpgroups.size() + g];
 }

@@ -4,16 +4,8 @@
 #include "runtime/base/DiagnosticText.h"
 
 #include <bit>
-#include <cstring>
 
 namespace cutec::rt {
-namespace {
-
-bool sameInstruction(const char *a, const char *b) {
-  return a == b || (a && b && std::strcmp(a, b) == 0);
-}
-
-} // namespace
 
 void NamedBarriers::reset(std::span<const uint32_t> liveLanes) {
   live = liveLanes;

@@ -2,37 +2,28 @@
 #include "runtime/engine/RegisterPool.h"
 
 #include "runtime/base/DiagnosticText.h"
+#include "hardware/ThreadHierarchy.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace cutec::rt {
-namespace {
-
-constexpr uint32_t kWarpsPerWarpgroup = 4;
-
-bool sameInstruction(const char *a, const char *b) {
-  return a == b || (a && b && std::strcmp(a, b) == 0);
-}
-
-} // namespace
 
 void RegisterPool::reset(uint32_t warpCount, uint32_t registersPerThread) {
   warps.assign(warpCount, Warp{registersPerThread, 0, nullptr});
-  rounds.assign((warpCount + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup, Round{});
+  rounds.assign((warpCount + hw::kWarpsPerWarpgroup - 1) / hw::kWarpsPerWarpgroup, Round{});
   pool = 0;
 }
 
 uint32_t RegisterPool::warpgroupMembers(uint32_t g) const {
-  uint32_t present = std::min<uint32_t>(kWarpsPerWarpgroup, uint32_t(warps.size()) - g * 4);
+  uint32_t present = std::min<uint32_t>(hw::kWarpsPerWarpgroup, uint32_t(warps.size()) - g * 4);
   return (1u << present) - 1;
 }
 
 std::string RegisterPool::warpsText(uint32_t g, uint32_t bits) {
   std::string list;
-  for (uint32_t i = 0; i < kWarpsPerWarpgroup; ++i)
+  for (uint32_t i = 0; i < hw::kWarpsPerWarpgroup; ++i)
     if (bits >> i & 1)
-      list += (list.empty() ? "" : ",") + std::to_string(g * kWarpsPerWarpgroup + i);
+      list += (list.empty() ? "" : ",") + std::to_string(g * hw::kWarpsPerWarpgroup + i);
   return (bits & (bits - 1) ? "warps " : "warp ") + list;
 }
 
@@ -42,7 +33,7 @@ std::string RegisterPool::instructionText(const char *what, bool inc, uint32_t c
 }
 
 std::string RegisterPool::execute(uint32_t warp, bool inc, uint32_t count, const char *what) {
-  uint32_t g = warp / kWarpsPerWarpgroup, bit = 1u << warp % kWarpsPerWarpgroup;
+  uint32_t g = warp / hw::kWarpsPerWarpgroup, bit = 1u << warp % hw::kWarpsPerWarpgroup;
   Round &round = rounds[g];
   std::string mine = instructionText(what, inc, count);
   if (round.executed & bit)

@@ -12,7 +12,7 @@ namespace cutec::rt {
 namespace {
 
 using Shape = std::vector<int64_t>;
-using Value = std::variant<std::string, bool, Shape>;
+using HeaderValue = std::variant<std::string, bool, Shape>;
 
 class HeaderParser {
 public:
@@ -35,7 +35,7 @@ public:
       skipSpace();
       if (*key == "descr" && peek() == '[')
         return fail("structured dtypes (a list as 'descr') are not supported");
-      std::optional<Value> value = parseValue();
+      std::optional<HeaderValue> value = parseValue();
       if (!value)
         return fail(error.empty() ? "expected a value for key '" + *key + "'" : error);
       if (std::optional<std::string> problem = store(*key, std::move(*value)))
@@ -90,7 +90,7 @@ private:
   }
 
   /// Stores one entry, or says what is wrong with it.
-  std::optional<std::string> store(const std::string &key, Value value) {
+  std::optional<std::string> store(const std::string &key, HeaderValue value) {
     if (!seenKeys.insert(key).second)
       return "key '" + key + "' appears twice";
     if (key == "descr") {
@@ -132,21 +132,21 @@ private:
     return std::string(text.substr(start, pos++ - start));
   }
 
-  std::optional<Value> parseValue() {
+  std::optional<HeaderValue> parseValue() {
     if (peek() == '\'' || peek() == '"') {
       std::optional<std::string> s = parseString();
-      return s ? std::optional<Value>(*s) : std::nullopt;
+      return s ? std::optional<HeaderValue>(*s) : std::nullopt;
     }
     if (consumeWord("True"))
-      return Value(true);
+      return HeaderValue(true);
     if (consumeWord("False"))
-      return Value(false);
+      return HeaderValue(false);
     if (peek() == '(')
       return parseShape();
     return std::nullopt;
   }
 
-  std::optional<Value> parseShape() {
+  std::optional<HeaderValue> parseShape() {
     consume('(');
     skipSpace();
     Shape shape;
@@ -170,7 +170,7 @@ private:
               std::to_string(shape[0]) + ",)";
       return std::nullopt;
     }
-    return Value(std::move(shape));
+    return HeaderValue(std::move(shape));
   }
 
   std::optional<int64_t> parseDimension() {

@@ -2,7 +2,7 @@
 // of cuTensorMapEncodeTiled (CUDA driver API documentation).
 //
 // The emulation's encoding of the 16 words:
-//   [0]      kMagic
+//   [0]      kTensorMapMagic
 //   [1]      global address
 //   [2]      type | rank << 8 | interleave << 16 | swizzle << 24 | l2 << 32 | oob << 40
 //   [3..7]   globalDim[0..4]
@@ -19,7 +19,7 @@
 namespace cutec::rt {
 namespace {
 
-constexpr uint64_t kMagic = 0x31764d5443657475; // "uteCTMv1"
+constexpr uint64_t kTensorMapMagic = 0x31764d5443657475; // "uteCTMv1"
 
 bool isFloat(TmaDataType type) {
   switch (type) {
@@ -169,7 +169,7 @@ std::string encodeTensorMapTiled(TensorMap &map, TmaDataType type, uint32_t rank
   if (!problem.empty())
     return "cuTensorMapEncodeTiled: " + problem;
   TensorMap encoded{};
-  encoded.opaque[0] = kMagic;
+  encoded.opaque[0] = kTensorMapMagic;
   encoded.opaque[1] = reinterpret_cast<uintptr_t>(globalAddress);
   encoded.opaque[2] = uint64_t(type) | uint64_t(rank) << 8 | uint64_t(interleave) << 16 |
                       uint64_t(swizzle) << 24 | uint64_t(l2Promotion) << 32 |
@@ -186,7 +186,7 @@ std::string encodeTensorMapTiled(TensorMap &map, TmaDataType type, uint32_t rank
 }
 
 bool decodeTensorMap(const TensorMap &map, TensorMapInfo &info) {
-  if (map.opaque[0] != kMagic)
+  if (map.opaque[0] != kTensorMapMagic)
     return false;
   uint64_t fields = map.opaque[2];
   info.type = TmaDataType(fields & 0xFF);

@@ -8,8 +8,6 @@
 namespace cutec::rt {
 namespace {
 
-std::string quotedWhat(const char *what) { return what ? "'" + std::string(what) + "'" : "?"; }
-
 bool overlaps(uint32_t a, uint32_t aCount, uint32_t b, uint32_t bCount) {
   return a < b + bCount && b < a + aCount;
 }
@@ -47,7 +45,7 @@ void TensorMemory::reset() {
 
 std::string TensorMemory::allocationText(const Allocation &a) {
   return "[" + std::to_string(a.column) + "," + std::to_string(a.column + a.columns) +
-         ") by warp " + std::to_string(a.warp) + " at " + quotedWhat(a.what);
+         ") by warp " + std::to_string(a.warp) + " at " + quoted(a.what);
 }
 
 std::string TensorMemory::allocate(uint32_t columns, uint32_t warp, const char *what,
@@ -101,7 +99,7 @@ std::string TensorMemory::deallocate(uint32_t taddr, uint32_t columns, uint32_t 
     if (old != freed.rend())
       return "double tcgen05.dealloc: TMEM columns " + allocationText(*old) +
              " were already deallocated by warp " + std::to_string(old->freedByWarp) + " at " +
-             quotedWhat(old->freedWhat);
+             quoted(old->freedWhat);
     return "tcgen05.dealloc at TMEM column " + std::to_string(column) +
            ", where no live allocation starts";
   }
@@ -111,7 +109,7 @@ std::string TensorMemory::deallocate(uint32_t taddr, uint32_t columns, uint32_t 
            " (dealloc must give the allocated count)";
   for (const PendingWrite &p : pending)
     if (overlaps(p.column, p.columns, it->column, it->columns))
-      return "tcgen05.dealloc of columns " + allocationText(*it) + " that " + quotedWhat(p.what) +
+      return "tcgen05.dealloc of columns " + allocationText(*it) + " that " + quoted(p.what) +
              (p.readOnly ? " still reads" : " still writes") +
              ": no thread has waited for its completion";
   Allocation gone = *it;
