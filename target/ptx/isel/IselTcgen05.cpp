@@ -144,7 +144,7 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     if (!pair)
       emitInst(b, loc, PtxOpcode::Tcgen05Commit, {}, in);
     else // arrives on the mbarrier at this offset in both CTAs of the pair
-      emitInst(b, loc, PtxOpcode::Tcgen05CommitCg2, {}, {in[0], pairMask(b, loc)});
+      emitInst(b, loc, PtxOpcode::Tcgen05CommitCg2, {}, {in[0], pairMask(b, op)});
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);
