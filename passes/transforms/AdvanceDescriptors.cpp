@@ -64,7 +64,8 @@ void advance(Operation &op, unsigned operand, AttrName<int64_t> desc) {
   }
   int64_t bits = k * int64_t(ir::bitWidth(view->type().element()));
   constexpr int64_t unitBits = 8 << hw::kDescriptorUnitShift;
-  if (k <= 0 || bits % unitBits != 0 || bits / unitBits > int64_t(hw::umma_smem::kStartAddress.max()))
+  if (k <= 0 || bits % unitBits != 0 ||
+      bits / unitBits > int64_t(hw::umma_smem::kStartAddress.max()))
     return;
   const int64_t *constantBits = op.get(desc);
   if (!constantBits || hw::umma_smem::kStartAddress.get(uint64_t(*constantBits)) != 0)

@@ -91,8 +91,8 @@ ir::Value *pairLeaderAddress(ir::Builder &b, const ir::Operation &op, ir::Value 
 ir::Value *pairMask(ir::Builder &b, const ir::Operation &op) {
   ir::Value *both = ptx::emitImmediate(b, op.loc(), DataType::U32, 3);
   ir::Value *mask = clusterCtas(op) == 2 ? both
-                                         : emitValue(b, op.loc(), PtxOpcode::ShlB32,
-                                                     DataType::U32, {both, leaderRank(b, op)});
+                                         : emitValue(b, op.loc(), PtxOpcode::ShlB32, DataType::U32,
+                                                     {both, leaderRank(b, op)});
   return emitValue(b, op.loc(), PtxOpcode::CvtU16U32, DataType::U16, {mask});
 }
 
