@@ -7,6 +7,7 @@
 // the first OpenBLAS call.
 //   build/bin/gemm_bench              2048x2048x2048, then 512x768x384
 //   build/bin/gemm_bench M N K        one shape (multiples of 128, 256, 64)
+#include "BlasCore.h"
 #include "Fp16GemmEmulated.h"
 
 #include <cblas.h>
@@ -101,6 +102,7 @@ bool compare(const Run &run) {
 } // namespace
 
 int main(int argc, char **argv) {
+  cutec::bench::useBestBlasCore(argv);
   std::vector<Shape> shapes = {{2048, 2048, 2048}, {512, 768, 384}};
   if (argc == 4)
     shapes = {

@@ -10,6 +10,7 @@
 // rounded to f16, bit for bit.
 //   build/bin/nvfp4_gemm_bench            2048x2048x2048
 //   build/bin/nvfp4_gemm_bench M N K      one shape (multiples of 128, 256, 256)
+#include "BlasCore.h"
 #include "BlockScaledGemmReference.h"
 #include "nvfp4_gemm_emu.h"
 #include "nvfp4_gemm_persistent_emu.h"
@@ -103,6 +104,7 @@ bool benchShape(uint32_t m, uint32_t n, uint32_t k) {
 } // namespace
 
 int main(int argc, char **argv) {
+  cutec::bench::useBestBlasCore(argv);
   uint32_t m = 2048, n = 2048, k = 2048;
   if (argc == 4) {
     m = uint32_t(std::atoi(argv[1]));

@@ -15,6 +15,7 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createPartitionPass());
   pm.add(createLowerS2tPass());
   pm.add(createLowerMmaPass());
+  pm.add(createAdvanceDescriptorsPass());
   pm.add(createCanonicalizePass());
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.
@@ -32,7 +33,8 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
 }
 
 llvm::ArrayRef<llvm::StringRef> optionalPasses() {
-  static const llvm::StringRef names[] = {"exact-arith", "narrow-pairs", "licm"};
+  static const llvm::StringRef names[] = {"advance-descriptors", "exact-arith", "narrow-pairs",
+                                          "licm"};
   return names;
 }
 

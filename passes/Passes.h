@@ -37,6 +37,10 @@ std::unique_ptr<Pass> createLowerS2tPass();
 /// "lower-mma": gemm → one nvgpu.umma per K block, with its descriptors
 /// (LowerMma.cpp).
 std::unique_ptr<Pass> createLowerMmaPass();
+/// "advance-descriptors": a tcgen05.mma or tcgen05.cp operand at a
+/// constant offset from its stage's tile takes the tile's view, the offset
+/// going into its descriptor's start-address field (AdvanceDescriptors.cpp).
+std::unique_ptr<Pass> createAdvanceDescriptorsPass();
 /// "lower-indexing": view loads/stores → address arithmetic (LowerIndexing.cpp).
 std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).

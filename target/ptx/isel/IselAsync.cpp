@@ -94,7 +94,7 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
     if (op.get(ir::attr::ctaGroup)) {
       // cta_group=2: the arrival counts on the pair leader's mbarrier.
       emitInst(b, loc, PtxOpcode::MbarrierArriveReleaseClusterSharedClusterB64, {},
-               {pairLeaderAddress(b, loc, in[0])});
+               {pairLeaderAddress(b, op, in[0])});
       return nullptr;
     }
     emitInst(b, loc, PtxOpcode::MbarrierArriveSharedCtaB64, {DataType::U64}, in);
@@ -123,7 +123,7 @@ ir::Value *selectAsync(ir::Builder &b, const ir::Operation &op,
       return nullptr;
     }
     // .cta_group::2: the bytes complete on the pair leader's mbarrier.
-    operands[2] = pairLeaderAddress(b, loc, in[2]);
+    operands[2] = pairLeaderAddress(b, op, in[2]);
     emitInst(b, loc, opcode, {}, operands);
     return nullptr;
   }

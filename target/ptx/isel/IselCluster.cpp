@@ -51,22 +51,49 @@ static ir::Value *clusterRegister(ir::Builder &b, llvm::SMLoc loc, const std::st
   return mov.result();
 }
 
-/// The rank of the executing CTA's pair leader: %cluster_ctarank & ~1.
-static ir::Value *leaderRank(ir::Builder &b, llvm::SMLoc loc) {
-  return emitValue(
-      b, loc, PtxOpcode::AndB32, DataType::U32,
-      {clusterRegister(b, loc, "%cluster_ctarank"), ptx::emitImmediate(b, loc, DataType::U32, -2)});
+/// The CTAs of the cluster that runs `op`'s kernel, when its shape is static.
+static std::optional<int64_t> clusterCtas(const ir::Operation &op) {
+  // The kernel is the enclosing op with a block shape.
+  const ir::Operation *kernel = &op;
+  while (kernel && !kernel->has(ir::attr::block))
+    kernel = kernel->parentBlock() && kernel->parentBlock()->parent()
+                 ? kernel->parentBlock()->parent()->parent()
+                 : nullptr;
+  if (!kernel)
+    return std::nullopt;
+  const IntTuple *shape = kernel->get(ir::attr::cluster);
+  int64_t ctas = 1;
+  for (size_t d = 0; shape && d < shape->rank(); ++d) {
+    std::optional<int64_t> extent = (*shape)[d].leaf().getStatic();
+    if (!extent)
+      return std::nullopt;
+    ctas *= *extent;
+  }
+  return ctas;
 }
 
-ir::Value *pairLeaderAddress(ir::Builder &b, llvm::SMLoc loc, ir::Value *address) {
-  return emitValue(b, loc, PtxOpcode::MapaSharedClusterU32, DataType::U32,
-                   {address, leaderRank(b, loc)});
+/// The rank of the executing CTA's pair leader: %cluster_ctarank & ~1, or
+/// 0 when the cluster is the pair itself (two CTAs), which ptxas can then
+/// fold and hoist.
+static ir::Value *leaderRank(ir::Builder &b, const ir::Operation &op) {
+  if (clusterCtas(op) == 2)
+    return ptx::emitImmediate(b, op.loc(), DataType::U32, 0);
+  return emitValue(b, op.loc(), PtxOpcode::AndB32, DataType::U32,
+                   {clusterRegister(b, op.loc(), "%cluster_ctarank"),
+                    ptx::emitImmediate(b, op.loc(), DataType::U32, -2)});
 }
 
-ir::Value *pairMask(ir::Builder &b, llvm::SMLoc loc) {
-  ir::Value *mask = emitValue(b, loc, PtxOpcode::ShlB32, DataType::U32,
-                              {ptx::emitImmediate(b, loc, DataType::U32, 3), leaderRank(b, loc)});
-  return emitValue(b, loc, PtxOpcode::CvtU16U32, DataType::U16, {mask});
+ir::Value *pairLeaderAddress(ir::Builder &b, const ir::Operation &op, ir::Value *address) {
+  return emitValue(b, op.loc(), PtxOpcode::MapaSharedClusterU32, DataType::U32,
+                   {address, leaderRank(b, op)});
+}
+
+ir::Value *pairMask(ir::Builder &b, const ir::Operation &op) {
+  ir::Value *both = ptx::emitImmediate(b, op.loc(), DataType::U32, 3);
+  ir::Value *mask = clusterCtas(op) == 2 ? both
+                                         : emitValue(b, op.loc(), PtxOpcode::ShlB32, DataType::U32,
+                                                     {both, leaderRank(b, op)});
+  return emitValue(b, op.loc(), PtxOpcode::CvtU16U32, DataType::U16, {mask});
 }
 
 ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef<ir::Value *> in) {

@@ -29,11 +29,12 @@ ir::Value *selectClusterLaunchControl(ir::Builder &b, const ir::Operation &op,
 
 /// The .shared::cluster address of the byte at .shared::cta address
 /// `address` in the leader (even CTA) of the executing CTA's pair: mapa to
-/// %cluster_ctarank & ~1.
-ir::Value *pairLeaderAddress(ir::Builder &b, llvm::SMLoc loc, ir::Value *address);
+/// %cluster_ctarank & ~1, or to 0 when `op`'s kernel has clusters of two.
+ir::Value *pairLeaderAddress(ir::Builder &b, const ir::Operation &op, ir::Value *address);
 
-/// The 16-bit multicast mask of the executing CTA's pair: 3 << (rank & ~1).
-ir::Value *pairMask(ir::Builder &b, llvm::SMLoc loc);
+/// The 16-bit multicast mask of the executing CTA's pair: 3 << (rank & ~1),
+/// 3 when `op`'s kernel has clusters of two.
+ir::Value *pairMask(ir::Builder &b, const ir::Operation &op);
 
 } // namespace cutec
 

@@ -59,8 +59,14 @@ ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
   ir::Value *start = emitValue(
       b, loc, PtxOpcode::AndB64, DataType::U64,
       {units, ptx::emitImmediate(b, loc, DataType::U64, hw::umma_smem::kStartAddress.max())});
-  return emitValue(b, loc, PtxOpcode::OrB64, DataType::U64,
-                   {start, ptx::emitImmediate(b, loc, DataType::U64, constantBits)});
+  const uint64_t advance = hw::umma_smem::kStartAddress.mask() & uint64_t(constantBits);
+  ir::Value *desc = emitValue(
+      b, loc, PtxOpcode::OrB64, DataType::U64,
+      {start, ptx::emitImmediate(b, loc, DataType::U64, int64_t(constantBits - advance))});
+  if (!advance)
+    return desc;
+  return emitValue(b, loc, PtxOpcode::AddS64, DataType::U64,
+                   {desc, ptx::emitImmediate(b, loc, DataType::U64, int64_t(advance))});
 }
 
 /// The block-scaled kind as `target` spells it: .block32 stands for
@@ -138,7 +144,7 @@ ir::Value *selectTcgen05(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     if (!pair)
       emitInst(b, loc, PtxOpcode::Tcgen05Commit, {}, in);
     else // arrives on the mbarrier at this offset in both CTAs of the pair
-      emitInst(b, loc, PtxOpcode::Tcgen05CommitCg2, {}, {in[0], pairMask(b, loc)});
+      emitInst(b, loc, PtxOpcode::Tcgen05CommitCg2, {}, {in[0], pairMask(b, op)});
     return nullptr;
   case OpKind::TmemLoadWords: {
     std::vector<DataType> words(op.results().size(), DataType::U32);

@@ -26,7 +26,9 @@ std::string tcgen05Unsupported(const ir::Operation &op, llvm::StringRef opName,
 
 /// A shared-memory matrix descriptor (tcgen05.mma's, tcgen05.cp's and
 /// wgmma's): the compile-time fields `constantBits` with the start address
-/// (in 16-byte units, 14 bits) of the operand at shared `address`.
+/// (in 16-byte units, 14 bits) of the operand at shared `address`. A start
+/// address in `constantBits` (advance-descriptors) is added to the
+/// address's: the descriptor of the bytes that far on.
 ir::Value *matrixDescriptor(ir::Builder &b, llvm::SMLoc loc, ir::Value *address,
                             int64_t constantBits);
 
