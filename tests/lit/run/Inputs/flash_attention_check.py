@@ -3,8 +3,9 @@ with attention computed in float64 from the same f16 Q, K and V:
 O = softmax(scale * Q K^T) V (causal: key j > query i masked), LSE = the
 natural log of each row's sum of exp(scale * Q K^T). The kernel rounds P
 to f16 before the P V product, adds on the tensor core with truncation and
-uses the special-function unit's exp2, so O is within 2e-3 of the
-float64 result (absolute; |O| < 1 for these inputs) and LSE within 1e-5.
+uses the special-function unit's exp2: O is within half an f16 ulp of
+the float64 result (its own rounding) plus 5e-4 (measured: 2.2e-4 at
+most on these inputs, |O| up to 3.3), LSE within 1e-5 (measured: 1.6e-6).
 
 usage: flash_attention_check.py DIR BATCH HEADS SEQ D SCALE causal|full
 """
@@ -13,7 +14,7 @@ import sys
 
 import numpy as np
 
-O_TOLERANCE = 2e-3
+O_TOLERANCE = 5e-4  # beyond half an f16 ulp of O
 LSE_TOLERANCE = 1e-5
 
 d = sys.argv[1]
@@ -32,10 +33,10 @@ lse = (top + np.log(total))[..., 0]
 
 got_o = np.load(os.path.join(d, "o.out.npy")).astype(np.float64).reshape(o.shape)
 got_lse = np.load(os.path.join(d, "lse.out.npy")).astype(np.float64).reshape(lse.shape)
-o_error = np.max(np.abs(got_o - o))
+o_error = np.max(np.abs(got_o - o) - np.abs(o) * 2.0**-11)
 lse_error = np.max(np.abs(got_lse - lse))
 if not o_error <= O_TOLERANCE:
     sys.exit(f"O differs from float64 attention by {o_error:.3g}")
 if not lse_error <= LSE_TOLERANCE:
     sys.exit(f"LSE differs from float64 attention by {lse_error:.3g}")
-print(f"attention matches: O within {O_TOLERANCE:g}, LSE within {LSE_TOLERANCE:g}")
+print("attention matches float64")
