@@ -38,6 +38,18 @@ def _softmax(x):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _attention(i, seq, d, causal):
+    """O and LSE of flash_attention_hopper.cute's inputs in float64."""
+    q, k, v = (i[n].astype(np.float64).reshape(-1, seq, d) for n in ("mQ", "mK", "mV"))
+    s = q @ k.transpose(0, 2, 1) * np.float64(np.float32(d ** -0.5))
+    if causal:
+        s = np.where(np.arange(seq)[None, :] > np.arange(seq)[:, None], -np.inf, s)
+    top = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - top)
+    total = e.sum(axis=-1, keepdims=True)
+    return {"mO": (e / total @ v).reshape(-1), "mLSE": (top + np.log(total)).reshape(-1)}
+
+
 def cases():
     rng = np.random.default_rng(2026)
     out = []
@@ -146,4 +158,18 @@ def cases():
         case("wgmma_" + name, tests + "wgmma_across_loops.cute", {},
              dict({"mA": a, "mB": b, "mC": np.zeros((64, 64), np.float32)}, **extra), ["mC"],
              kernel=name, scalars={"n": 3}, reference=lambda i, want=want: {"mC": want})
+    # FlashAttention (examples/flash_attention_hopper.cute): the tensors as
+    # memory images of row-major (batch, heads, seq, d) arrays, a ragged
+    # sequence of two query tiles and two key blocks, causal and not.
+    batch, heads, seq = 1, 2, 192
+    for d in (64, 128):
+        q, k, v = (_f16(rng, batch * heads * seq * d) for _ in range(3))
+        for causal in (False, True):
+            name = f"flash_attention_d{d}" + ("_causal" if causal else "")
+            case(name, "flash_attention_hopper.cute", {"S": seq, "H": heads, "B": batch},
+                 {"mQ": q, "mK": k, "mV": v, "mO": np.zeros_like(q),
+                  "mLSE": np.zeros(batch * heads * seq, np.float32)}, ["mO", "mLSE"],
+                 kernel=name, scalars={"scale": d ** -0.5},
+                 reference=lambda i, d=d, causal=causal: _attention(i, seq, d, causal),
+                 tolerance=2e-3)
     return out
