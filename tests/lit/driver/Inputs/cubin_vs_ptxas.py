@@ -9,12 +9,13 @@ with `cutec -o X.cubin`'s, then prints one line:
     hopper_gemm sm_90a: the cubin is ptxas's
     hopper_gemm sm_100a: not for this target
 
-A cubin that differs, or anything cutec prints while making it (a warning
-such as nvJitLink's C7504 'setmaxnreg' ignored), is printed instead, and
-the exit status is 1.
+A cubin that differs, or anything cutec prints while making it that ptxas
+does not print for the same PTX (a warning such as nvJitLink's C7504
+'setmaxnreg' ignored), is printed instead, and the exit status is 1.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -40,9 +41,16 @@ def compare(cutec, ptxas, out_dir, example, arch):
     with open(stem + ".cubin", "rb") as mine, open(stem + ".ptxas.cubin", "rb") as theirs:
         same = mine.read() == theirs.read()
     line = f"{name} {arch}: " + ("the cubin is ptxas's" if same else "the cubin DIFFERS from ptxas's")
-    if messages:
-        line += " but cutec printed: " + messages.replace("\n", " | ")
-    return line, same and not messages
+    extra = [m for m in messages.splitlines() if not printed_by_ptxas(m, ptxas_messages)]
+    if extra:
+        line += " but cutec printed: " + " | ".join(extra)
+    return line, same and not extra
+
+
+def printed_by_ptxas(message, ptxas_messages):
+    """Whether ptxas gave `message`'s numbered note (`(C7519) ...`) itself."""
+    note = re.search(r"\(C\d+\).*", message)
+    return note is not None and note.group(0) in ptxas_messages
 
 
 def main():
