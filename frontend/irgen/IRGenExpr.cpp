@@ -87,6 +87,8 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
     for (const std::string &field : base.fieldNames())
       if (!llvm::StringRef(field).starts_with("_"))
         names.push_back(field);
+  if (base.is(SemaValue::Kind::DType))
+    llvm::append_range(names, dtypeAttributeNames(base.dataType()));
   if (base.is(SemaValue::Kind::RunTime)) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
@@ -632,6 +634,12 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }
+  if (base.is(SemaValue::Kind::Builtin))
+    if (const BuiltinInfo *module = findBuiltin(base.name()); module && module->isModule)
+      return moduleMember(attribute, module->spelling);
+  if (base.is(SemaValue::Kind::DType))
+    if (std::optional<SemaValue> member = dtypeAttribute(base.dataType(), name))
+      return *member;
   // Built-in classes' constructors and enumerations are rows such as
   // "PipelineTmaUmma.create".
   if (base.is(SemaValue::Kind::Builtin))
