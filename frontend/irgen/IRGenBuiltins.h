@@ -41,6 +41,8 @@ public:
   SemaValue callFloat(CallSite &site);
   /// CuTe DSL's const_expr and make_warp_uniform (IRGenCuteDsl.cpp).
   SemaValue constExpr(CallSite &site);
+  /// Python's len of a tuple or string (IRGenPythonObjects.cpp).
+  SemaValue callLen(CallSite &site);
   SemaValue makeWarpUniform(CallSite &site);
   SemaValue callSelect(CallSite &site);
   SemaValue callIndexTuple(CallSite &site);
