@@ -26,7 +26,15 @@ std::optional<SemaValue> IRGenExpr::foldPythonObjects(ast::BinaryOp op, const Se
                  "'" + ast::getSpelling(op) +
                      "' compares with None only (x is None); compare values with == or !=",
                  {site.lhs.getRange(), site.rhs.getRange()});
-  if (!lhs.is(SemaValue::Kind::Tuple) || !rhs.is(SemaValue::Kind::Tuple))
+  bool lhsTuple = lhs.is(SemaValue::Kind::Tuple), rhsTuple = rhs.is(SemaValue::Kind::Tuple);
+  // A tuple equals no compile-time number or string: (1,) == 1 is False.
+  auto plain = [](const SemaValue &v) {
+    return v.is(SemaValue::Kind::Int) || v.is(SemaValue::Kind::Float) ||
+           v.is(SemaValue::Kind::Bool) || v.is(SemaValue::Kind::String);
+  };
+  if (equality && ((lhsTuple && plain(rhs)) || (rhsTuple && plain(lhs))))
+    return SemaValue::boolean(op == ast::BinaryOp::Ne);
+  if (!lhsTuple || !rhsTuple)
     return std::nullopt;
   if (op == ast::BinaryOp::Add) {
     std::vector<SemaValue> elements = lhs.elements();
