@@ -19,8 +19,9 @@ namespace cutec {
 SemaValue IRGenExpr::moduleMember(const ast::AttributeExpr &attribute, llvm::StringRef module) {
   llvm::StringRef name = attribute.getName();
   std::string qualified = (module + "." + name).str();
-  if (const BuiltinInfo *submodule = findBuiltin(qualified); submodule && submodule->isModule)
-    return SemaValue::builtin(submodule->spelling);
+  // A submodule, or a row of the module's own ("warpgroup.fence").
+  if (const BuiltinInfo *row = findBuiltin(qualified))
+    return SemaValue::builtin(row->spelling);
   if (std::optional<SemaValue> member = lookupBuiltin(name))
     return *member;
   return error(attribute.getNameRange().Start,
