@@ -15,6 +15,8 @@ llvm::StringRef getNodeKindName(NodeKind kind) {
     return "String";
   case NodeKind::BoolLiteral:
     return "Bool";
+  case NodeKind::NoneLiteral:
+    return "None";
   case NodeKind::Paren:
     return "Paren";
   case NodeKind::Tuple:
@@ -75,6 +77,8 @@ llvm::StringRef getSpelling(UnaryOp op) {
     return "not";
   case UnaryOp::Invert:
     return "~";
+  case UnaryOp::Unpack:
+    return "*";
   }
   return "?";
 }
@@ -121,6 +125,10 @@ llvm::StringRef getSpelling(BinaryOp op) {
     return "<<";
   case BinaryOp::RShift:
     return ">>";
+  case BinaryOp::Is:
+    return "is";
+  case BinaryOp::IsNot:
+    return "is not";
   }
   return "?";
 }

@@ -29,6 +29,7 @@ enum class NodeKind {
   FloatLiteral,
   StringLiteral,
   BoolLiteral,
+  NoneLiteral,
   Paren,
   Tuple,
   List,
@@ -151,6 +152,13 @@ private:
   bool value;
 };
 
+/// `None`.
+class NoneLiteralExpr : public Expr {
+public:
+  explicit NoneLiteralExpr(llvm::SMRange range) : Expr(NodeKind::NoneLiteral, range) {}
+  static bool classof(const Node *node) { return node->getKind() == NodeKind::NoneLiteral; }
+};
+
 /// `(expr)`. Kept in the tree because CuTe's printed notation gives
 /// parentheses meaning in a layout: `((16,4)):((0,1))` is a rank-1 layout whose
 /// one mode is (16,4), unlike `(16,4):(0,1)`. Elsewhere it is transparent.
@@ -190,7 +198,8 @@ private:
   ExprList elements;
 };
 
-enum class UnaryOp { Negate, Plus, Not, Invert };
+/// `Unpack` is `*t` among the elements of a tuple display, `(*t, 1)`.
+enum class UnaryOp { Negate, Plus, Not, Invert, Unpack };
 llvm::StringRef getSpelling(UnaryOp op);
 
 class UnaryExpr : public Expr {
@@ -229,6 +238,8 @@ enum class BinaryOp {
   BitXor,
   LShift,
   RShift,
+  Is,
+  IsNot,
 };
 llvm::StringRef getSpelling(BinaryOp op);
 

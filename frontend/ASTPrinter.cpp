@@ -122,6 +122,8 @@ void ASTPrinter::printExpr(const Expr &expr) {
   case NodeKind::BoolLiteral:
     os << (llvm::cast<BoolLiteralExpr>(expr).getValue() ? " True" : " False");
     break;
+  case NodeKind::NoneLiteral:
+    break;
   case NodeKind::Unary:
     os << " '" << getSpelling(llvm::cast<UnaryExpr>(expr).getOp()) << "'";
     break;

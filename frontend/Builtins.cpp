@@ -41,6 +41,9 @@ llvm::ArrayRef<BuiltinInfo> builtinTable() {
 #define NOT_CALLABLE(spelling)                                                                     \
   BUILTIN(spelling, "...", builtins, notAFunction)                                                 \
   rows.back().notCallable = true;
+#define MODULE(spelling)                                                                           \
+  NOT_CALLABLE(spelling)                                                                           \
+  rows.back().isModule = true;
 #include "frontend/Builtins.def"
 #undef HANDLER
     return rows;
@@ -57,6 +60,36 @@ bool isUpdatingMethodName(llvm::StringRef member) {
     return set;
   }();
   return members.contains(member);
+}
+
+std::optional<llvm::StringRef> aliasedBuiltin(llvm::StringRef spelling) {
+  static const std::pair<llvm::StringRef, llvm::StringRef> aliases[] = {
+#define ALIAS(spelling, builtin) {spelling, builtin},
+#include "frontend/Builtins.def"
+  };
+  for (const auto &[alias, builtin] : aliases)
+    if (alias == spelling)
+      return builtin;
+  return std::nullopt;
+}
+
+std::optional<ir::DataType> cuteDslElementType(llvm::StringRef spelling) {
+  static const std::pair<llvm::StringRef, ir::DataType> types[] = {
+#define ELEMENT_TYPE(spelling, type) {spelling, ir::DataType::type},
+#include "frontend/Builtins.def"
+  };
+  for (const auto &[name, type] : types)
+    if (name == spelling)
+      return type;
+  return std::nullopt;
+}
+
+std::vector<llvm::StringRef> cuteDslNames() {
+  return {
+#define ALIAS(spelling, builtin) spelling,
+#define ELEMENT_TYPE(spelling, type) spelling,
+#include "frontend/Builtins.def"
+  };
 }
 
 const BuiltinInfo *findBuiltin(llvm::StringRef spelling) {

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cutec {
 
@@ -33,6 +34,8 @@ struct BuiltinInfo {
   bool updatesSelf = false;
   /// A NOT_CALLABLE row: a built-in class, enumeration or value.
   bool notCallable = false;
+  /// A MODULE row (also not callable): one of CuTe DSL's modules.
+  bool isModule = false;
 };
 
 /// The row of `spelling` ("warp_idx", "NamedBarrier.sync"), or null.
@@ -43,6 +46,16 @@ const BuiltinInfo *findBuiltin(llvm::StringRef spelling);
 /// for messages of later passes about the ops the call became; nullopt
 /// where no built-in of the table is called there.
 std::optional<std::string> builtinCalledAt(llvm::SMLoc loc);
+
+/// The built-in that CuTe DSL's `spelling` names (an ALIAS row:
+/// "range_constexpr" gives "unroll"), or nullopt.
+std::optional<llvm::StringRef> aliasedBuiltin(llvm::StringRef spelling);
+
+/// The element type of CuTe DSL's name `spelling` ("Float32"), or nullopt.
+std::optional<ir::DataType> cuteDslElementType(llvm::StringRef spelling);
+
+/// The ALIAS and ELEMENT_TYPE rows' spellings (for did-you-mean).
+std::vector<llvm::StringRef> cuteDslNames();
 
 /// Whether some built-in class has a method `member` that changes its object
 /// ("advance"): what a loop must carry is decided from the source, before

@@ -50,9 +50,9 @@ constexpr SpelledToken kKeywords[] = {
 /// Python keywords with no meaning here; lexed as `reserved` so the parser
 /// can say "'class' is not supported" instead of a puzzling syntax error.
 constexpr llvm::StringLiteral kReservedWords[] = {
-    "as",     "assert", "async", "await",    "class", "del", "except", "finally", "from",
-    "global", "import", "is",    "lambda",   "None",  "nonlocal", "raise", "try", "with",
-    "yield"};
+    "as",     "assert", "async",    "await", "class", "del",  "except",
+    "finally", "from",  "global", "import", "lambda", "nonlocal", "raise",
+    "try",    "with",   "yield"};
 
 /// Keywords that can only begin a statement: seeing one first on a line
 /// inside brackets means a closing bracket is missing. (`if` and `else` may

@@ -38,7 +38,8 @@ constexpr OperatorToken kAndOperators[] = {{TokenKind::kw_and, BinaryOp::And}};
 constexpr OperatorToken kComparisonOperators[] = {
     {TokenKind::equalequal, BinaryOp::Eq}, {TokenKind::exclaimequal, BinaryOp::Ne},
     {TokenKind::less, BinaryOp::Lt},       {TokenKind::lessequal, BinaryOp::Le},
-    {TokenKind::greater, BinaryOp::Gt},    {TokenKind::greaterequal, BinaryOp::Ge}};
+    {TokenKind::greater, BinaryOp::Gt},    {TokenKind::greaterequal, BinaryOp::Ge},
+    {TokenKind::kw_is, BinaryOp::Is}};
 // Python's precedence, loosest first: | ^ & (<< >>) (+ -) (* / // %).
 constexpr OperatorToken kBitOrOperators[] = {{TokenKind::pipe, BinaryOp::BitOr}};
 constexpr OperatorToken kBitXorOperators[] = {{TokenKind::caret, BinaryOp::BitXor}};
@@ -157,6 +158,7 @@ private:
   ExprPtr parseAnd() { return parseLeftAssociative(&Parser::parseNot, kAndOperators); }
   ExprPtr parseNot();
   ExprPtr parseComparison();
+  ExprPtr parseUnpack();
   ExprPtr parseBitOr() { return parseLeftAssociative(&Parser::parseBitXor, kBitOrOperators); }
   ExprPtr parseBitXor() { return parseLeftAssociative(&Parser::parseBitAnd, kBitXorOperators); }
   ExprPtr parseBitAnd() { return parseLeftAssociative(&Parser::parseShift, kBitAndOperators); }
@@ -215,6 +217,7 @@ bool Parser::canStartExpression() const {
   case TokenKind::reserved:
   case TokenKind::kw_True:
   case TokenKind::kw_False:
+  case TokenKind::kw_None:
   case TokenKind::kw_not:
   case TokenKind::l_paren:
   case TokenKind::l_square:
@@ -281,6 +284,7 @@ bool Parser::checkAssignTarget(const Expr &target) {
   case NodeKind::FloatLiteral:
   case NodeKind::StringLiteral:
   case NodeKind::BoolLiteral:
+  case NodeKind::NoneLiteral:
     diags.error(target.getLoc(), "cannot assign to a literal", target.getRange());
     return false;
   default:
@@ -729,6 +733,8 @@ ExprPtr Parser::parseComparison() {
   if (!op)
     return lhs;
   llvm::SMLoc opLoc = consume();
+  if (op == BinaryOp::Is && consumeIf(TokenKind::kw_not))
+    op = BinaryOp::IsNot;
   ExprPtr rhs = parseBitOr();
   if (!rhs)
     return nullptr;
@@ -895,6 +901,9 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::kw_False:
     consume();
     return std::make_unique<BoolLiteralExpr>(range, token.is(TokenKind::kw_True));
+  case TokenKind::kw_None:
+    consume();
+    return std::make_unique<NoneLiteralExpr>(range);
   case TokenKind::l_paren:
     return parseParenthesized();
   case TokenKind::l_square:
@@ -914,13 +923,30 @@ bool Parser::parseDisplayElements(TokenKind close, ExprList &elements, bool *saw
   TokenKind open = tok().kind;
   llvm::SMLoc openLoc = consume();
   auto parseElement = [&] {
-    ExprPtr element = parseLayoutOrExpr();
+    ExprPtr element = at(TokenKind::star) ? parseUnpack() : parseLayoutOrExpr();
     if (!element)
       return false;
     elements.push_back(std::move(element));
     return true;
   };
   return parseCommaSeparated(open, openLoc, close, parseElement, sawComma);
+}
+
+/// `*t` among the elements of a display: Python's `star_named_expression`.
+ExprPtr Parser::parseUnpack() {
+  Nesting nesting(*this);
+  if (!nesting.enter())
+    return nullptr;
+  llvm::SMLoc begin = consume();
+  ExprPtr operand = parseBitOr();
+  if (!operand)
+    return nullptr;
+  return std::make_unique<UnaryExpr>(rangeFrom(begin), UnaryOp::Unpack, std::move(operand));
+}
+
+static bool isUnpack(const Expr &e) {
+  const auto *unary = llvm::dyn_cast<UnaryExpr>(&e);
+  return unary && unary->getOp() == UnaryOp::Unpack;
 }
 
 /// `()` and `(a, ...)` are tuples; `(a)` is a ParenExpr.
@@ -933,6 +959,12 @@ ExprPtr Parser::parseParenthesized() {
   bool sawComma = false;
   if (!parseDisplayElements(TokenKind::r_paren, elements, &sawComma))
     return nullptr;
+  if (elements.size() == 1 && !sawComma && isUnpack(*elements.front())) {
+    diags.error(elements.front()->getLoc(),
+                "cannot use a starred expression here; a tuple of its elements is (*t,)",
+                elements.front()->getRange());
+    return nullptr;
+  }
   if (elements.size() == 1 && !sawComma)
     return std::make_unique<ParenExpr>(rangeFrom(begin), std::move(elements.front()));
   return std::make_unique<TupleExpr>(rangeFrom(begin), std::move(elements));

@@ -129,6 +129,7 @@ static std::optional<IntTuple> toIntTuple(const SemaValue &v) {
   case SemaValue::Kind::Int:
     return IntTuple(v.intValue());
   case SemaValue::Kind::Underscore:
+  case SemaValue::Kind::None:
     return IntTuple::underscore();
   case SemaValue::Kind::Tuple: {
     std::vector<IntTuple> elements;
@@ -148,6 +149,9 @@ static std::optional<IntTuple> toIntTuple(const SemaValue &v) {
 std::optional<LayoutValue> SemaValue::toLayoutValue() const {
   if (valueKind == Kind::Layout)
     return *layoutValue;
+  // None is `_` inside a tuple ((None, 0)); alone it is no layout value.
+  if (valueKind == Kind::None)
+    return std::nullopt;
   if (std::optional<IntTuple> t = toIntTuple(*this))
     return LayoutValue(std::move(*t));
   return std::nullopt;

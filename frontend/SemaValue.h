@@ -75,6 +75,9 @@ public:
 
   Kind kind() const { return valueKind; }
   bool is(Kind k) const { return valueKind == k; }
+  /// `_`, or CuTe DSL's spelling of it, None: a whole mode in a slice, a
+  /// tiler or a profile.
+  bool isWildcard() const { return valueKind == Kind::Underscore || valueKind == Kind::None; }
   bool isPoison() const { return valueKind == Kind::Poison; }
 
   const IntExpr &intValue() const { return integerValue; }

@@ -103,23 +103,36 @@ std::optional<SemaValue> IRGenBase::lookup(llvm::StringRef name) {
   auto global = ctx.globals.find(name);
   if (global != ctx.globals.end())
     return global->second;
+  return lookupBuiltin(name);
+}
+
+std::optional<SemaValue> IRGenBase::lookupBuiltin(llvm::StringRef name) {
   if (std::optional<ir::DataType> t = ir::parseDataType(name))
     return SemaValue::dtype(*t);
+  if (std::optional<ir::DataType> t = cuteDslElementType(name))
+    return SemaValue::dtype(*t);
+  if (std::optional<llvm::StringRef> builtin = aliasedBuiltin(name))
+    return SemaValue::builtin(*builtin);
   if (IRGenBuiltins::isBuiltinName(name))
     return SemaValue::builtin(name);
   return std::nullopt;
 }
 
-std::vector<llvm::StringRef> IRGenBase::visibleNames() const {
+std::vector<llvm::StringRef> IRGenBase::builtinNames() {
   std::vector<llvm::StringRef> names = ir::dataTypeNames();
-  for (const Scope *scope : {ctx.frame->locals, &ctx.globals})
-    for (const auto &entry : *scope)
-      names.push_back(entry.getKey());
+  llvm::append_range(names, cuteDslNames());
   for (const BuiltinInfo &row : builtinTable())
     if (!row.spelling.contains('.'))
       names.push_back(row.spelling);
-  for (llvm::StringRef f : layoutFunctionNames())
-    names.push_back(f);
+  llvm::append_range(names, layoutFunctionNames());
+  return names;
+}
+
+std::vector<llvm::StringRef> IRGenBase::visibleNames() const {
+  std::vector<llvm::StringRef> names = builtinNames();
+  for (const Scope *scope : {ctx.frame->locals, &ctx.globals})
+    for (const auto &entry : *scope)
+      names.push_back(entry.getKey());
   return names;
 }
 

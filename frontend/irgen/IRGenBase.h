@@ -159,6 +159,11 @@ public:
   /// The value of the variable, constant, helper, element type or built-in
   /// `name` in the current frame; nullopt when there is none.
   std::optional<SemaValue> lookup(llvm::StringRef name);
+  /// The element type or built-in `name` (CuTe DSL's names included), which
+  /// no variable hides: what a module's member `cute.name` is.
+  static std::optional<SemaValue> lookupBuiltin(llvm::StringRef name);
+  /// The names lookupBuiltin knows, for "did you mean".
+  static std::vector<llvm::StringRef> builtinNames();
   /// Every name a kernel may use here, for "did you mean" after a misspelling.
   std::vector<llvm::StringRef> visibleNames() const;
   /// The IR value of `v` as a run-time value; compile-time numbers become

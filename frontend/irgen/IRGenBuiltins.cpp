@@ -228,6 +228,8 @@ SemaValue IRGenBuiltins::misplacedTensorType(CallSite &site) {
 // its name.
 SemaValue IRGenBuiltins::notAFunction(CallSite &site) {
   llvm::StringRef name = site.callee;
+  if (findBuiltin(name)->isModule)
+    return error(site.loc(), name + " is a module, not a function", {site.range()});
   std::vector<std::string> values, constructors;
   for (const BuiltinInfo &row : builtinTable()) {
     auto [owner, member] = row.spelling.split('.');

@@ -39,6 +39,11 @@ public:
   SemaValue callSize(CallSite &site);
   /// Python's float(x) of a compile-time number or string ('inf', 'nan').
   SemaValue callFloat(CallSite &site);
+  /// CuTe DSL's const_expr and make_warp_uniform (IRGenCuteDsl.cpp).
+  SemaValue constExpr(CallSite &site);
+  /// Python's len of a tuple or string (IRGenPythonObjects.cpp).
+  SemaValue callLen(CallSite &site);
+  SemaValue makeWarpUniform(CallSite &site);
   SemaValue callSelect(CallSite &site);
   SemaValue callIndexTuple(CallSite &site);
   SemaValue callSmCount(CallSite &site);

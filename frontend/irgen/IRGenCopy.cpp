@@ -276,22 +276,53 @@ SemaValue IRGenCopy::copyCall(CallSite &site) {
   const SemaValue &atom = site.bound[0];
   if (!isObject(atom, kCopyAtom) && !isObject(atom, kTiledCopy) && !isObject(atom, kThrCopy))
     return error(site.argExpr(0), "copy needs a copy atom or a tiled copy, not " + atom.describe());
-  const SemaValue &src = site.bound[1], &dst = site.bound[2];
-  const ast::Expr &dstExpr = site.boundExpr(2, "dst");
-  const ir::Type &from = src.type(), &to = dst.type();
-  for (auto [v, i] : {std::pair(&src, 1), std::pair(&dst, 2)})
-    if (v->type().memorySpace() == ir::MemorySpace::Coordinate ||
-        !size(v->type().tensorLayout()).isStatic())
-      return error(site.argExpr(i), "copy moves tensors of static shape in memory or registers, "
-                                    "not " +
-                                        v->describe());
-  if (from.element() != to.element())
-    return error(dstExpr, "copy does not convert: the source holds " + ir::name(from.element()) +
-                              " and the destination " + ir::name(to.element()));
+  CopyOperands operands{site.bound[1],         site.bound[2],          site.bound[3],
+                        site.boundExpr(1, "src"), site.boundExpr(2, "dst"), site.boundExpr(3, "pred")};
+  if (!checkCopyOperands(operands))
+    return SemaValue::poison();
   ir::DataType atomType = atom.field("_dtype")->dataType();
-  if (ir::bitWidth(atomType) != ir::bitWidth(from.element()))
+  ir::DataType element = operands.src.type().element();
+  if (ir::bitWidth(atomType) != ir::bitWidth(element))
     return error(site.argExpr(0), "the copy atom moves " + ir::name(atomType) +
-                                      " elements, not the tensors' " + ir::name(from.element()));
+                                      " elements, not the tensors' " + ir::name(element));
+  int64_t bits = atom.field("_bits")->intValue().staticValue();
+  return copyElements(operands, bits / ir::bitWidth(element), site.loc());
+}
+
+// autovec_copy(src, dst): CuTe DSL's copy without an atom, which moves the
+// widest groups the layouts allow, up to 128 bits: copy with a 128-bit
+// universal atom.
+SemaValue IRGenCopy::autovecCopy(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  SemaValue noPredicate = SemaValue::none();
+  CopyOperands operands{site.bound[0],           site.bound[1], noPredicate,
+                        site.boundExpr(0, "src"), site.boundExpr(1, "dst"), site.call};
+  if (!checkCopyOperands(operands))
+    return SemaValue::poison();
+  return copyElements(operands, 128 / ir::bitWidth(operands.src.type().element()), site.loc());
+}
+
+bool IRGenCopy::checkCopyOperands(const CopyOperands &c) {
+  for (auto [v, e] : {std::pair(&c.src, &c.srcExpr), std::pair(&c.dst, &c.dstExpr)})
+    if (v->type().memorySpace() == ir::MemorySpace::Coordinate ||
+        !size(v->type().tensorLayout()).isStatic()) {
+      error(*e, "copy moves tensors of static shape in memory or registers, not " + v->describe());
+      return false;
+    }
+  const ir::Type &from = c.src.type(), &to = c.dst.type();
+  if (from.element() != to.element()) {
+    error(c.dstExpr, "copy does not convert: the source holds " + ir::name(from.element()) +
+                         " and the destination " + ir::name(to.element()));
+    return false;
+  }
+  return true;
+}
+
+SemaValue IRGenCopy::copyElements(const CopyOperands &c, int64_t limit, llvm::SMLoc loc) {
+  const SemaValue &src = c.src, &dst = c.dst, &pred = c.pred;
+  const ast::Expr &dstExpr = c.dstExpr, &predExpr = c.predExpr;
+  const ir::Type &from = src.type(), &to = dst.type();
   int64_t n = size(from.tensorLayout()).staticValue();
   if (size(to.tensorLayout()).staticValue() != n)
     return error(dstExpr, "copy needs tensors of one size: the source has " + llvm::Twine(n) +
@@ -303,9 +334,7 @@ SemaValue IRGenCopy::copyCall(CallSite &site) {
                           "value; name the variable as the destination");
   if (toFragment && size(filterZeros(to.tensorLayout())).staticValue() != n)
     return error(dstExpr, "copy cannot write a fragment with broadcast (stride-0) modes");
-  const SemaValue &pred = site.bound[3];
   bool predicated = !pred.is(SemaValue::Kind::None);
-  const ast::Expr &predExpr = site.boundExpr(3, "pred");
   if (predicated && !(IRGenTensor::isFragment(pred) && pred.type().element() == ir::DataType::Bool))
     return error(predExpr, "pred must be a register fragment of bools (elem_less of the "
                            "partitioned coordinates), not " +
@@ -314,8 +343,6 @@ SemaValue IRGenCopy::copyCall(CallSite &site) {
     return error(predExpr, "pred has " + size(pred.type().tensorLayout()).str() +
                                " elements, but the copy moves " + llvm::Twine(n) + " (shape " +
                                from.tensorLayout().shape.str() + ")");
-  llvm::SMLoc loc = site.loc();
-  int64_t limit = atom.field("_bits")->intValue().staticValue() / ir::bitWidth(from.element());
   std::vector<Layout> views;
   for (const SemaValue *t : {&src, &dst})
     if (!IRGenTensor::isFragment(*t))

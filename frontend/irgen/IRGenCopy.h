@@ -23,6 +23,18 @@ public:
   SemaValue makeFragmentLike(CallSite &site);
   /// copy(atom, src, dst, pred=): group by group, predicated where asked.
   SemaValue copyCall(CallSite &site);
+  /// autovec_copy(src, dst): copy with a 128-bit universal atom.
+  SemaValue autovecCopy(CallSite &site);
+  /// What copy moves, and where each is written (for messages).
+  struct CopyOperands {
+    const SemaValue &src, &dst, &pred;
+    const ast::Expr &srcExpr, &dstExpr, &predExpr;
+  };
+  /// Static shapes and one element type; false after an error.
+  bool checkCopyOperands(const CopyOperands &c);
+  /// dst = src in groups of at most `limit` elements, predicated by `pred`
+  /// (unless None).
+  SemaValue copyElements(const CopyOperands &c, int64_t limit, llvm::SMLoc loc);
   /// `count` elements of `src` (a view or a fragment) from logical element
   /// `first` on, as scalars; a view's group is one load.
   std::vector<ir::Value *> readElements(const SemaValue &src, int64_t first, int64_t count,

@@ -29,6 +29,8 @@ SemaValue IRGenExpr::eval(const ast::Expr &expr) {
     return SemaValue::floating(llvm::cast<ast::FloatLiteralExpr>(expr).getValue());
   case ast::NodeKind::BoolLiteral:
     return SemaValue::boolean(llvm::cast<ast::BoolLiteralExpr>(expr).getValue());
+  case ast::NodeKind::NoneLiteral:
+    return SemaValue::none();
   case ast::NodeKind::StringLiteral:
     return SemaValue::string(llvm::cast<ast::StringLiteralExpr>(expr).getValue());
   case ast::NodeKind::Paren:
@@ -87,6 +89,8 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
     for (const std::string &field : base.fieldNames())
       if (!llvm::StringRef(field).starts_with("_"))
         names.push_back(field);
+  if (base.is(SemaValue::Kind::DType))
+    llvm::append_range(names, dtypeAttributeNames(base.dataType()));
   if (base.is(SemaValue::Kind::RunTime)) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
@@ -107,8 +111,21 @@ static SemaValue tupleUnlessFailed(std::vector<SemaValue> values) {
 
 SemaValue IRGenExpr::evalElements(const ast::ExprList &elements) {
   std::vector<SemaValue> values;
-  for (const ast::ExprPtr &e : elements)
-    values.push_back(eval(*e));
+  for (const ast::ExprPtr &e : elements) {
+    const auto *unpack = llvm::dyn_cast<ast::UnaryExpr>(e.get());
+    if (!unpack || unpack->getOp() != ast::UnaryOp::Unpack) {
+      values.push_back(eval(*e));
+      continue;
+    }
+    // (*t, 1): t's elements in place.
+    SemaValue inner = eval(unpack->getOperand());
+    if (inner.is(SemaValue::Kind::Tuple))
+      llvm::append_range(values, inner.elements());
+    else if (inner.isPoison())
+      values.push_back(inner);
+    else
+      values.push_back(error(unpack->getOperand(), "'*' unpacks a tuple, not " + inner.describe()));
+  }
   return tupleUnlessFailed(std::move(values));
 }
 
@@ -121,7 +138,7 @@ SemaValue IRGenExpr::evalList(const ast::ListExpr &list) {
     std::optional<LayoutValue> lv = v.toLayoutValue();
     if (v.isPoison()) {
       poisoned = true;
-    } else if (v.is(SemaValue::Kind::Underscore)) {
+    } else if (v.isWildcard()) {
       modes.push_back(Tiler::underscore());
     } else if (lv && lv->get<Layout>()) {
       modes.push_back(Tiler::of(*lv->get<Layout>()));
@@ -144,6 +161,8 @@ static bool isCompileTimeNumber(const SemaValue &v) {
 }
 
 SemaValue IRGenExpr::evalUnary(const ast::UnaryExpr &unary) {
+  if (unary.getOp() == ast::UnaryOp::Unpack)
+    return error(unary, "'*' unpacks a tuple only among the elements of a tuple: (*t, 1)");
   SemaValue v = eval(unary.getOperand());
   if (v.isPoison())
     return v;
@@ -166,6 +185,8 @@ SemaValue IRGenExpr::evalUnary(const ast::UnaryExpr &unary) {
     // Python's ~x is -x - 1, also of a dynamic size.
     if (v.is(SemaValue::Kind::Int))
       return SemaValue::integer(IntExpr(-1) - v.intValue());
+    break;
+  case ast::UnaryOp::Unpack: // reported above
     break;
   }
   // -s or ~s of a run-time scalar.
@@ -288,6 +309,8 @@ std::optional<SemaValue> IRGenExpr::foldInts(ast::BinaryOp op, const SemaValue &
     return statics ? std::optional(foldBitwise(op, x, y, site)) : std::nullopt;
   case ast::BinaryOp::And:
   case ast::BinaryOp::Or:
+  case ast::BinaryOp::Is: // foldPythonObjects
+  case ast::BinaryOp::IsNot:
     break;
   }
   return std::nullopt;
@@ -412,6 +435,8 @@ SemaValue IRGenExpr::binary(ast::BinaryOp op, const SemaValue &lhs, const SemaVa
                             const BinarySite &site) {
   if (lhs.isPoison() || rhs.isPoison())
     return SemaValue::poison();
+  if (std::optional<SemaValue> v = foldPythonObjects(op, lhs, rhs, site))
+    return *v;
   bool logical = op == ast::BinaryOp::And || op == ast::BinaryOp::Or;
   if (logical && lhs.is(SemaValue::Kind::Bool) && rhs.is(SemaValue::Kind::Bool))
     return rhs;
@@ -632,6 +657,12 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
     if (name == "dtype")
       return SemaValue::dtype(type.element());
   }
+  if (base.is(SemaValue::Kind::Builtin))
+    if (const BuiltinInfo *module = findBuiltin(base.name()); module && module->isModule)
+      return moduleMember(attribute, module->spelling);
+  if (base.is(SemaValue::Kind::DType))
+    if (std::optional<SemaValue> member = dtypeAttribute(base.dataType(), name))
+      return *member;
   // Built-in classes' constructors and enumerations are rows such as
   // "PipelineTmaUmma.create".
   if (base.is(SemaValue::Kind::Builtin))

@@ -45,7 +45,20 @@ public:
                    const BinarySite &site);
   SemaValue evalSubscript(const ast::SubscriptExpr &subscript);
   SemaValue evalAttribute(const ast::AttributeExpr &attribute);
+  /// `cute.size`, `cute.arch.thread_idx`: a member of CuTe DSL's `module`
+  /// (IRGenCuteDsl.cpp).
+  SemaValue moduleMember(const ast::AttributeExpr &attribute, llvm::StringRef module);
+  /// `Float32.inf`, `f32.nan`, `Int32.zero`, `f16.width`: CuTe DSL's
+  /// attributes of an element type; nullopt when `type` has no `name`.
+  static std::optional<SemaValue> dtypeAttribute(ir::DataType type, llvm::StringRef name);
+  static std::vector<llvm::StringRef> dtypeAttributeNames(ir::DataType type);
   SemaValue indexTuple(const SemaValue &tuple, const ast::SubscriptExpr &subscript);
+  /// `is`, `==` with None, and tuples' `==`, `!=` and `+`, with Python's
+  /// meaning (IRGenPythonObjects.cpp); nullopt when `op` is none of them.
+  std::optional<SemaValue> foldPythonObjects(ast::BinaryOp op, const SemaValue &lhs,
+                                             const SemaValue &rhs, const BinarySite &site);
+  /// Python's `a == b` of tuples: element by element, compile-time.
+  SemaValue tuplesEqual(const SemaValue &a, const SemaValue &b, const BinarySite &site);
   /// Compile-time integer arithmetic; nullopt when `op` is not one.
   std::optional<SemaValue> foldInts(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                                     const BinarySite &site);

@@ -144,7 +144,7 @@ struct ProfilePatterns {
 };
 
 std::optional<ProfilePatterns> profilePatterns(const SemaValue &profile, const IntTuple &shape) {
-  if (profile.is(SemaValue::Kind::Underscore))
+  if (profile.isWildcard())
     return ProfilePatterns{IntTuple::underscore(), IntTuple(0)};
   if (profile.is(SemaValue::Kind::Int) && profile.intValue().isStatic())
     return ProfilePatterns{IntTuple(0), IntTuple::underscore()};

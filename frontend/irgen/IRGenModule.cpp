@@ -99,6 +99,15 @@ void IRGenModule::defineHelper(const ast::FunctionDef &def) {
   ctx.globals[def.getName()] = SemaValue::helper(def);
 }
 
+std::optional<SemaValue> IRGenModule::annotationType(const ast::Expr &expr) {
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&expr))
+    return lookup(name->getName());
+  // A module's element type (`cutlass.Float32`), or poison after its error.
+  if (llvm::isa<ast::AttributeExpr>(expr))
+    return gen.exprs().eval(expr);
+  return std::nullopt;
+}
+
 std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
   const ast::Expr *annotation = param.getAnnotation();
   if (!annotation) {
@@ -106,9 +115,11 @@ std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
                      "' needs a type: Tensor[element type, layout], i32, u32 or f32");
     return std::nullopt;
   }
-  // A scalar: `n: i32`, `alpha: f32`.
-  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(annotation)) {
-    std::optional<SemaValue> dtype = lookup(name->getName());
+  // A scalar: `n: i32`, `alpha: f32`, `alpha: cutlass.Float32`.
+  if (llvm::isa<ast::NameExpr, ast::AttributeExpr>(annotation)) {
+    std::optional<SemaValue> dtype = annotationType(*annotation);
+    if (dtype && dtype->isPoison())
+      return std::nullopt;
     if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isScalarParameterType(dtype->dataType()))
       return ir::Type::scalar(dtype->dataType());
     if (dtype && dtype->is(SemaValue::Kind::DType)) {
@@ -131,9 +142,11 @@ std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
   }
   const ast::Expr &dtypeExpr = *subscript->getIndices()[0];
   const auto *dtypeName = llvm::dyn_cast<ast::NameExpr>(&dtypeExpr);
-  std::optional<SemaValue> dtype = dtypeName ? lookup(dtypeName->getName()) : std::nullopt;
+  std::optional<SemaValue> dtype = annotationType(dtypeExpr);
   std::optional<ir::DataType> element;
-  if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isOpaque(dtype->dataType()))
+  if (dtype && dtype->isPoison())
+    ; // reported
+  else if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isOpaque(dtype->dataType()))
     error(dtypeExpr, ir::name(dtype->dataType()) + " holds cluster launch control responses, "
                      "which live in shared memory: no kernel parameter has that type");
   else if (dtype && dtype->is(SemaValue::Kind::DType))

@@ -169,18 +169,44 @@ void IRGenStmt::execReturn(const ast::ReturnStmt &stmt) {
   ctx.frame->returned = stmt.getValue() ? gen.exprs().eval(*stmt.getValue()) : SemaValue::none();
 }
 
+/// CuTe DSL's `range(n, unroll=2)` and `unroll_full=True` ask its compiler
+/// to unroll a run-time loop; they change no result, and cutec leaves the
+/// loop to ptxas.
+static constexpr llvm::StringRef kRangeHints[] = {"unroll", "unroll_full"};
+
+bool IRGenStmt::checkRangeHints(const CallSite &site) {
+  for (const CallSite::Keyword &kw : site.keywords) {
+    bool isCount = kw.name == "unroll";
+    bool ok = isCount ? kw.value.is(SemaValue::Kind::Int) && kw.value.intValue().isStatic()
+                      : kw.value.is(SemaValue::Kind::Bool);
+    if (!ok) {
+      error(*kw.expr, llvm::Twine(isCount ? "unroll= takes a compile-time integer"
+                                          : "unroll_full= takes True or False") +
+                          ", not " + kw.value.describe());
+      return false;
+    }
+  }
+  return true;
+}
+
 void IRGenStmt::execFor(const ast::ForStmt &loop) {
   const ast::Expr &iterable = loop.getIterable();
   const auto *call = llvm::dyn_cast<ast::CallExpr>(&iterable);
-  const auto *callee = call ? llvm::dyn_cast<ast::NameExpr>(&call->getCallee()) : nullptr;
-  std::optional<SemaValue> builtin = callee ? lookup(callee->getName()) : std::nullopt;
+  // `range(...)`, or a module's (`cutlass.range(...)`).
+  std::optional<SemaValue> builtin;
+  if (const auto *callee = call ? llvm::dyn_cast<ast::NameExpr>(&call->getCallee()) : nullptr)
+    builtin = lookup(callee->getName());
+  else if (call && llvm::isa<ast::AttributeExpr>(call->getCallee()))
+    builtin = gen.exprs().eval(call->getCallee());
   if (builtin && builtin->is(SemaValue::Kind::Builtin) &&
       (builtin->name() == "range" || builtin->name() == "unroll")) {
     std::optional<CallSite> site = gen.exprs().evalCallSite(*call);
     if (!site)
       return;
     bool unroll = builtin->name() == "unroll";
-    if (!checkArity(*site, builtin->name(), 1, unroll ? 1 : 3))
+    if (!checkArity(*site, builtin->name(), 1, unroll ? 1 : 3,
+                    unroll ? llvm::ArrayRef<llvm::StringRef>{} : kRangeHints) ||
+        !checkRangeHints(*site))
       return;
     // Inside a kernel body `range` is a run-time loop; elsewhere (the top
     // level, helpers) a range of static bounds runs at compile time.

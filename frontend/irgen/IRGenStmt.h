@@ -43,6 +43,9 @@ public:
   void execAugAssign(const ast::AugAssignStmt &assign);
   void execReturn(const ast::ReturnStmt &ret);
   void execFor(const ast::ForStmt &loop);
+  /// range's `unroll=` and `unroll_full=` (CuTe DSL's hints); false after
+  /// an error.
+  bool checkRangeHints(const CallSite &site);
   /// The values of range(...)/unroll(n) with static bounds, or nullopt
   /// after an error.
   std::optional<std::vector<SemaValue>> staticRange(CallSite &site, llvm::StringRef name);

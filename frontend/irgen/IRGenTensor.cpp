@@ -65,7 +65,7 @@ struct SliceCoordBuilder {
 
   std::pair<IntTuple, IntTuple> build(const SemaValue &v, const ast::Expr &expr,
                                       const IntTuple &modeShape) {
-    if (v.is(SemaValue::Kind::Underscore))
+    if (v.isWildcard())
       return {IntTuple::underscore(), IntTuple::underscore()};
     if (v.is(SemaValue::Kind::Int) && v.intValue().isStatic()) {
       int64_t c = v.intValue().staticValue();
@@ -174,7 +174,7 @@ SemaValue IRGenTensor::sliceWith(const SemaValue &tensor, const IntTuple &patter
 }
 
 static bool hasUnderscore(const SemaValue &v) {
-  if (v.is(SemaValue::Kind::Underscore))
+  if (v.isWildcard())
     return true;
   return v.is(SemaValue::Kind::Tuple) && llvm::any_of(v.elements(), hasUnderscore);
 }

@@ -198,10 +198,10 @@ TEST(DiagnosticsTest, WhileElse) {
             "statements after the loop\nelse:\n^~~~\n");
 }
 
-TEST(DiagnosticsTest, NoneInsteadOfWildcard) {
-  EXPECT_EQ(diagnose("t = g[None, 0]\n"),
-            "test.cute:1:7: error: 'None' is not supported in the kernel language\n"
-            "t = g[None, 0]\n      ^~~~\n");
+TEST(DiagnosticsTest, ReservedWordInExpression) {
+  EXPECT_EQ(diagnose("f = lambda x: x\n"),
+            "test.cute:1:5: error: 'lambda' is not supported in the kernel language\n"
+            "f = lambda x: x\n    ^~~~~~\n");
 }
 
 TEST(DiagnosticsTest, ElseWithoutIf) {

@@ -10,16 +10,17 @@ namespace {
 
 TEST(LexerTest, IdentifiersAndKeywords) {
   EXPECT_EQ(
-      lex("def for while in if elif else return and or not True False pass break continue _ x_1 "
-          "Tensor\n")
+      lex("def for while in if elif else return and or not True False pass break continue None "
+          "is _ x_1 Tensor\n")
           .tokens,
-      "def for while in if elif else return and or not True False pass break continue id:_ "
+      "def for while in if elif else return and or not True False pass break continue None is "
+      "id:_ "
       "id:x_1 id:Tensor NEWLINE EOF");
 }
 
 TEST(LexerTest, PythonKeywordsAreReserved) {
-  EXPECT_EQ(lex("class None lambda\n").tokens,
-            "reserved:class reserved:None reserved:lambda NEWLINE EOF");
+  EXPECT_EQ(lex("class with lambda\n").tokens,
+            "reserved:class reserved:with reserved:lambda NEWLINE EOF");
 }
 
 TEST(LexerTest, IntegerLiterals) {
