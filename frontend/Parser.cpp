@@ -159,6 +159,7 @@ private:
   ExprPtr parseNot();
   ExprPtr parseComparison();
   ExprPtr parseUnpack();
+  ExprPtr parsePrefix(UnaryOp op, ExprPtr (Parser::*operand)());
   ExprPtr parseBitOr() { return parseLeftAssociative(&Parser::parseBitXor, kBitOrOperators); }
   ExprPtr parseBitXor() { return parseLeftAssociative(&Parser::parseBitAnd, kBitXorOperators); }
   ExprPtr parseBitAnd() { return parseLeftAssociative(&Parser::parseShift, kBitAndOperators); }
@@ -713,14 +714,20 @@ ExprPtr Parser::parseExpr() {
 ExprPtr Parser::parseNot() {
   if (!at(TokenKind::kw_not))
     return parseComparison();
+  return parsePrefix(UnaryOp::Not, &Parser::parseNot);
+}
+
+/// The prefix operator at the current token, applied to what `operand`
+/// parses after it.
+ExprPtr Parser::parsePrefix(UnaryOp op, ExprPtr (Parser::*operand)()) {
   Nesting nesting(*this);
   if (!nesting.enter())
     return nullptr;
   llvm::SMLoc begin = consume();
-  ExprPtr operand = parseNot();
-  if (!operand)
+  ExprPtr value = (this->*operand)();
+  if (!value)
     return nullptr;
-  return std::make_unique<UnaryExpr>(rangeFrom(begin), UnaryOp::Not, std::move(operand));
+  return std::make_unique<UnaryExpr>(rangeFrom(begin), op, std::move(value));
 }
 
 /// Comparisons do not chain: Python's `a < b < c` means `a < b and b < c`,
@@ -756,14 +763,7 @@ ExprPtr Parser::parseUnary() {
     op = UnaryOp::Invert;
   if (!op)
     return parsePower();
-  Nesting nesting(*this);
-  if (!nesting.enter())
-    return nullptr;
-  llvm::SMLoc begin = consume();
-  ExprPtr operand = parseUnary();
-  if (!operand)
-    return nullptr;
-  return std::make_unique<UnaryExpr>(rangeFrom(begin), *op, std::move(operand));
+  return parsePrefix(*op, &Parser::parseUnary);
 }
 
 /// `**` is right-associative and binds tighter than a unary operator on its
@@ -933,16 +933,7 @@ bool Parser::parseDisplayElements(TokenKind close, ExprList &elements, bool *saw
 }
 
 /// `*t` among the elements of a display: Python's `star_named_expression`.
-ExprPtr Parser::parseUnpack() {
-  Nesting nesting(*this);
-  if (!nesting.enter())
-    return nullptr;
-  llvm::SMLoc begin = consume();
-  ExprPtr operand = parseBitOr();
-  if (!operand)
-    return nullptr;
-  return std::make_unique<UnaryExpr>(rangeFrom(begin), UnaryOp::Unpack, std::move(operand));
-}
+ExprPtr Parser::parseUnpack() { return parsePrefix(UnaryOp::Unpack, &Parser::parseBitOr); }
 
 static bool isUnpack(const Expr &e) {
   const auto *unary = llvm::dyn_cast<UnaryExpr>(&e);

@@ -106,6 +106,14 @@ std::optional<SemaValue> IRGenBase::lookup(llvm::StringRef name) {
   return lookupBuiltin(name);
 }
 
+std::optional<SemaValue> IRGenBase::lookupNamed(const ast::Expr &expr) {
+  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&expr))
+    return lookup(name->getName());
+  if (llvm::isa<ast::AttributeExpr>(expr))
+    return gen.exprs().eval(expr);
+  return std::nullopt;
+}
+
 std::optional<SemaValue> IRGenBase::lookupBuiltin(llvm::StringRef name) {
   if (std::optional<ir::DataType> t = ir::parseDataType(name))
     return SemaValue::dtype(*t);

@@ -162,6 +162,10 @@ public:
   /// The element type or built-in `name` (CuTe DSL's names included), which
   /// no variable hides: what a module's member `cute.name` is.
   static std::optional<SemaValue> lookupBuiltin(llvm::StringRef name);
+  /// What a name (`f32`, `range`) or a module's member (`cutlass.Float32`,
+  /// `cutlass.range`) stands for; poison after a reported error, nullopt for
+  /// an unknown name or another expression.
+  std::optional<SemaValue> lookupNamed(const ast::Expr &expr);
   /// The names lookupBuiltin knows, for "did you mean".
   static std::vector<llvm::StringRef> builtinNames();
   /// Every name a kernel may use here, for "did you mean" after a misspelling.

@@ -31,25 +31,44 @@ SemaValue IRGenExpr::moduleMember(const ast::AttributeExpr &attribute, llvm::Str
                {attribute.getNameRange()});
 }
 
+namespace {
+
+/// CuTe DSL's class attributes of an element type: which types have each,
+/// and its value.
+struct DtypeAttribute {
+  llvm::StringLiteral name;
+  bool (*applies)(ir::DataType);
+  SemaValue (*value)(ir::DataType);
+};
+
+bool everyType(ir::DataType) { return true; }
+bool isNumericType(ir::DataType t) { return ir::isFloat(t) || ir::isInteger(t); }
+
+constexpr DtypeAttribute kDtypeAttributes[] = {
+    {"width", everyType,
+     [](ir::DataType t) { return SemaValue::integer(IntExpr(int64_t(ir::bitWidth(t)))); }},
+    {"zero", isNumericType,
+     [](ir::DataType t) {
+       return ir::isFloat(t) ? SemaValue::floating(0.0) : SemaValue::integer(IntExpr(0));
+     }},
+    {"inf", ir::isFloat, [](ir::DataType) { return SemaValue::floating(INFINITY); }},
+    {"nan", ir::isFloat, [](ir::DataType) { return SemaValue::floating(NAN); }},
+};
+
+} // namespace
+
 std::optional<SemaValue> IRGenExpr::dtypeAttribute(ir::DataType type, llvm::StringRef name) {
-  bool isFloat = ir::isFloat(type);
-  if (name == "width")
-    return SemaValue::integer(IntExpr(int64_t(ir::bitWidth(type))));
-  if (name == "zero" && (isFloat || ir::isInteger(type)))
-    return isFloat ? SemaValue::floating(0.0) : SemaValue::integer(IntExpr(0));
-  if (name == "inf" && isFloat)
-    return SemaValue::floating(INFINITY);
-  if (name == "nan" && isFloat)
-    return SemaValue::floating(NAN);
+  for (const DtypeAttribute &a : kDtypeAttributes)
+    if (a.name == name && a.applies(type))
+      return a.value(type);
   return std::nullopt;
 }
 
 std::vector<llvm::StringRef> IRGenExpr::dtypeAttributeNames(ir::DataType type) {
-  std::vector<llvm::StringRef> names{"width"};
-  if (ir::isFloat(type))
-    names.insert(names.end(), {"zero", "inf", "nan"});
-  else if (ir::isInteger(type))
-    names.push_back("zero");
+  std::vector<llvm::StringRef> names;
+  for (const DtypeAttribute &a : kDtypeAttributes)
+    if (a.applies(type))
+      names.push_back(a.name);
   return names;
 }
 

@@ -99,15 +99,6 @@ void IRGenModule::defineHelper(const ast::FunctionDef &def) {
   ctx.globals[def.getName()] = SemaValue::helper(def);
 }
 
-std::optional<SemaValue> IRGenModule::annotationType(const ast::Expr &expr) {
-  if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&expr))
-    return lookup(name->getName());
-  // A module's element type (`cutlass.Float32`), or poison after its error.
-  if (llvm::isa<ast::AttributeExpr>(expr))
-    return gen.exprs().eval(expr);
-  return std::nullopt;
-}
-
 std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
   const ast::Expr *annotation = param.getAnnotation();
   if (!annotation) {
@@ -117,7 +108,7 @@ std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
   }
   // A scalar: `n: i32`, `alpha: f32`, `alpha: cutlass.Float32`.
   if (llvm::isa<ast::NameExpr, ast::AttributeExpr>(annotation)) {
-    std::optional<SemaValue> dtype = annotationType(*annotation);
+    std::optional<SemaValue> dtype = lookupNamed(*annotation);
     if (dtype && dtype->isPoison())
       return std::nullopt;
     if (dtype && dtype->is(SemaValue::Kind::DType) && ir::isScalarParameterType(dtype->dataType()))
@@ -142,7 +133,7 @@ std::optional<ir::Type> IRGenModule::evalParamType(const ast::Param &param) {
   }
   const ast::Expr &dtypeExpr = *subscript->getIndices()[0];
   const auto *dtypeName = llvm::dyn_cast<ast::NameExpr>(&dtypeExpr);
-  std::optional<SemaValue> dtype = annotationType(dtypeExpr);
+  std::optional<SemaValue> dtype = lookupNamed(dtypeExpr);
   std::optional<ir::DataType> element;
   if (dtype && dtype->isPoison())
     ; // reported

@@ -22,9 +22,6 @@ public:
   void defineTopLevel(const ast::Stmt &stmt);
   void defineHelper(const ast::FunctionDef &def);
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
-  /// The value an element type annotation names (`f32`, `cutlass.Float32`);
-  /// nullopt for an unknown name.
-  std::optional<SemaValue> annotationType(const ast::Expr &expr);
   /// A kernel parameter's type: a global tensor or a scalar.
   std::optional<ir::Type> evalParamType(const ast::Param &param);
   void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,

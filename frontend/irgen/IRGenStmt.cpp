@@ -193,11 +193,7 @@ void IRGenStmt::execFor(const ast::ForStmt &loop) {
   const ast::Expr &iterable = loop.getIterable();
   const auto *call = llvm::dyn_cast<ast::CallExpr>(&iterable);
   // `range(...)`, or a module's (`cutlass.range(...)`).
-  std::optional<SemaValue> builtin;
-  if (const auto *callee = call ? llvm::dyn_cast<ast::NameExpr>(&call->getCallee()) : nullptr)
-    builtin = lookup(callee->getName());
-  else if (call && llvm::isa<ast::AttributeExpr>(call->getCallee()))
-    builtin = gen.exprs().eval(call->getCallee());
+  std::optional<SemaValue> builtin = call ? lookupNamed(call->getCallee()) : std::nullopt;
   if (builtin && builtin->is(SemaValue::Kind::Builtin) &&
       (builtin->name() == "range" || builtin->name() == "unroll")) {
     std::optional<CallSite> site = gen.exprs().evalCallSite(*call);

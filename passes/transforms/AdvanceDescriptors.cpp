@@ -33,15 +33,6 @@ namespace {
 
 using namespace ir;
 
-/// The constant of `v` when a constant op defines it.
-std::optional<int64_t> constantOf(Value *v) {
-  Operation *op = v->definingOp();
-  if (!op || op->kind() != OpKind::Constant)
-    return std::nullopt;
-  const int64_t *value = op->get<int64_t>(attr::value);
-  return value ? std::optional<int64_t>(*value) : std::nullopt;
-}
-
 /// Moves the constant element offset of a shared view operand into the
 /// descriptor attribute `desc`: the operand becomes the view without it.
 void advance(Operation &op, unsigned operand, AttrName<int64_t> desc) {
@@ -56,7 +47,8 @@ void advance(Operation &op, unsigned operand, AttrName<int64_t> desc) {
   while (Operation *add = x->definingOp()) {
     if (add->kind() != OpKind::Add)
       break;
-    std::optional<int64_t> rhs = constantOf(add->operand(1)), lhs = constantOf(add->operand(0));
+    std::optional<int64_t> rhs = intConstantOf(add->operand(1)),
+                           lhs = intConstantOf(add->operand(0));
     if (!rhs && !lhs)
       break;
     k += rhs ? *rhs : *lhs;

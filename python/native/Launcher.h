@@ -24,7 +24,7 @@
 
 namespace cutec::py {
 
-/// One kernel parameter's bytes, as cuLaunchKernelEx reads them.
+/// One kernel parameter's bytes, as the driver's launch call reads them.
 struct alignas(64) ParamSlot {
   char bytes[sizeof(TensorMap)];
 };
