@@ -54,7 +54,9 @@ print(gemv.signature)'
       cmake -S . -B "$build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUTEC_SANITIZE=ON \
         -DCUTEC_BUILD_BENCHMARKS=OFF >/dev/null
       cmake --build "$build-asan" -j "$jobs"
-      ctest --test-dir "$build-asan" --output-on-failure -j "$jobs"
+      # The emulations' object code is the same in both builds: reuse it.
+      CUTEC_TEST_CACHE_DIR="$PWD/$build/cutec-cache" \
+        ctest --test-dir "$build-asan" --output-on-failure -j "$jobs"
     fi
     ;;
   *)

@@ -12,9 +12,13 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in
 config.substitutions.append(("%cutec", os.path.join(config.cutec_tools_dir, "cutec")))
 
 # `cutec run` keeps the emulations' object code in the build tree, never in
-# the user's cache; %cutec-cache names that folder for the cache tests.
-config.environment["CUTEC_CACHE_DIR"] = os.path.join(config.cutec_obj_root, "cutec-cache")
-config.substitutions.append(("%cutec-cache", config.environment["CUTEC_CACHE_DIR"]))
+# the user's cache. CUTEC_TEST_CACHE_DIR names another build's folder instead:
+# the test command gives the sanitizer build the release build's, so that its
+# run tests do not JIT-compile the same emulations again. That skips no check:
+# an object is found by the C++ text the sanitized cutec wrote, and compiled
+# outputs are keyed by the cutec executable that made them.
+config.environment["CUTEC_CACHE_DIR"] = os.environ.get("CUTEC_TEST_CACHE_DIR") or os.path.join(
+    config.cutec_obj_root, "cutec-cache")
 config.substitutions.append(("%data", os.path.join(config.cutec_src_root, "tests", "data")))
 config.substitutions.append(("%examples", os.path.join(config.cutec_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))
