@@ -223,8 +223,11 @@ private:
   void line(unsigned indent, const std::string &text) { emit(indent, text, "  "); }
 
   // Through scratch locals, so a swap reads every value before writing any.
-  void printYield(llvm::ArrayRef<Value *> values, unsigned indent,
+  // On the GPU each pair is a mov, unless both are one register set.
+  void printYield(const Operation &at, llvm::ArrayRef<Value *> values, unsigned indent,
                   llvm::ArrayRef<const Value *> targets) override {
+    checkCopies(std::vector<const Value *>(values.begin(), values.end()), targets,
+                where(at, "mov"), indent);
     line(indent, "{");
     for (size_t i = 0; i < targets.size(); ++i) {
       RegisterClass rc = ptx::registerClass(targets[i]->type().element());
@@ -233,13 +236,6 @@ private:
     for (size_t i = 0; i < targets.size(); ++i)
       line(indent + 1, fmt::format("{} = y{};", reg(targets[i]), i));
     line(indent, "}");
-  }
-
-  void printInitialValues(const Operation &loop, llvm::ArrayRef<Value *> values, unsigned indent,
-                          llvm::ArrayRef<const Value *> targets) override {
-    checkCopies(std::vector<const Value *>(values.begin(), values.end()), targets,
-                where(loop, "mov"), indent);
-    printYield(values, indent, targets);
   }
 
   llvm::Error printFor(const Operation &op, unsigned indent) override {
@@ -394,8 +390,8 @@ private:
       line(indent, fmt::format("t.wgmmaRegisterAccess({}u, {}, {});", web, write, what));
   }
 
-  /// Loop initial values: copies from[i] to to[i], each touching registers
-  /// unless both are one web's.
+  /// Copies from[i] to to[i], each touching registers unless both are one
+  /// web's.
   void checkCopies(llvm::ArrayRef<const Value *> from, llvm::ArrayRef<const Value *> to,
                    const std::string &what, unsigned indent) {
     std::vector<const Value *> reads, writes;

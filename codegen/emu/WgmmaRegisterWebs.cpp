@@ -81,20 +81,19 @@ void WgmmaRegisterWebs::visit(const ir::Block &block) {
       for (const auto &r : op->results())
         join(op->result(0), r.get());
     }
-    joinYields(*op);
+    joinLoopRegisters(*op);
     for (const auto &region : op->regions())
       for (const auto &inner : region->blocks())
         visit(*inner);
   }
 }
 
-void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
-  // What the printers assign: a for's yield to its carried arguments (its
-  // results); an if's yields to its results; a while's condition to the
-  // after region's arguments (its results), the after region's yield to
-  // the before region's arguments. A loop's initial values are real copies
-  // (a mov in PTX), which the printer checks as writes, unless they hand
-  // their registers over to the carried values.
+void WgmmaRegisterWebs::joinLoopRegisters(const ir::Operation &op) {
+  // What the printers share: a for's results are its carried arguments'
+  // registers, a while's its after region's arguments', and a loop's initial
+  // value that hands its registers over is its carried value's. Yields (and
+  // the other initial values) are copies, a mov each on the GPU, which the
+  // printer checks as a read and a write.
   // Operands from `first` on start the block arguments from `target` on.
   auto joinInitialValues = [&](size_t first, const ir::Block &start, size_t target) {
     for (size_t j = first; j < op.operands().size(); ++j) {
@@ -103,36 +102,21 @@ void WgmmaRegisterWebs::joinYields(const ir::Operation &op) {
         join(init, start.argument(unsigned(target + j - first)));
     }
   };
-  auto joinOperands = [&](const ir::Operation *terminator, size_t skip, auto target) {
-    if (!terminator || (terminator->kind() != ir::OpKind::Yield &&
-                        terminator->kind() != ir::OpKind::Condition))
-      return;
-    for (size_t j = skip; j < terminator->operands().size(); ++j)
-      join(terminator->operand(unsigned(j)), target(j - skip));
-  };
   switch (op.kind()) {
   case ir::OpKind::For: {
     const ir::Block &body = *op.regions()[0]->blocks().front();
     for (size_t j = 0; j < op.results().size(); ++j)
       join(op.result(unsigned(j)), body.argument(unsigned(j + 1)));
-    joinOperands(body.terminator(), 0, [&](size_t j) { return body.argument(unsigned(j + 1)); });
     // The initial values follow the bounds and step; the carried values, the
     // induction variable.
     joinInitialValues(3, body, 1);
     return;
   }
-  case ir::OpKind::If:
-    for (const auto &region : op.regions())
-      joinOperands(region->blocks().front()->terminator(), 0,
-                   [&](size_t j) { return op.result(unsigned(j)); });
-    return;
   case ir::OpKind::While: {
     const ir::Block &before = *op.regions()[0]->blocks().front();
     const ir::Block &after = *op.regions()[1]->blocks().front();
     for (size_t j = 0; j < op.results().size(); ++j)
       join(op.result(unsigned(j)), after.argument(unsigned(j)));
-    joinOperands(before.terminator(), 1, [&](size_t j) { return after.argument(unsigned(j)); });
-    joinOperands(after.terminator(), 0, [&](size_t j) { return before.argument(unsigned(j)); });
     joinInitialValues(0, before, 0);
     return;
   }

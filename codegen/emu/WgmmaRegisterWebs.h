@@ -10,10 +10,10 @@
 // The emulation names one register per SSA value, but on the GPU a wgmma's
 // results are its accumulator operands' registers where those hand them
 // over (ptx/RegisterHandOver.h; the PTX printer copies the others first), a
-// loop's or branch's yield carries a value into its target's register, and
-// a loop's initial value that hands its registers over is its carried
-// value's; the halves an f16x2 word is packed from or unpacked to are
-// the word's register, too. A *web* is a set of values joined that way
+// loop's results are its carried values' registers, and a loop's initial
+// value that hands its registers over is its carried value's; the halves an
+// f16x2 word is packed from or unpacked to are the word's register, too. A
+// yield is a copy (a mov), not a join: the printer checks it. A *web* is a set of values joined that way
 // around a wgmma's accumulators (or around its A registers): one register
 // set on the GPU.
 // Each web has a small number, the key of the run-time state. A kernel
@@ -49,8 +49,8 @@ public:
 
 private:
   void visit(const ir::Block &block);
-  /// Joins the values `op`'s yields carry into their targets' registers.
-  void joinYields(const ir::Operation &op);
+  /// Joins the values that loop `op` keeps in one register set.
+  void joinLoopRegisters(const ir::Operation &op);
   void join(const ir::Value *a, const ir::Value *b) { classes.unionSets(a, b); }
 
   const ptx::RegisterHandOver handOver;

@@ -83,11 +83,11 @@ llvm::Error MachineIRPrinter::printRegionBody(const ir::Block &block, unsigned i
                                               llvm::ArrayRef<const ir::Value *> targets) {
   for (const auto &op : block.operations()) {
     if (op->kind() == ir::OpKind::Yield) {
-      printYield(op->operands(), indent, targets);
+      printYield(*op, op->operands(), indent, targets);
       continue;
     }
     if (op->kind() == ir::OpKind::Condition) {
-      printYield(op->operands().drop_front(), indent, targets);
+      printYield(*op, op->operands().drop_front(), indent, targets);
       continue;
     }
     if (llvm::Error e = printOp(*op, indent))
@@ -100,7 +100,7 @@ llvm::Error MachineIRPrinter::printWhile(const ir::Operation &op, unsigned inden
   const ir::Block &before = op.regions()[0]->front(), &after = op.regions()[1]->front();
   std::vector<const ir::Value *> carried = arguments(before), forwarded = arguments(after);
   Copies copies = takeInitialRegisters(op, op.operands(), carried);
-  printInitialValues(op, copies.from, indent, copies.to);
+  printYield(op, copies.from, indent, copies.to);
   beginWhile(op, indent);
   if (llvm::Error e = printRegionBody(before, indent + 1, forwarded))
     return e;

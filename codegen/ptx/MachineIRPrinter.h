@@ -82,16 +82,11 @@ protected:
   virtual void exitWhileUnless(const ir::Value *condition, unsigned indent) = 0;
   virtual void endWhile(unsigned indent) = 0;
   virtual void printReturn(unsigned indent) = 0;
-  /// Assigns `values` to `targets` as one parallel copy.
-  virtual void printYield(llvm::ArrayRef<ir::Value *> values, unsigned indent,
-                          llvm::ArrayRef<const ir::Value *> targets) = 0;
-  /// A while's initial values to its before region's arguments (`targets`):
-  /// a parallel copy like a yield, by default.
-  virtual void printInitialValues(const ir::Operation &loop, llvm::ArrayRef<ir::Value *> values,
-                                  unsigned indent, llvm::ArrayRef<const ir::Value *> targets) {
-    (void)loop;
-    printYield(values, indent, targets);
-  }
+  /// Assigns `values` to `targets` as one parallel copy: what `at` (a
+  /// yield, a while's condition, or a while carrying its initial values into
+  /// its before region) does.
+  virtual void printYield(const ir::Operation &at, llvm::ArrayRef<ir::Value *> values,
+                          unsigned indent, llvm::ArrayRef<const ir::Value *> targets) = 0;
   /// An error prefixed with the printer's name.
   virtual llvm::Error error(const llvm::Twine &message) const = 0;
 

@@ -115,7 +115,7 @@ private:
 
   // A swap (a yielded value that is itself a target) goes through fresh
   // registers so no target is overwritten before it is read.
-  void printYield(llvm::ArrayRef<Value *> values, unsigned indent,
+  void printYield(const Operation &, llvm::ArrayRef<Value *> values, unsigned indent,
                   llvm::ArrayRef<const Value *> targets) override {
     bool overlaps = false;
     for (const Value *v : values)
