@@ -29,6 +29,12 @@ Pairs (cutec example file : kernel  <->  peer):
   persist_2   nvfp4_gemm_persistent.cute, kernel with "2cta" in its name
               <-> dense_blockscaled_gemm_persistent.py tiler (256,256) cluster (2,1)
   gemm_2cta   nvfp4_gemm_2cta.cute (not persistent) <-> the persistent 2-CTA peer
+  dual        nvfp4_dual_gemm.cute (silu(A B1^T) * (A B2^T), 128x128 tiles)
+              <-> dense_blockscaled_gemm_persistent.py tiler (128,128) cluster (1,1):
+              CuTe DSL has no dual GEMM example, so the peer is the single
+              GEMM with the dual's MMA shape. The dual issues two MMAs per K
+              step (B1, B2) and its epilogue reads two accumulator columns
+              per output: 256 per thread per 128x128 tile, the peer's 128.
 A cutec example that does not exist is reported as 'not present'.
 All peers use NVFP4: e2m1 A/B (K-major), e4m3 scale factors per 16 K,
 f32 accumulation, f16 C (N-major); M, N, K, L are dynamic (2048,2048,2048,1
@@ -66,7 +72,8 @@ Heuristics (static SASS, cuobjdump -sass; addresses are byte offsets):
     is counted once. If a loop L contains it (a sub-tile loop), L runs
     trips = ACC_COLS / (sum of .xN of the LDTMs in L) times per tile, with
     ACC_COLS = 256 f32 accumulator columns per thread per output tile (each
-    thread owns one row of the 128 x 256 tile, 1-CTA and 2-CTA alike); the
+    thread owns one row of the 128 x 256 tile, 1-CTA and 2-CTA alike; the
+    128 x 128 peer of the dual pair 128, ACC_COLS_OF); the
     epilogue ends at the end of the smallest loop enclosing L (the
     persistent tile loop) or, without one, at the last store. Per output
     tile = instructions from the first LDTM to that end, plus L's body
@@ -88,6 +95,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 ACC_COLS = 256  # f32 accumulator columns per thread per output tile (see header)
+ACC_COLS_OF = {"persistent_1cta_n128": 128}  # kernels whose tiles have another count
 
 # Pair: (key, title, cutec example, cutec kernel selector, peer, peer note)
 # cutec kernel selector: exact name, or ("no2cta",) / ("2cta",) for the
@@ -107,6 +115,10 @@ PAIRS = [
     ("gemm_2cta", "NVFP4 GEMM 256x256 2-CTA: cutec (not persistent) vs persistent peer",
      "nvfp4_gemm_2cta.cute", "nvfp4_gemm_2cta", "persistent_2cta",
      "cutec kernel is not persistent, the peer is: loop and epilogue compare, totals less so"),
+    ("dual", "NVFP4 dual GEMM silu(A B1^T) * (A B2^T) vs the single GEMM, mma tiler 128x128",
+     "nvfp4_dual_gemm.cute", "nvfp4_dual_gemm", "persistent_1cta_n128",
+     "no dual GEMM in CuTe DSL: the peer is the single persistent GEMM; per K step the dual issues "
+     "twice its MMAs, and per 128x128 output tile its epilogue reads twice its accumulator columns"),
 ]
 
 # fp4 elements of A per thread per iteration of the kernel's source loop.
@@ -267,7 +279,7 @@ class Figures:
         self.notes = []
 
 
-def analyse(insns, ptxas_info, elems_src=None, is_gemv=False):
+def analyse(insns, ptxas_info, elems_src=None, is_gemv=False, acc_cols=ACC_COLS):
     f = Figures()
     insns, padding = strip_padding(insns)
     f.rows["registers / thread"] = ptxas_info.get("registers", "?")
@@ -332,7 +344,7 @@ def analyse(insns, ptxas_info, elems_src=None, is_gemv=False):
             end = last_store
         else:
             cols = sum(ldtm_cols(i) for i in in_span(insns, sub) if i.base == "LDTM")
-            trips = max(1, ACC_COLS // cols)
+            trips = max(1, acc_cols // cols)
             outer = [s for s in spans if s[0] <= sub[0] and s[1] >= sub[1] and s != sub]
             end = outer[0][1] if outer else max(last_store, sub[1])
         region = [i for i in insns if start <= i.addr <= end]
@@ -344,7 +356,7 @@ def analyse(insns, ptxas_info, elems_src=None, is_gemv=False):
         f.rows["epilogue: static instrs"] = len(region)
         f.rows["epilogue: LDTM sub-tile loop trips"] = trips if sub is not None else "no loop"
         f.rows["epilogue instrs per output tile"] = len(region) + len(extra) * (trips - 1)
-        f.rows["  per accumulator column"] = (len(region) + len(extra) * (trips - 1)) / ACC_COLS
+        f.rows["  per accumulator column"] = (len(region) + len(extra) * (trips - 1)) / acc_cols
     return f
 
 
@@ -608,7 +620,8 @@ def main():
         perr = pb.error
         if not perr:
             pname = pick_peer_function(pb.funcs)
-            pfig = analyse(pb.funcs[pname], pb.info.get(pname, {}), ELEMS.get(peer), is_gemv=peer == "gemv_seed")
+            pfig = analyse(pb.funcs[pname], pb.info.get(pname, {}), ELEMS.get(peer), is_gemv=peer == "gemv_seed",
+                           acc_cols=ACC_COLS_OF.get(peer, ACC_COLS))
         if cname:
             cname = "examples/%s : %s" % (example, cname)
         print_pair("[%s] %s" % (key, title), note, cname, cfig, cerr, pname, pfig, perr, pb if not perr else None)

@@ -12,6 +12,8 @@ PEER is one of:
   persistent_1cta  CUTLASS examples .../dense_blockscaled_gemm_persistent.py,
                    mma tiler (128,256), cluster (1,1)
   persistent_2cta  the same, mma tiler (256,256), cluster (2,1)
+  persistent_1cta_n128  the same, mma tiler (128,128), cluster (1,1): the
+                   MMA shape of cutec's dual GEMM
 
 Every peer is compiled for sm_100a with cute.compile and never launched: no
 GPU is needed. The pointers come from cute.runtime.make_ptr (address 0) and
@@ -217,7 +219,8 @@ def compile_persistent(examples, tiler, cluster):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("peer", choices=["gemv_seed", "gemm_tutorial0", "persistent_1cta", "persistent_2cta"])
+    ap.add_argument("peer", choices=["gemv_seed", "gemm_tutorial0", "persistent_1cta", "persistent_2cta",
+                                     "persistent_1cta_n128"])
     ap.add_argument("--examples", required=True, help="CUTLASS examples/python/CuTeDSL directory")
     ap.add_argument("--out", required=True, help="existing CUTE_DSL_DUMP_DIR")
     args = ap.parse_args()
@@ -230,6 +233,8 @@ def main():
         compile_gemm_tutorial0(examples)
     elif args.peer == "persistent_1cta":
         compile_persistent(examples, (128, 256), (1, 1))
+    elif args.peer == "persistent_1cta_n128":
+        compile_persistent(examples, (128, 128), (1, 1))
     else:
         compile_persistent(examples, (256, 256), (2, 1))
 
