@@ -94,7 +94,8 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
   if (base.is(SemaValue::Kind::RunTime)) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
-      names.insert(names.end(), {"load", "store", "layout", "shape", "stride", "iterator"});
+      names.insert(names.end(),
+                   {"load", "store", "layout", "shape", "stride", "iterator", "element_type"});
     if (IRGenTensor::isFragment(base))
       names.insert(names.end(), {"reduce", "fill"});
   }
@@ -654,7 +655,8 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
       return SemaValue::fromLayoutValue(type.tensorLayout());
     if (type.isTensor() && name == "iterator")
       return gen.tensors().iteratorOf(base, attribute.getBase());
-    if (name == "dtype")
+    // CuTe DSL spells a tensor's element type `element_type`.
+    if (name == "dtype" || (type.isTensor() && name == "element_type"))
       return SemaValue::dtype(type.element());
   }
   if (base.is(SemaValue::Kind::Builtin))

@@ -29,12 +29,34 @@ SemaValue IRGenTensor::localTile(CallSite &site) {
                  "the tiler of local_tile must be known at compile time (a "
                  "shape or a layout), not " +
                      site.bound[1].describe());
-  std::optional<LayoutValue> coord = site.bound[2].toLayoutValue();
+  // CuTe DSL's tile coordinate may hold run-time indices (the CTA's): the
+  // tile is taken with `_` in their places, then those modes are sliced at
+  // them. `rest` is the slice of the modes the `_`s keep.
+  SemaValue staticCoord = site.bound[2];
+  std::vector<IntTuple> rest;
+  std::vector<ir::Value *> indices;
+  if (staticCoord.is(SemaValue::Kind::Tuple)) {
+    std::vector<SemaValue> elements = staticCoord.elements();
+    for (SemaValue &element : elements) {
+      if (element.is(SemaValue::Kind::RunTime)) {
+        ir::Value *index = toIndex(element, site.boundExpr(2, "coord"), "a tile coordinate");
+        if (!index)
+          return SemaValue::poison();
+        rest.push_back(IntTuple(IntExpr::symbol("$" + std::to_string(indices.size()))));
+        indices.push_back(index);
+        element = SemaValue::underscore();
+      } else if (element.isWildcard()) {
+        rest.push_back(IntTuple::underscore());
+      }
+    }
+    staticCoord = SemaValue::tuple(std::move(elements));
+  }
+  std::optional<LayoutValue> coord = staticCoord.toLayoutValue();
   if (!coord || !coord->get<IntTuple>())
     return error(site.boundExpr(2, "coord"),
-                 "the coordinate of local_tile must be known at compile time "
-                 "(integers and `_`), not " +
-                     site.bound[2].describe() + "; slice the tiles with run-time indices instead");
+                 "the coordinate of local_tile must be a tuple of integers, `_` and run-time "
+                 "indices, not " +
+                     site.bound[2].describe());
   const ir::Type &type = tensor.type();
   llvm::Expected<LayoutValue> tiled =
       callLayoutFunction("local_tile", {type.tensorLayout(), *tiler, *coord});
@@ -49,7 +71,13 @@ SemaValue IRGenTensor::localTile(CallSite &site) {
   else
     op.set(ir::attr::tiler, *tiler->get<Layout>());
   op.set(ir::attr::coord, *coord->get<IntTuple>());
-  return SemaValue::runTime(op.result());
+  if (indices.empty())
+    return SemaValue::runTime(op.result());
+  std::vector<IntTuple> pattern(tiled->get<Layout>()->rank() - rest.size(),
+                                IntTuple::underscore());
+  llvm::append_range(pattern, rest);
+  return sliceWith(SemaValue::runTime(op.result()), IntTuple::tuple(std::move(pattern)),
+                   std::move(indices), site.loc());
 }
 
 namespace {
@@ -408,6 +436,10 @@ static Layout fragmentLayout(const Layout &view) {
 }
 
 SemaValue IRGenTensor::load(const SemaValue &view, const ast::Expr &expr) {
+  // CuTe DSL loads a register tensor into a TensorSSA value: here both are
+  // the fragment.
+  if (isFragment(view))
+    return view;
   if (!isView(view))
     return error(expr, "'load' needs a tensor in memory, not " + view.describe());
   const ir::Type &type = view.type();
