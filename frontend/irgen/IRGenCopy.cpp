@@ -385,8 +385,9 @@ SemaValue IRGenCopy::copyElements(const CopyOperands &c, int64_t limit, llvm::SM
     else if (predicates != IntExpr(n))
       return error(predExpr, "pred has " + predicates.str() + " elements, but the copy moves " +
                                  llvm::Twine(n) + " (shape " + fromShape.str() +
-                                 "): give one per element, or one per " +
-                                 llvm::Twine(atomValues) + " (its first mode's first)");
+                                 "): it takes one per element, or one per atom's " +
+                                 llvm::Twine(atomValues) +
+                                 " (the shape less its first mode's first mode)");
   }
   std::vector<Layout> views;
   for (const SemaValue *t : {&src, &dst})
