@@ -602,6 +602,14 @@ SemaValue IRGenExpr::evalSubscript(const ast::SubscriptExpr &subscript) {
   }
   if (IRGenTensor::isCoordinateTensor(base))
     return gen.tensors().sliceCoordinates(base, subscript, indices);
+  // As in Python, t[(a, b, c)] is t[a, b, c] (CuTe DSL's `t[coord]` with a
+  // coordinate built beforehand); on a tensor of rank 1 a tuple stays the
+  // coordinate of its one, nested, mode.
+  if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor() && indices.size() == 1 &&
+      indices[0].is(SemaValue::Kind::Tuple) &&
+      base.type().tensorLayout().rank() > 1 &&
+      indices[0].elements().size() == base.type().tensorLayout().rank())
+    indices = std::vector<SemaValue>(indices[0].elements());
   if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor()) {
     if (base.type().memorySpace() == ir::MemorySpace::Register)
       return gen.tensors().extract(base, subscript, indices);

@@ -136,13 +136,20 @@ struct SliceCoordBuilder {
 
 } // namespace
 
+/// Where coordinate i is written: its own index, or the one tuple that
+/// holds all of them (`t[(a, b, c)]`).
+static const ast::Expr &coordinateExpr(const ast::SubscriptExpr &subscript, size_t i) {
+  const auto &written = subscript.getIndices();
+  return *written[i < written.size() ? i : 0];
+}
+
 SemaValue IRGenTensor::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
                                    const std::vector<SemaValue> &coords) {
   const ir::Type &type = tensor.type();
   const Layout &layout = type.tensorLayout();
   size_t rank = isRankZero(layout) ? 0 : layout.rank();
   if (coords.size() > rank)
-    return error(*subscript.getIndices()[rank], "too many coordinates: slicing a rank-" +
+    return error(coordinateExpr(subscript, rank), "too many coordinates: slicing a rank-" +
                                                     llvm::Twine(rank) + " tensor with " +
                                                     llvm::Twine(coords.size()) + " coordinates");
   if (coords.size() < rank)
@@ -155,7 +162,7 @@ SemaValue IRGenTensor::sliceTensor(const SemaValue &tensor, const ast::Subscript
       {}};
   std::vector<IntTuple> pattern, coord;
   for (size_t i = 0; i < rank; ++i) {
-    auto [p, c] = coordBuilder.build(coords[i], *subscript.getIndices()[i], layout.shape[i]);
+    auto [p, c] = coordBuilder.build(coords[i], coordinateExpr(subscript, i), layout.shape[i]);
     pattern.push_back(p);
     coord.push_back(c);
   }
@@ -254,7 +261,7 @@ IRGenTensor::selectElements(const SemaValue &fragment, const ast::SubscriptExpr 
   std::vector<IntTuple> coord;
   for (size_t i = 0; i < rank; ++i)
     coord.push_back(coordBuilder
-                        .build(coords[i], *subscript.getIndices()[i],
+                        .build(coords[i], coordinateExpr(subscript, i),
                                logical.shape.isLeaf() ? logical.shape : logical.shape[i])
                         .second);
   if (!coordBuilder.ok)
