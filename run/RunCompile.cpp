@@ -13,7 +13,9 @@ llvm::Expected<CompiledKernel> compileEmulation(llvm::StringRef emulationCpp,
   llvm::Expected<std::unique_ptr<EmulationJit>> jit = EmulationJit::create(std::move(options), std::move(cache));
   if (!jit)
     return jit.takeError();
-  if (llvm::Error e = (*jit)->addSource(emulationCpp, (kernelName + ".emu.cpp").str()))
+  // The buffer's name is part of the object cache's key: one name for every
+  // kernel lets the kernels of one file share the file's compiled emulation.
+  if (llvm::Error e = (*jit)->addSource(emulationCpp, "kernels.emu.cpp"))
     return llvm::createStringError("compiling the emulation of '" + kernelName +
                                    "': " + llvm::toString(std::move(e)));
   llvm::Expected<void *> descriptor = (*jit)->lookup(("cutec_kernel_" + kernelName).str());

@@ -121,8 +121,25 @@ SemaValue IRGenAsync::asBytes(CallSite &site) {
 
 // size_in_bytes(t): the bytes of a tensor's elements (CuTe's size_in_bytes).
 SemaValue IRGenAsync::sizeInBytes(CallSite &site) {
-  if (!inKernel(site) || !checkArity(site, "size_in_bytes", 1, 1))
+  if (!inKernel(site) || !checkArity(site, "size_in_bytes", 1, 2))
     return SemaValue::poison();
+  // CuTe DSL's size_in_bytes(dtype, layout): the bytes of a layout's
+  // elements (a swizzled layout's too).
+  if (site.args.size() == 2) {
+    std::optional<LayoutValue> layout = gen.builtins().layoutArgument(site.args[1]);
+    std::optional<IntExpr> elements;
+    if (layout && layout->get<Layout>())
+      elements = size(*layout->get<Layout>());
+    else if (layout && layout->get<ComposedLayout>())
+      elements = size(layout->get<ComposedLayout>()->layout);
+    if (!site.args[0].is(SemaValue::Kind::DType))
+      return error(site.argExpr(0), "size_in_bytes(dtype, layout) needs an element type, not " +
+                                        site.args[0].describe());
+    if (!elements || !elements->isStatic())
+      return error(site.argExpr(1), "size_in_bytes(dtype, layout) needs a layout of static size, "
+                                    "not " + site.args[1].describe());
+    return SemaValue::integer(storageBytes(site.args[0].dataType(), elements->staticValue()));
+  }
   const SemaValue &t = site.args[0];
   if (!t.is(SemaValue::Kind::RunTime) || !t.type().isTensor() ||
       !size(t.type().tensorLayout()).isStatic())

@@ -389,8 +389,18 @@ SemaValue IRGenBuiltins::callSize(CallSite &site) {
     if (const IntTuple *shape = shaped->get<IntTuple>())
       args[0] = LayoutValue(makeLayout(*shape));
     const SemaValue &m = mode->value;
-    for (const SemaValue &i :
-         m.is(SemaValue::Kind::Tuple) ? m.elements() : std::vector<SemaValue>{m}) {
+    if (m.isPoison())
+      return m;
+    std::vector<SemaValue> path =
+        m.is(SemaValue::Kind::Tuple) ? m.elements() : std::vector<SemaValue>{m};
+    // CuTe DSL writes the path as a list, which evaluates to a tiler: take
+    // its elements (integers, without effects) as they are written.
+    if (const auto *list = llvm::dyn_cast<ast::ListExpr>(mode->expr)) {
+      path.clear();
+      for (const ast::ExprPtr &e : list->getElements())
+        path.push_back(gen.exprs().eval(*e));
+    }
+    for (const SemaValue &i : path) {
       std::optional<LayoutValue> lv = i.toLayoutValue();
       if (!i.is(SemaValue::Kind::Int) || !lv)
         return error(*mode->expr,
@@ -460,6 +470,8 @@ SemaValue IRGenBuiltins::callMethod(const SemaValue &method, CallSite &site) {
     return gen.tensors().fragmentReduce(self, site);
   if (name == "fill")
     return gen.tensors().fill(self, site);
+  if (name == "store" && IRGenTensor::isFragment(self))
+    return gen.tensors().storeFragment(self, site);
   if (name == "store") {
     if (!checkArity(site, "store", 1, 1))
       return SemaValue::poison();

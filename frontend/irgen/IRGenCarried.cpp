@@ -182,7 +182,8 @@ void collectReceivers(const ast::Expr &expr, std::vector<std::string> &names) {
     const auto &call = llvm::cast<ast::CallExpr>(expr);
     if (const auto *method = llvm::dyn_cast<ast::AttributeExpr>(&call.getCallee()))
       if (const auto *name = llvm::dyn_cast<ast::NameExpr>(&method->getBase()))
-        if (isUpdatingMethodName(method->getName()) || method->getName() == "fill")
+        if (isUpdatingMethodName(method->getName()) || method->getName() == "fill" ||
+            method->getName() == "store")
           addName(name->getName(), names);
     collectReceivers(call.getCallee(), names);
     each(call.getArgs());

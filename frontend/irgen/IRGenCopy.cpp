@@ -1,6 +1,6 @@
 // IRGenCopy, for CuTe DSL's copy vocabulary in SIMT kernels (docs/language.md,
 // "Tiled copies"): CopyUniversalOp, make_copy_atom, make_layout_tv,
-// make_tiled_copy_tv, a tiled copy's get_slice and its partition_S/D,
+// make_tiled_copy_tv, make_tiled_copy, a tiled copy's get_slice and its partition_S/D,
 // make_fragment_like, and copy(atom, src, dst, pred=...).
 //
 // Copy atoms and tiled copies are compile-time objects. A thread's
@@ -85,18 +85,49 @@ SemaValue IRGenCopy::makeTiledCopyTv(CallSite &site) {
   SemaValue tv = makeLayoutTvCall(layouts);
   if (tv.isPoison())
     return tv;
-  const SemaValue &atom = site.bound[0];
-  int64_t values = size((*tv.elements()[1].layout().get<Layout>())[1]).staticValue();
+  return tiledCopy(site.bound[0], *tv.elements()[0].toLayoutValue()->get<IntTuple>(),
+                   *tv.elements()[1].layout().get<Layout>(), site.argExpr(2));
+}
+
+// make_tiled_copy(atom, layout_tv, tiler_mn): CuTe DSL's tiled copy from a
+// thread-value layout and its tile given as they are (make_layout_tv's
+// pair, or written out as rmsnorm.py writes them).
+SemaValue IRGenCopy::makeTiledCopy(CallSite &site) {
+  if (!isObject(site.bound[0], kCopyAtom))
+    return error(site.argExpr(0),
+                 "make_tiled_copy needs a copy atom, not " + site.bound[0].describe());
+  std::optional<Layout> tv = layoutOf(site.bound[1]);
+  if (!tv || tv->rank() != 2 || !tv->shape.isStatic() || !tv->stride.isStatic())
+    return error(site.boundExpr(1, "layout_tv"),
+                 "make_tiled_copy needs a static (thread, value) layout of rank 2, not " +
+                     site.bound[1].describe());
+  std::optional<LayoutValue> tiler = site.bound[2].toLayoutValue();
+  const IntTuple *tile = tiler ? tiler->get<IntTuple>() : nullptr;
+  if (!tile || !tile->isStatic())
+    return error(site.boundExpr(2, "tiler_mn"),
+                 "make_tiled_copy needs the tile as a static shape, not " +
+                     site.bound[2].describe());
+  int64_t reach = cosize(*tv).staticValue(), elements = product(*tile).staticValue();
+  if (reach > elements)
+    return error(site.boundExpr(1, "layout_tv"),
+                 "the thread-value layout reaches index " + llvm::Twine(reach - 1) +
+                     ", past the tile's " + llvm::Twine(elements) + " elements");
+  return tiledCopy(site.bound[0], *tile, *tv, site.argExpr(1));
+}
+
+SemaValue IRGenCopy::tiledCopy(const SemaValue &atom, const IntTuple &tiler, const Layout &tv,
+                               const ast::Expr &valuesExpr) {
+  int64_t values = size(tv[1]).staticValue();
   int64_t perAccess = atom.field("_bits")->intValue().staticValue() /
                       ir::bitWidth(atom.field("_dtype")->dataType());
   if (values % perAccess != 0 && perAccess % values != 0)
-    return error(site.argExpr(2), "the value layout's " + llvm::Twine(values) +
-                                      " values per thread do not divide into the atom's accesses "
-                                      "of " +
-                                      llvm::Twine(perAccess) + " elements");
-  return SemaValue::object(
-      kTiledCopy, {"tiler_mn", "layout_tv_tiled", "_dtype", "_bits"},
-      {tv.elements()[0], tv.elements()[1], *atom.field("_dtype"), *atom.field("_bits")});
+    return error(valuesExpr, "the " + llvm::Twine(values) +
+                                 " values per thread do not divide into the atom's accesses "
+                                 "of " +
+                                 llvm::Twine(perAccess) + " elements");
+  return SemaValue::object(kTiledCopy, {"tiler_mn", "layout_tv_tiled", "_dtype", "_bits"},
+                           {SemaValue::fromIntTuple(tiler), SemaValue::fromLayoutValue(tv),
+                            *atom.field("_dtype"), *atom.field("_bits")});
 }
 
 // tiled_copy.get_slice(tidx): the part thread tidx copies (a ThrCopy).
@@ -339,10 +370,25 @@ SemaValue IRGenCopy::copyElements(const CopyOperands &c, int64_t limit, llvm::SM
     return error(predExpr, "pred must be a register fragment of bools (elem_less of the "
                            "partitioned coordinates), not " +
                                pred.describe());
-  if (predicated && size(pred.type().tensorLayout()) != IntExpr(n))
-    return error(predExpr, "pred has " + size(pred.type().tensorLayout()).str() +
-                               " elements, but the copy moves " + llvm::Twine(n) + " (shape " +
-                               from.tensorLayout().shape.str() + ")");
+  // One predicate per element, or CuTe's one per atom: the source's
+  // partition ((AtomV, RestV), RestM, ...) takes a predicate of shape
+  // (RestV, RestM, ...), each for AtomV consecutive elements.
+  const IntTuple &fromShape = from.tensorLayout().shape;
+  int64_t atomValues = fromShape.isTuple() && fromShape.rank() > 0 && fromShape[0].isTuple()
+                           ? product(fromShape[0][0]).staticValue()
+                           : 1;
+  int64_t perPredicate = 1;
+  if (predicated) {
+    IntExpr predicates = size(pred.type().tensorLayout());
+    if (predicates != IntExpr(n) && predicates * IntExpr(atomValues) == IntExpr(n))
+      perPredicate = atomValues;
+    else if (predicates != IntExpr(n))
+      return error(predExpr, "pred has " + predicates.str() + " elements, but the copy moves " +
+                                 llvm::Twine(n) + " (shape " + fromShape.str() +
+                                 "): it takes one per element, or one per atom's " +
+                                 llvm::Twine(atomValues) +
+                                 " (the shape less its first mode's first mode)");
+  }
   std::vector<Layout> views;
   for (const SemaValue *t : {&src, &dst})
     if (!IRGenTensor::isFragment(*t))
@@ -373,19 +419,27 @@ SemaValue IRGenCopy::copyElements(const CopyOperands &c, int64_t limit, llvm::SM
     if (!predicated) {
       moved = move(first, g);
     } else {
-      std::vector<ir::Value *> p;
-      for (int64_t i = 0; i < g; ++i)
-        p.push_back(gen.tensors().fragmentElement(pred, first + i, loc).irValue());
-      ir::Value *all = p.front();
-      for (int64_t i = 1; i < g; ++i)
+      // Each element's predicate, and the distinct ones, in order.
+      std::vector<ir::Value *> p, distinct;
+      for (int64_t i = 0; i < g; ++i) {
+        if ((first + i) % perPredicate == 0 || i == 0)
+          distinct.push_back(
+              gen.tensors().fragmentElement(pred, (first + i) / perPredicate, loc).irValue());
+        p.push_back(distinct.back());
+      }
+      ir::Value *all = distinct.front();
+      for (size_t i = 1; i < distinct.size(); ++i)
         all = gen.exprs()
                   .scalarBinary(ast::BinaryOp::And, SemaValue::runTime(all),
-                                SemaValue::runTime(p[i]), {loc, predExpr, predExpr})
+                                SemaValue::runTime(distinct[i]), {loc, predExpr, predExpr})
                   .irValue();
       llvm::ArrayRef<ir::Type> one = llvm::ArrayRef(types).take_front(toFragment ? 1 : 0);
       moved = ifElse(
           all, types, loc, [&] { return move(first, g); },
           [&] {
+            // A group under one predicate that fails moves nothing.
+            if (distinct.size() == 1)
+              return kept(first, g);
             // A partial group: each element on its own predicate.
             std::vector<ir::Value *> each;
             for (int64_t i = 0; g > 1 && i < g; ++i)

@@ -16,6 +16,12 @@ public:
   SemaValue makeCopyAtom(CallSite &site);
   SemaValue makeLayoutTvCall(CallSite &site);
   SemaValue makeTiledCopyTv(CallSite &site);
+  SemaValue makeTiledCopy(CallSite &site);
+  /// The TiledCopy object of `atom` over `tv` and its tile `tiler`; an
+  /// error at `valuesExpr` where a thread's values do not divide into the
+  /// atom's accesses (or these into them).
+  SemaValue tiledCopy(const SemaValue &atom, const IntTuple &tiler, const Layout &tv,
+                      const ast::Expr &valuesExpr);
   SemaValue tiledCopyGetSlice(CallSite &site);
   /// partition_S and partition_D of a thread's slice.
   SemaValue thrCopyPartition(CallSite &site);

@@ -94,7 +94,8 @@ std::vector<llvm::StringRef> IRGenExpr::attributeNames(const SemaValue &base) {
   if (base.is(SemaValue::Kind::RunTime)) {
     names.insert(names.end(), {"to", "dtype"});
     if (base.type().isTensor())
-      names.insert(names.end(), {"load", "store", "layout", "shape", "stride", "iterator"});
+      names.insert(names.end(),
+                   {"load", "store", "layout", "shape", "stride", "iterator", "element_type"});
     if (IRGenTensor::isFragment(base))
       names.insert(names.end(), {"reduce", "fill"});
   }
@@ -585,6 +586,26 @@ SemaValue IRGenExpr::indexTuple(const SemaValue &tuple, const ast::SubscriptExpr
   return tuple.elements()[i < 0 ? i + size : i];
 }
 
+// As in Python, t[(a, b, c)] is t[a, b, c] (CuTe DSL's `t[coord]` with a
+// coordinate built beforehand); on a tensor of rank 1 a tuple stays the
+// coordinate of its one, nested, mode.
+bool IRGenExpr::spreadTupleIndex(const SemaValue &base, const ast::SubscriptExpr &subscript,
+                                 std::vector<SemaValue> &indices) {
+  if (!base.is(SemaValue::Kind::RunTime) || !base.type().isTensor() || indices.size() != 1 ||
+      !indices[0].is(SemaValue::Kind::Tuple) || base.type().tensorLayout().rank() < 2)
+    return true;
+  size_t rank = base.type().tensorLayout().rank();
+  if (indices[0].elements().size() != rank) {
+    error(*subscript.getIndices()[0], "a tuple of " +
+                                          llvm::Twine(indices[0].elements().size()) +
+                                          " coordinates for a rank-" + llvm::Twine(rank) +
+                                          " tensor: give one per mode (`_` for a whole mode)");
+    return false;
+  }
+  indices = std::vector<SemaValue>(indices[0].elements());
+  return true;
+}
+
 SemaValue IRGenExpr::evalSubscript(const ast::SubscriptExpr &subscript) {
   SemaValue base = eval(subscript.getBase());
   if (base.isPoison())
@@ -601,6 +622,8 @@ SemaValue IRGenExpr::evalSubscript(const ast::SubscriptExpr &subscript) {
   }
   if (IRGenTensor::isCoordinateTensor(base))
     return gen.tensors().sliceCoordinates(base, subscript, indices);
+  if (!spreadTupleIndex(base, subscript, indices))
+    return SemaValue::poison();
   if (base.is(SemaValue::Kind::RunTime) && base.type().isTensor()) {
     if (base.type().memorySpace() == ir::MemorySpace::Register)
       return gen.tensors().extract(base, subscript, indices);
@@ -654,7 +677,8 @@ SemaValue IRGenExpr::evalAttribute(const ast::AttributeExpr &attribute) {
       return SemaValue::fromLayoutValue(type.tensorLayout());
     if (type.isTensor() && name == "iterator")
       return gen.tensors().iteratorOf(base, attribute.getBase());
-    if (name == "dtype")
+    // CuTe DSL spells a tensor's element type `element_type`.
+    if (name == "dtype" || (type.isTensor() && name == "element_type"))
       return SemaValue::dtype(type.element());
   }
   if (base.is(SemaValue::Kind::Builtin))

@@ -44,6 +44,10 @@ public:
   SemaValue binary(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                    const BinarySite &site);
   SemaValue evalSubscript(const ast::SubscriptExpr &subscript);
+  /// t[(a, b, c)]: replaces the one tuple index of a tensor of rank 2 or
+  /// more by its elements, one per mode; false after an error.
+  bool spreadTupleIndex(const SemaValue &base, const ast::SubscriptExpr &subscript,
+                        std::vector<SemaValue> &indices);
   SemaValue evalAttribute(const ast::AttributeExpr &attribute);
   /// `cute.size`, `cute.arch.thread_idx`: a member of CuTe DSL's `module`
   /// (IRGenCuteDsl.cpp).

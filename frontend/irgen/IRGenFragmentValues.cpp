@@ -187,4 +187,23 @@ SemaValue IRGenTensor::fill(const SemaValue &fragment, CallSite &site) {
   return SemaValue::none();
 }
 
+// frag.store(v): CuTe DSL stores a TensorSSA into a register tensor; here
+// the variable takes `v`, a fragment of the same shape and element type.
+SemaValue IRGenTensor::storeFragment(const SemaValue &fragment, CallSite &site) {
+  if (!checkArity(site, "store", 1, 1) ||
+      !fragmentVariable(llvm::cast<ast::AttributeExpr>(site.call.getCallee()).getBase()))
+    return SemaValue::poison();
+  const SemaValue &value = site.args[0];
+  if (value.isPoison())
+    return value;
+  const ir::Type &type = fragment.type();
+  if (!isFragment(value) || value.type().element() != type.element() ||
+      value.type().tensorLayout().shape != type.tensorLayout().shape)
+    return error(site.argExpr(0), "a register fragment of " + type.str() +
+                                      " takes a fragment of the same shape and element type, "
+                                      "not " + value.describe());
+  site.updatedSelf = value;
+  return SemaValue::none();
+}
+
 } // namespace cutec

@@ -112,6 +112,8 @@ void IRGenStmt::assign(const ast::Expr &target, const SemaValue &value,
     for (const SemaValue &c : coords)
       if (c.isPoison())
         return;
+    if (!gen.exprs().spreadTupleIndex(base, *subscript, coords))
+      return;
     // A fragment is a value: the variable takes the one with the elements
     // replaced (docs/language.md, "Building fragments").
     if (IRGenTensor::isFragment(base)) {

@@ -29,12 +29,34 @@ SemaValue IRGenTensor::localTile(CallSite &site) {
                  "the tiler of local_tile must be known at compile time (a "
                  "shape or a layout), not " +
                      site.bound[1].describe());
-  std::optional<LayoutValue> coord = site.bound[2].toLayoutValue();
+  // CuTe DSL's tile coordinate may hold run-time indices (the CTA's): the
+  // tile is taken with `_` in their places, then those modes are sliced at
+  // them. `rest` is the slice of the modes the `_`s keep.
+  SemaValue staticCoord = site.bound[2];
+  std::vector<IntTuple> rest;
+  std::vector<ir::Value *> indices;
+  if (staticCoord.is(SemaValue::Kind::Tuple)) {
+    std::vector<SemaValue> elements = staticCoord.elements();
+    for (SemaValue &element : elements) {
+      if (element.is(SemaValue::Kind::RunTime)) {
+        ir::Value *index = toIndex(element, site.boundExpr(2, "coord"), "a tile coordinate");
+        if (!index)
+          return SemaValue::poison();
+        rest.push_back(IntTuple(IntExpr::symbol("$" + std::to_string(indices.size()))));
+        indices.push_back(index);
+        element = SemaValue::underscore();
+      } else if (element.isWildcard()) {
+        rest.push_back(IntTuple::underscore());
+      }
+    }
+    staticCoord = SemaValue::tuple(std::move(elements));
+  }
+  std::optional<LayoutValue> coord = staticCoord.toLayoutValue();
   if (!coord || !coord->get<IntTuple>())
     return error(site.boundExpr(2, "coord"),
-                 "the coordinate of local_tile must be known at compile time "
-                 "(integers and `_`), not " +
-                     site.bound[2].describe() + "; slice the tiles with run-time indices instead");
+                 "the coordinate of local_tile must be a tuple of integers, `_` and run-time "
+                 "indices, not " +
+                     site.bound[2].describe());
   const ir::Type &type = tensor.type();
   llvm::Expected<LayoutValue> tiled =
       callLayoutFunction("local_tile", {type.tensorLayout(), *tiler, *coord});
@@ -49,7 +71,13 @@ SemaValue IRGenTensor::localTile(CallSite &site) {
   else
     op.set(ir::attr::tiler, *tiler->get<Layout>());
   op.set(ir::attr::coord, *coord->get<IntTuple>());
-  return SemaValue::runTime(op.result());
+  if (indices.empty())
+    return SemaValue::runTime(op.result());
+  std::vector<IntTuple> pattern(tiled->get<Layout>()->rank() - rest.size(),
+                                IntTuple::underscore());
+  llvm::append_range(pattern, rest);
+  return sliceWith(SemaValue::runTime(op.result()), IntTuple::tuple(std::move(pattern)),
+                   std::move(indices), site.loc());
 }
 
 namespace {
@@ -108,13 +136,20 @@ struct SliceCoordBuilder {
 
 } // namespace
 
+/// Where coordinate i is written: its own index, or the one tuple that
+/// holds all of them (`t[(a, b, c)]`).
+static const ast::Expr &coordinateExpr(const ast::SubscriptExpr &subscript, size_t i) {
+  const auto &written = subscript.getIndices();
+  return *written[i < written.size() ? i : 0];
+}
+
 SemaValue IRGenTensor::sliceTensor(const SemaValue &tensor, const ast::SubscriptExpr &subscript,
                                    const std::vector<SemaValue> &coords) {
   const ir::Type &type = tensor.type();
   const Layout &layout = type.tensorLayout();
   size_t rank = isRankZero(layout) ? 0 : layout.rank();
   if (coords.size() > rank)
-    return error(*subscript.getIndices()[rank], "too many coordinates: slicing a rank-" +
+    return error(coordinateExpr(subscript, rank), "too many coordinates: slicing a rank-" +
                                                     llvm::Twine(rank) + " tensor with " +
                                                     llvm::Twine(coords.size()) + " coordinates");
   if (coords.size() < rank)
@@ -127,7 +162,7 @@ SemaValue IRGenTensor::sliceTensor(const SemaValue &tensor, const ast::Subscript
       {}};
   std::vector<IntTuple> pattern, coord;
   for (size_t i = 0; i < rank; ++i) {
-    auto [p, c] = coordBuilder.build(coords[i], *subscript.getIndices()[i], layout.shape[i]);
+    auto [p, c] = coordBuilder.build(coords[i], coordinateExpr(subscript, i), layout.shape[i]);
     pattern.push_back(p);
     coord.push_back(c);
   }
@@ -226,7 +261,7 @@ IRGenTensor::selectElements(const SemaValue &fragment, const ast::SubscriptExpr 
   std::vector<IntTuple> coord;
   for (size_t i = 0; i < rank; ++i)
     coord.push_back(coordBuilder
-                        .build(coords[i], *subscript.getIndices()[i],
+                        .build(coords[i], coordinateExpr(subscript, i),
                                logical.shape.isLeaf() ? logical.shape : logical.shape[i])
                         .second);
   if (!coordBuilder.ok)
@@ -408,6 +443,10 @@ static Layout fragmentLayout(const Layout &view) {
 }
 
 SemaValue IRGenTensor::load(const SemaValue &view, const ast::Expr &expr) {
+  // CuTe DSL loads a register tensor into a TensorSSA value: here both are
+  // the fragment.
+  if (isFragment(view))
+    return view;
   if (!isView(view))
     return error(expr, "'load' needs a tensor in memory, not " + view.describe());
   const ir::Type &type = view.type();

@@ -47,6 +47,8 @@ public:
   /// change (frag[c] = v, frag.fill(v)); null, reported, when `base` is no
   /// variable or a helper's parameter (whose caller would not see it).
   const ast::NameExpr *fragmentVariable(const ast::Expr &base);
+  /// frag.store(v): the fragment's variable takes `v`.
+  SemaValue storeFragment(const SemaValue &fragment, CallSite &site);
   /// frag[coords] = value: the fragment with those elements replaced.
   SemaValue assignElements(const SemaValue &fragment, const ast::SubscriptExpr &subscript,
                            const std::vector<SemaValue> &coords, const SemaValue &value,

@@ -323,6 +323,28 @@ SemaValue IRGenWarp::namedBarrierMethod(CallSite &site) {
   return SemaValue::none();
 }
 
+// barrier(barrier_id=None, number_of_threads=None): CuTe DSL's
+// cute.arch.barrier, a bar.sync: barrier 0 of the whole block, which is
+// sync_threads(), unless it names another barrier or fewer threads (whole
+// warps, checked by the signature).
+SemaValue IRGenWarp::barrier(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  int64_t id = site.bound[0].is(SemaValue::Kind::None)
+                   ? 0
+                   : site.bound[0].intValue().staticValue();
+  int64_t threads = site.bound[1].is(SemaValue::Kind::None)
+                        ? ctx.blockThreads
+                        : site.bound[1].intValue().staticValue();
+  if (id == 0 && threads == ctx.blockThreads) {
+    ctx.builder->create(ir::OpKind::BarrierSync, site.loc(), {});
+    return SemaValue::none();
+  }
+  if (!emitNamedBarrier(id, threads, /*wait=*/true, site.loc(), site.range()))
+    return SemaValue::poison();
+  return SemaValue::none();
+}
+
 bool IRGenWarp::emitNamedBarrier(int64_t id, int64_t threads, bool wait, llvm::SMLoc loc,
                                  llvm::SMRange range) {
   if (ctx.blockThreads && threads > ctx.blockThreads) {

@@ -38,6 +38,8 @@ public:
   /// The 8x8 matrices of an stmatrix/ldmatrix tile: how many, and how many
   /// blocks its rows hold; reports the mistake and returns nullopt.
   std::optional<std::pair<int64_t, int64_t>> matrixTile(CallSite &site, bool trans);
+  /// barrier(barrier_id=, number_of_threads=): a bar.sync.
+  SemaValue barrier(CallSite &site);
   /// NamedBarrier(barrier_id, num_threads): the built-in object.
   SemaValue namedBarrier(CallSite &site);
   /// Its arrive(), arrive_and_wait()/sync() and get_barrier().

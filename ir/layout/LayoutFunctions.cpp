@@ -433,10 +433,23 @@ const std::vector<Function> &functions() {
        "make_layout(shape[, stride]): compact column-major without a stride; "
        "make_layout(L0, L1, ...) concatenates modes",
        makeLayoutAny},
-      {"slice", 2, 2, "slice(L, coord): the modes where coord has `_`",
+      {"slice", 2, 2,
+       "slice(L, coord): the modes where coord has `_`, of a layout, a swizzled layout or a "
+       "shape",
        [](Args a) -> llvm::Expected<LayoutValue> {
-         CUTEC_TRY(l, asLayout(a, 0));
          CUTEC_TRY(c, asTuple(a, 1));
+         // CuTe slices a shape as it slices its layout's shape.
+         if (const IntTuple *shape = a[0].get<IntTuple>()) {
+           CUTEC_TRY(l, slice(makeLayout(*shape), c));
+           return LayoutValue(l.shape);
+         }
+         // A swizzled layout keeps its swizzle, its offset moving to the slice's.
+         if (const ComposedLayout *s = a[0].get<ComposedLayout>()) {
+           CUTEC_TRY(l, slice(s->layout, c));
+           CUTEC_TRY(offset, sliceOffset(s->layout, c));
+           return LayoutValue(ComposedLayout{s->swizzle, s->offset + offset, l});
+         }
+         CUTEC_TRY(l, asLayout(a, 0));
          return wrap(slice(l, c));
        }},
       {"slice_offset", 2, 2, "slice_offset(L, coord): the index of coord with `_` as 0",

@@ -166,8 +166,9 @@ void ClusterRunner::completeBarrierIfDone() {
   }
 }
 
-void ClusterRunner::clusterArrive(Thread &t, const char *what) {
-  deliverArrivalsOf(t, t, /*commits=*/false);
+void ClusterRunner::clusterArrive(Thread &t, const char *what, bool release) {
+  if (release)
+    deliverArrivalsOf(t, t, /*commits=*/false);
   uint64_t &arrived = barrier.arrivedIn[CtaRunner::clusterThreadId(t)];
   if (arrived != 0 && arrived - 1 == barrier.phase)
     t.failWith(what, [&] {
@@ -176,7 +177,7 @@ void ClusterRunner::clusterArrive(Thread &t, const char *what) {
     });
   arrived = barrier.phase + 1;
   ++barrier.arrivals;
-  if (t.raceClocks)
+  if (t.raceClocks && release)
     clocks.release(t.raceThread, clocks.clusterArrivals);
   t.noteProgress();
   completeBarrierIfDone();

@@ -84,8 +84,9 @@ public:
   uint32_t nextCopySerial() { return ++copySerials; }
 
   // barrier.cluster.arrive / barrier.cluster.wait: every non-exited thread of
-  // the cluster arrives, then waits for the others.
-  void clusterArrive(Thread &t, const char *what);
+  // the cluster arrives, then waits for the others. A relaxed arrival
+  // (`release` false) releases none of the thread's writes.
+  void clusterArrive(Thread &t, const char *what, bool release);
   /// Whether the phase `t` arrived in has completed; fails `t` if it has not
   /// arrived.
   bool clusterWaitDone(Thread &t, const char *what);

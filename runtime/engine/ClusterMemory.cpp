@@ -155,8 +155,8 @@ void Thread::mbarrierArriveCluster(uint32_t bar, const char *what, bool releaseC
   cta->schedulingPoint(*this);
 }
 
-void Thread::clusterArrive(const char *what) {
-  cta->clusterRunner().clusterArrive(*this, what);
+void Thread::clusterArrive(const char *what, bool release) {
+  cta->clusterRunner().clusterArrive(*this, what, release);
   cta->schedulingPoint(*this);
 }
 

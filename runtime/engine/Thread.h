@@ -343,8 +343,10 @@ public:
   /// detector then orders nothing across the CTAs by it.
   void mbarrierArriveCluster(uint32_t bar, const char *what, bool releaseCluster = true);
   /// `barrier.cluster.arrive` and `barrier.cluster.wait` (the wait polls until
-  /// every non-exited thread of the cluster has arrived).
-  void clusterArrive(const char *what);
+  /// every non-exited thread of the cluster has arrived). A `.relaxed`
+  /// arrival (`release` false) orders none of the thread's memory accesses
+  /// before the peers' waits: the data-race detector takes nothing from it.
+  void clusterArrive(const char *what, bool release = true);
   void clusterWait(const char *what);
   /// `cp.async.bulk.tensor.<rank>d.cta_group::2.shared::cluster.global.tile
   /// .mbarrier::complete_tx::bytes`: as tmaLoadTile, but the mbarrier (a

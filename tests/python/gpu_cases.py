@@ -172,4 +172,18 @@ def cases():
                  kernel=name, scalars={"scale": d ** -0.5},
                  reference=lambda i, d=d, causal=causal: _attention(i, seq, d, causal),
                  tolerance=2e-3)
+    # The line-by-line port of CUTLASS's CuTe DSL Hopper GEMM, on a batch of
+    # two with M and N not multiples of its 128 x 256 tile; the tensors are
+    # the (M, K, L):(K, 1, M*K) memory images.
+    Mp, Np, Kp, Lp = 320, 776, 512, 2
+    port_rng = np.random.default_rng(28)
+    Ap, Bp = _f16(port_rng, (Lp, Mp, Kp)), _f16(port_rng, (Lp, Np, Kp))
+    case("dense_gemm_persistent_hopper", "ports/dense_gemm_persistent_hopper.cute",
+         {"M": Mp, "N": Np, "K": Kp, "L": Lp},
+         {"mA_mkl": Ap.reshape(-1), "mB_nkl": Bp.reshape(-1),
+          "mC_mnl": np.zeros(Lp * Mp * Np, np.float16)}, ["mC_mnl"],
+         reference=lambda i: {"mC_mnl": (i["mA_mkl"].reshape(Lp, Mp, Kp).astype(np.float32)
+                                         @ i["mB_nkl"].reshape(Lp, Np, Kp).astype(np.float32)
+                                         .transpose(0, 2, 1)).reshape(-1)},
+         tolerance=2e-2)
     return out

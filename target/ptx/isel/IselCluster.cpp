@@ -13,7 +13,8 @@ using ptx::PtxOpcode;
 
 bool isClusterOp(OpKind kind) {
   return kind == OpKind::ClusterSpecial || kind == OpKind::ClusterSync ||
-         kind == OpKind::MapaAddress;
+         kind == OpKind::ClusterArrive || kind == OpKind::ClusterArriveRelaxed ||
+         kind == OpKind::ClusterWait || kind == OpKind::MapaAddress;
 }
 
 bool isClusterLaunchControlOp(OpKind kind) {
@@ -101,9 +102,16 @@ ir::Value *selectCluster(ir::Builder &b, const ir::Operation &op, llvm::ArrayRef
     return clusterRegister(b, op.loc(), *op.get(ir::attr::clusterRegister));
   if (op.kind() == OpKind::MapaAddress)
     return emitValue(b, op.loc(), PtxOpcode::MapaSharedClusterU32, DataType::U32, in);
-  // cluster_sync: every thread arrives (release), then waits (acquire).
-  emitInst(b, op.loc(), PtxOpcode::BarrierClusterArriveReleaseAligned, {});
-  emitInst(b, op.loc(), PtxOpcode::BarrierClusterWaitAcquireAligned, {});
+  // cluster_sync: every thread arrives (release), then waits (acquire);
+  // cluster_arrive(_relaxed) and cluster_wait are its halves.
+  if (op.kind() != OpKind::ClusterWait)
+    emitInst(b, op.loc(),
+             op.kind() == OpKind::ClusterArriveRelaxed
+                 ? PtxOpcode::BarrierClusterArriveRelaxedAligned
+                 : PtxOpcode::BarrierClusterArriveReleaseAligned,
+             {});
+  if (op.kind() != OpKind::ClusterArrive && op.kind() != OpKind::ClusterArriveRelaxed)
+    emitInst(b, op.loc(), PtxOpcode::BarrierClusterWaitAcquireAligned, {});
   return nullptr;
 }
 

@@ -3,7 +3,10 @@ hopper_gemm_fp8.cute (e4m3) into DIR: A (M, K) and B (N, K) of small
 integers, -4..4, so that every sum is exact and C = A B^T in f16 is what
 the tensor core gives whatever its order. e4m3 codes are written as bytes.
 
-usage: hopper_gemm_data.py DIR M N K f16|e4m3
+usage: hopper_gemm_data.py DIR M N K f16|e4m3 [L]
+
+With L, a batch of L products: A (L, M, K), B (L, N, K), C (L, M, N), as
+the (M, K, L):(K, 1, M*K) tensors of examples/ports/ lay them out.
 """
 import os
 import sys
@@ -23,14 +26,15 @@ def e4m3_code(value):
 
 
 out, m, n, k, kind = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+batch = (int(sys.argv[6]),) if len(sys.argv) > 6 else ()
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(m * 31 + n * 7 + k)
-a = rng.integers(-4, 5, size=(m, k))
-b = rng.integers(-4, 5, size=(n, k))
+a = rng.integers(-4, 5, size=batch + (m, k))
+b = rng.integers(-4, 5, size=batch + (n, k))
 for name, x in (("a", a), ("b", b)):
     if kind == "f16":
         data = x.astype(np.float16)
     else:
         data = np.vectorize(e4m3_code)(x).astype(np.uint8)
     np.save(os.path.join(out, name + ".npy"), data)
-np.save(os.path.join(out, "ref.npy"), (a @ b.T).astype(np.float16).reshape(-1))
+np.save(os.path.join(out, "ref.npy"), (a @ np.swapaxes(b, -1, -2)).astype(np.float16).reshape(-1))
