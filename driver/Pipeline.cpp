@@ -20,6 +20,9 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.
   pm.add(createCanonicalizePass());
+  // On the folded offsets; the next CSE merges the starts it makes.
+  pm.add(createAddressConstantsPass());
+  pm.add(createCanonicalizePass());
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
@@ -33,8 +36,8 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
 }
 
 llvm::ArrayRef<llvm::StringRef> optionalPasses() {
-  static const llvm::StringRef names[] = {"advance-descriptors", "exact-arith", "narrow-pairs",
-                                          "licm"};
+  static const llvm::StringRef names[] = {"advance-descriptors", "address-constants",
+                                          "exact-arith", "narrow-pairs", "licm"};
   return names;
 }
 

@@ -45,6 +45,10 @@ std::unique_ptr<Pass> createAdvanceDescriptorsPass();
 std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
 std::unique_ptr<Pass> createCanonicalizePass();
+/// "address-constants": a global address whose offset has constant terms
+/// becomes a shared start plus those terms in bytes, which ptxas folds into
+/// the accesses' immediate offsets (AddressConstants.cpp).
+std::unique_ptr<Pass> createAddressConstantsPass();
 /// "exact-arith": reassociates f32 products of narrow-format values that are
 /// exact, so that shared factors multiply once, and fuses additions of
 /// exact products into fma; no result changes by a bit (ExactArith.cpp).
