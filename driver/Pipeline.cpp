@@ -23,6 +23,8 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   // On the folded offsets; the next CSE merges the starts it makes.
   pm.add(createAddressConstantsPass());
   pm.add(createCanonicalizePass());
+  // On the shared starts: a fragment's 16-byte stores are then start + c.
+  pm.add(createWideStoresPass(arch));
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
@@ -37,7 +39,8 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
 
 llvm::ArrayRef<llvm::StringRef> optionalPasses() {
   static const llvm::StringRef names[] = {"advance-descriptors", "address-constants",
-                                          "exact-arith", "narrow-pairs", "licm"};
+                                          "wide-stores", "exact-arith", "narrow-pairs",
+                                          "licm"};
   return names;
 }
 
