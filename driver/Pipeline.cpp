@@ -20,6 +20,11 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
   pm.add(createLowerIndexingPass());
   // Element addresses share most of their arithmetic: fold it before isel.
   pm.add(createCanonicalizePass());
+  // On the folded offsets; the next CSE merges the starts it makes.
+  pm.add(createAddressConstantsPass());
+  pm.add(createCanonicalizePass());
+  // On the shared starts: a fragment's 16-byte stores are then start + c.
+  pm.add(createWideStoresPass(arch));
   // After CSE, so that the scale factors shared by many products are one
   // value each.
   pm.add(createExactArithPass());
@@ -33,7 +38,8 @@ void addLoweringPipeline(PassManager &pm, llvm::StringRef arch) {
 }
 
 llvm::ArrayRef<llvm::StringRef> optionalPasses() {
-  static const llvm::StringRef names[] = {"advance-descriptors", "exact-arith", "narrow-pairs",
+  static const llvm::StringRef names[] = {"advance-descriptors", "address-constants",
+                                          "wide-stores", "exact-arith", "narrow-pairs",
                                           "licm"};
   return names;
 }

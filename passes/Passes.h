@@ -45,6 +45,13 @@ std::unique_ptr<Pass> createAdvanceDescriptorsPass();
 std::unique_ptr<Pass> createLowerIndexingPass();
 /// "canonicalize": constant folding, CSE, dead code (Canonicalize.cpp).
 std::unique_ptr<Pass> createCanonicalizePass();
+/// "address-constants": a global address whose offset has constant terms
+/// becomes a shared start plus those terms in bytes, which ptxas folds into
+/// the accesses' immediate offsets (AddressConstants.cpp).
+std::unique_ptr<Pass> createAddressConstantsPass();
+/// "wide-stores": two 16-byte global stores of adjacent, 32-byte aligned
+/// bytes become one st.global.v8.b32 where `arch` has it (WideStores.cpp).
+std::unique_ptr<Pass> createWideStoresPass(llvm::StringRef arch = "sm_100a");
 /// "exact-arith": reassociates f32 products of narrow-format values that are
 /// exact, so that shared factors multiply once, and fuses additions of
 /// exact products into fma; no result changes by a bit (ExactArith.cpp).

@@ -170,7 +170,11 @@ void IRGenModule::buildKernelSignature(const ast::FunctionDef &def, ir::Operatio
     types.push_back(evalParamType(*param));
   }
   ctx.frame->dynamicSizes = nullptr;
-  evalKernelDecorator(def, kernel, dynamicSizes);
+  std::vector<std::string> tensors;
+  for (size_t i = 0; i < types.size(); ++i)
+    if (types[i] && types[i]->isTensor())
+      tensors.push_back(def.getParams()[i]->getName().str());
+  evalKernelDecorator(def, kernel, dynamicSizes, tensors);
 
   ir::Block &body = kernel.addRegion().addBlock();
   llvm::StringSet<> names;
@@ -199,7 +203,8 @@ void IRGenModule::buildKernelSignature(const ast::FunctionDef &def, ir::Operatio
 // block= and grid= as (x,y,z) IntTuples; block static, grid over the dynamic
 // sizes.
 void IRGenModule::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
-                                      llvm::ArrayRef<std::string> dynamicSizes) {
+                                      llvm::ArrayRef<std::string> dynamicSizes,
+                                      llvm::ArrayRef<std::string> tensors) {
   const ast::ExprList &decorators = def.getDecorators();
   if (decorators.size() != 1) {
     error(*decorators[1], "a kernel takes exactly one decorator, @kernel(block=..., grid=...)");
@@ -281,7 +286,7 @@ void IRGenModule::evalKernelDecorator(const ast::FunctionDef &def, ir::Operation
       continue;
     }
     if (kw.name == "assume")
-      evalAssumptions(*kw.value, kernel, dynamicSizes);
+      evalAssumptions(*kw.value, kernel, dynamicSizes, tensors);
     else
       shape3(kw.name, *kw.value);
   }

@@ -24,10 +24,14 @@ public:
   void buildKernelSignature(const ast::FunctionDef &def, ir::Operation &kernel);
   /// A kernel parameter's type: a global tensor or a scalar.
   std::optional<ir::Type> evalParamType(const ast::Param &param);
+  /// `dynamicSizes` and `tensors` (the tensor parameters) are what assume=
+  /// may state facts about.
   void evalKernelDecorator(const ast::FunctionDef &def, ir::Operation &kernel,
-                           llvm::ArrayRef<std::string> dynamicSizes);
+                           llvm::ArrayRef<std::string> dynamicSizes,
+                           llvm::ArrayRef<std::string> tensors);
   void evalAssumptions(const ast::Expr &expr, ir::Operation &kernel,
-                       llvm::ArrayRef<std::string> dynamicSizes);
+                       llvm::ArrayRef<std::string> dynamicSizes,
+                       llvm::ArrayRef<std::string> tensors);
   void verifyKernel(const ir::Operation &kernel);
 };
 

@@ -1,7 +1,8 @@
 //===- LaunchChecks.h - What every launcher of a kernel must check --------===//
 //
 // A kernel's code may rely on facts about its launch arguments: each tensor
-// parameter's base address is a multiple of 16 bytes, and each `assume_divby`
+// parameter's base address is a multiple of 16 bytes, or of the larger
+// alignment an `assume_aligned` fact states for it, and each `assume_divby`
 // fact holds for its dynamic size. The emulation's descriptor and the host
 // launcher refuse arguments that break one; both print the checks from here,
 // so they cannot drift apart.
@@ -27,6 +28,10 @@ inline constexpr const char *kSmCountSize = "sm_count";
 
 /// Whether the kernel's grid depends on sm_count().
 bool gridUsesSmCount(const Operation &kernel);
+
+/// The alignment in bytes of the base address of the tensor parameter
+/// `name`: its `assume_aligned` fact's, else kTensorBaseAlignment.
+int64_t tensorBaseAlignment(const Operation &kernel, llvm::StringRef name);
 
 struct LaunchCheck {
   std::string field; // the parameter's name (its field in the argument struct)

@@ -425,11 +425,13 @@ private:
   }
 
   /// mem.load and mem.store: a vector access (`vector = N`) loads or stores
-  /// N 32-bit words.
+  /// N 32-bit words, N = 1, 2 or 4, or a global store 8 (wide-stores).
   void verifyMemAccess(const Operation &op) {
     bool isLoad = op.kind() == OpKind::MemLoad;
     const int64_t *vector = op.get(attr::vector);
-    if (vector && (*vector < 1 || *vector > 4 || *op.get(attr::bits) != 32))
+    bool wide = !isLoad && *op.get(attr::space) == name(MemorySpace::Global);
+    if (vector && ((*vector != 1 && *vector != 2 && *vector != 4 && !(wide && *vector == 8)) ||
+                   *op.get(attr::bits) != 32))
       failAttribute(op, attr::vector);
     unsigned words = vector ? unsigned(*vector) : 1u;
     if (!(isLoad ? expectResults(op, words) : expectOperands(op, 1 + words)))

@@ -2,6 +2,7 @@
 #include "passes/analysis/Divisibility.h"
 
 #include "ir/core/DynamicSizes.h"
+#include "ir/core/LaunchChecks.h"
 
 #include <algorithm>
 #include <bit>
@@ -94,6 +95,15 @@ unsigned Divisibility::compute(const ir::Value *v) {
   }
   case OpKind::BitAnd:
     return std::max(operand(0), operand(1));
+  case OpKind::BaseAddress: {
+    // A tensor parameter starts at a multiple of 16 bytes, or of what an
+    // `assume_aligned` fact states.
+    const ir::Value *tensor = op->operand(0);
+    if (tensor->definingOp() || !tensor->type().isTensor() ||
+        tensor->ownerBlock()->parent()->parent() != &kernel)
+      return 0;
+    return ctz(ir::tensorBaseAlignment(kernel, tensor->nameHint()));
+  }
   case OpKind::Rem:
     // a - (a / b) * b: b's and a's common low zeros survive.
     return std::min(operand(0), operand(1));

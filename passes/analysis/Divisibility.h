@@ -1,10 +1,11 @@
 //===- Divisibility.h - Powers of two that divide integer IR values -------===//
 //
-// An analysis for lower-indexing: how many low bits of an integer value are
-// known to be zero, from constants, the kernel's `assume_divby` facts about
-// its dynamic sizes, loop induction variables (start and step) and the
-// arithmetic between them. Vector accesses are emitted only where this
-// proves the address aligned.
+// An analysis for lower-indexing and wide-stores: how many low bits of an
+// integer value are known to be zero, from constants, the kernel's
+// `assume_divby` facts about its dynamic sizes, the base addresses of tensor
+// parameters (16 bytes, or the kernel's `assume_aligned` facts), loop
+// induction variables (start and step) and the arithmetic between them.
+// Vector accesses are emitted only where this proves the address aligned.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_ANALYSIS_DIVISIBILITY_H

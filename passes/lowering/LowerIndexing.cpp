@@ -732,7 +732,7 @@ private:
   }
 
   /// The tensor-memory address a warp's tcgen05.ld/st of `op` starts at:
-  /// its lane quarter, 32 * (warp % 4) lanes on from the tensor's first,
+  /// its lane quarter, 32 * (warp_idx % 4) lanes on from the tensor's first,
   /// plus the op's "lane" (0 or 16) and "column"; computed before `op`, where
   /// `b` then inserts.
   Value *tmemCopyAddress(ir::Builder &b, Operation &op) {
@@ -751,10 +751,11 @@ private:
     Value *start = startAddress(b, op, op.operand(0), /*swizzled=*/false);
     if (!start)
       return nullptr;
-    Operation &tid = b.create(OpKind::ThreadIdx, loc, {}, {Type::scalar(DataType::I32)});
-    tid.set(attr::dim, int64_t(0));
-    // ((tid / 32) % 4) * 32 << 16, and the first lane and column.
-    Value *warp = binary(b, loc, OpKind::Div, tid.result(), constant(b, loc, DataType::I32, 32));
+    // (warp_idx % 4) * 32 << 16, and the first lane and column. warp_idx
+    // (tid.x / 32 in a one-dimensional block) is the value isel makes
+    // warp-uniform once at the entry, so ptxas keeps the address in a
+    // uniform register instead of moving it there before every tcgen05.ld.
+    Value *warp = b.createValue(OpKind::WarpIdx, loc, Type::scalar(DataType::I32), {});
     Value *quarter = binary(b, loc, OpKind::Rem, warp, constant(b, loc, DataType::I32, 4));
     Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
     Value *offset =

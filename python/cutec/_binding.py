@@ -15,7 +15,8 @@ The rules (docs/python.md says them to users):
 - sizes given by keyword win over inferred ones; two tensors inferring
   different values for a size is an error;
 - each tensor must reach as far as the layout's cosize, start on a 16-byte
-  boundary, and live where the kernel runs; each ``assume=`` fact must hold.
+  boundary (or its ``aligned(T, N)`` assumption's N), and live where the
+  kernel runs; each ``assume=`` fact must hold.
 """
 
 from . import _expr
@@ -70,9 +71,10 @@ def bind(signature, args, kwargs, device_kind):
     scalars = {p.name: _scalar(p, values[p.name]) for p in signature.scalars}
     for p in signature.tensors:
         ptr = tensors[p.name].ptr
-        if ptr % signature.address_alignment:
+        alignment = signature.alignments[p.name]
+        if ptr % alignment:
             raise ValueError(f"{p.name}: the kernel needs its address to be a multiple of "
-                             f"{signature.address_alignment} bytes, got {ptr:#x}")
+                             f"{alignment} bytes, got {ptr:#x}")
     return Binding(sizes, tensors, scalars, device)
 
 

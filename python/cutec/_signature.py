@@ -52,8 +52,12 @@ class Signature:
         self.shared_bytes = description["shared_bytes"]
         self.assumptions = tuple((c["param"], c["divisor"]) for c in description["checks"]
                                  if not c["is_address"])
-        self.address_alignment = max((c["divisor"] for c in description["checks"]
-                                      if c["is_address"]), default=1)
+        # Each tensor's base alignment (16 bytes, or its aligned(T, N)
+        # assumption's); the native launch path checks the largest for all,
+        # and leaves a call it refuses to the per-tensor check of _binding.
+        self.alignments = {c["param"]: c["divisor"] for c in description["checks"]
+                           if c["is_address"]}
+        self.address_alignment = max(self.alignments.values(), default=1)
 
     def __repr__(self):
         lines = [f"kernel {self.name}("]

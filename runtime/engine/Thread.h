@@ -440,8 +440,8 @@ private:
   template <typename T> static constexpr void checkAccessType() {
     static_assert(std::is_trivially_copyable_v<T>, "memory accesses move plain bits");
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
-                      sizeof(T) == 16,
-                  "PTX memory accesses are 1, 2, 4, 8 or 16 bytes");
+                      sizeof(T) == 16 || sizeof(T) == 32,
+                  "PTX memory accesses are 1, 2, 4, 8, 16 or (sm_100's st.global.v8) 32 bytes");
   }
 
   /// Whether the access is aligned and inside the buffer that the previous

@@ -13,7 +13,8 @@
 //   the fp4 conversions but no tensor memory, hence no tcgen05 and no CTA
 //   pairs.
 // - sm_90a (Hopper) has neither the fp4/ue8m0 conversions nor tcgen05; it
-//   alone has the warpgroup MMA (wgmma).
+//   alone has the warpgroup MMA (wgmma), and it lacks the 256-bit global
+//   stores (st.global.v8.b32) of sm_100 and later.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_TARGET_PTX_TARGETS_H
@@ -39,6 +40,8 @@ struct TargetFeatures {
   /// clusterlaunchcontrol.try_cancel / query_cancel (sm_100 on, consumer
   /// Blackwell included).
   bool hasClusterLaunchControl = false;
+  /// 256-bit global stores, st.global.v8.b32 (sm_100 on, PTX ISA 8.8).
+  bool hasWideGlobalStores = false;
   /// tcgen05.mma.kind::i8.
   bool hasMmaKindI8 = false;
   /// The block-scaled MMA spelled .scale_vec::NX (else .block16/.block32).

@@ -116,5 +116,34 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(c.n) + "_K" + std::to_string(c.k);
     });
 
+// nvfp4_gemm assumes aligned(mC, 32) for its 32-byte stores: a C 16 bytes
+// past a 32-byte boundary is refused before the kernel runs.
+TEST(BlockScaledGemmLinked, RefusesACOffTheAssumedAlignment) {
+  test::ScaledGemmProblem p = test::makeScaledGemmProblem(128, 256, 256, test::kNvfp4, 1);
+  std::vector<uint16_t> c(size_t(128) * 256 + 16);
+  auto address = [](const void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); };
+  uint64_t misaligned = (address(c.data()) + 31) / 32 * 32 + 16;
+  rt::MemoryMap memory;
+  for (auto [data, size] : {std::pair<const void *, size_t>{p.a.data(), p.a.size()},
+                            {p.b.data(), p.b.size()},
+                            {p.sfa.data(), p.sfa.size()},
+                            {p.sfb.data(), p.sfb.size()},
+                            {c.data(), c.size() * 2}})
+    ASSERT_TRUE(memory.add(data, size, "buffer"));
+  nvfp4_gemm_Params params{address(p.a.data()),   address(p.b.data()), address(p.sfa.data()),
+                           address(p.sfb.data()), misaligned,          128,
+                           256,                   256};
+  rt::LaunchConfig config;
+  config.grid = nvfp4_gemm_grid(128, 256, 256);
+  config.block = nvfp4_gemm_block();
+  config.dynamicSharedBytes = nvfp4_gemm_shared_bytes;
+  rt::Status status = rt::launch(cutec_kernel_nvfp4_gemm, config, &params, memory);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().find("breaks the kernel's assumption aligned(mC, 32): it is not a "
+                                "multiple of 32 bytes"),
+            std::string::npos)
+      << status.error();
+}
+
 } // namespace
 } // namespace cutec

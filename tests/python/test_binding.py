@@ -1,11 +1,13 @@
 """Arguments are checked before anything runs; each mistake names the
 parameter (the same checks guard a GPU launch)."""
 
+import os
+
 import numpy as np
 import pytest
 
 import cutec
-from conftest import example
+from conftest import ROOT, example
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +107,17 @@ def test_packed_fp4_counts_two_elements_per_byte():
                                          r"K=64, L=1\) but the tensor holds 1"):
         k.emulate(a, np.zeros((128, 32, 1), np.uint8), np.zeros(1, np.uint8),
                   np.zeros(1, np.uint8), np.zeros(128, np.float16))
+
+
+def test_an_assumed_alignment_is_checked_for_its_tensor_only():
+    # aligned(y, 32): y 16 bytes past a 32-byte boundary is refused, x at
+    # any 16-byte boundary is fine.
+    rows = cutec.compile(os.path.join(ROOT, "tests", "lit", "passes", "Inputs",
+                                      "wide-stores.cute"), kernel="rows")
+    backing = np.zeros(32 * 48 + 16, np.float16)
+    skip = ((16 - backing.ctypes.data % 32) % 32) // 2
+    y = backing[skip:skip + 32 * 48].reshape(32, 48)
+    assert y.ctypes.data % 32 == 16
+    with pytest.raises(ValueError, match="y: the kernel needs its address to be a multiple of "
+                                         "32 bytes"):
+        rows.emulate(f32(32, 48), y)

@@ -822,8 +822,9 @@ private:
   }
 
   /// `ld`/`st` of N 32-bit words in global or shared memory: `ld.shared.u32`,
-  /// `st.global.v4.b32`; none when N is not 1, 2 or 4.
-  static std::optional<PtxOpcode> wordsOpcode(bool store, const StateSpace &space, int64_t vector) {
+  /// `st.global.v4.b32`, and `st.global.v8.b32` where the target has it;
+  /// none for other N.
+  std::optional<PtxOpcode> wordsOpcode(bool store, const StateSpace &space, int64_t vector) const {
     switch (vector) {
     case 1:
       return store ? space.storeB32 : space.loadU32;
@@ -831,6 +832,10 @@ private:
       return store ? space.storeV2 : space.loadV2;
     case 4:
       return store ? space.storeV4 : space.loadV4;
+    case 8:
+      if (store && space.space == ir::MemorySpace::Global && target.hasWideGlobalStores)
+        return PtxOpcode::StGlobalV8B32;
+      return std::nullopt;
     default:
       return std::nullopt;
     }
@@ -864,7 +869,8 @@ private:
     std::optional<PtxOpcode> opcode = wordsOpcode(/*store=*/true, *access->second, vector);
     if (access->first != 32 || !opcode) {
       fail(op, "cannot select a vector store of " + llvm::Twine(vector) + " x " +
-                   llvm::Twine(access->first) + " bits to " + access->second->name + " memory");
+                   llvm::Twine(access->first) + " bits to " + access->second->name + " memory" +
+                   (vector == 8 ? " on " + target.arch : ""));
       return;
     }
     emitInst(b, op.loc(), *opcode, {}, in);
