@@ -20,14 +20,17 @@ from timing import cuda_seconds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..")
-SWAP_AB_TILES = ("64x16", "64x32", "64x64", "64x128", "128x64", "128x128")
+SWAP_AB_TILES = ("64x16", "64x32", "64x64", "64x128", "128x64", "128x128",
+                 "64x64_mc2", "64x128_mc2", "128x128_mc2")
 
 # The kernel for M rows: the first row of this table whose bound M is at
 # or below. The swap-AB tiles put B's rows in wgmma's 64-row slot and A's M
 # rows in its N, so that N = 8192 gives one tile per SM up to M = 256;
-# above, hopper_gemm's 128 x 256 tiles fill the GPU.
-CHOICE = ((16, "swap_ab_64x16"), (32, "swap_ab_64x32"), (64, "swap_ab_64x64"),
-          (128, "swap_ab_64x128"), (256, "swap_ab_128x128"))
+# above, hopper_gemm's 128 x 256 tiles fill the GPU. From 64 rows on, the
+# A tile is multicast over pairs of CTAs ("_mc2"), which halves what each
+# SM reads of it from L2.
+CHOICE = ((16, "swap_ab_64x16"), (32, "swap_ab_64x32"), (64, "swap_ab_64x64_mc2"),
+          (128, "swap_ab_64x128_mc2"), (256, "swap_ab_128x128_mc2"))
 
 
 def compile_kernels():
