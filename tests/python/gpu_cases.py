@@ -183,4 +183,9 @@ def cases():
         case(kernel, "hopper_gemm_swap_ab.cute", {}, {"mA": A, "mB": B,
                                                       "mC": np.zeros((M, N), np.float16)},
              ["mC"], kernel=kernel, reference=gemm, tolerance=2e-2)
+    for kernel, (M, N, K) in (("hopper_gemm_swap_ab_fp8_64x16", (16, 256, 512)),
+                              ("hopper_gemm_swap_ab_fp8_128x128_mc2", (130, 264, 272))):
+        case(kernel, "hopper_gemm_swap_ab.cute", {},
+             {"mA": _fp8_e4m3(rng, (M, K)), "mB": _fp8_e4m3(rng, (N, K)),
+              "mC": np.zeros((M, N), np.float16)}, ["mC"], kernel=kernel)
     return out
