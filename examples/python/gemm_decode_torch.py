@@ -8,7 +8,9 @@ torch._scaled_mm: cuBLASLt). Needs an sm_90 GPU (H100/H200).
     PYTHONPATH=build/python python3 examples/python/gemm_decode_torch.py [N K]
 
 C = A @ B.T with A (M, K) and B (N, K) row-major. Each row prints the
-TFLOP/s of every kernel, of the choice by M ("by shape") and of PyTorch.
+TFLOP/s of every kernel, of the choice by M ("by shape") and of PyTorch,
+the choice's share of PyTorch's, and the fastest kernel (what CHOICE
+should pick at that M).
 """
 
 import os
@@ -87,15 +89,19 @@ def main(N, K):
             c = torch.empty(M, N, device="cuda", dtype=torch.float16)
             flops = 2 * M * N * K
             row = [f"{kind} M={M:<4}"]
+            tflops = {}
             for name, fn in (*kernels.items(), ("by shape", linear)):
                 c.zero_()
                 fn(a, b, c)
                 error = ((c.float() - want).abs().max() / want.abs().max()).item()
                 assert error < 1e-2, f"{kind} {name}: error {error}"
-                seconds = cuda_seconds(lambda: fn(a, b, c))
-                row.append(f"{name} {flops / seconds / 1e12:4.0f}")
-            seconds = cuda_seconds(lambda: theirs(c))
-            row.append(f"{peer} {flops / seconds / 1e12:4.0f} TFLOP/s")
+                tflops[name] = flops / cuda_seconds(lambda: fn(a, b, c)) / 1e12
+                row.append(f"{name} {tflops[name]:4.0f}")
+            peer_tflops = flops / cuda_seconds(lambda: theirs(c)) / 1e12
+            fastest = max(kernels, key=tflops.get)
+            share = tflops["by shape"] / peer_tflops
+            row.append(f"{peer} {peer_tflops:4.0f} TFLOP/s; by shape {share:.0%} of {peer}, "
+                       f"fastest {fastest} ({tflops[fastest] / peer_tflops:.0%})")
             print("  ".join(row), flush=True)
 
 
