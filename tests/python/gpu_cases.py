@@ -172,6 +172,22 @@ def cases():
                  kernel=name, scalars={"scale": d ** -0.5},
                  reference=lambda i, d=d, causal=causal: _attention(i, seq, d, causal),
                  tolerance=2e-3)
+    # The swap-AB decode GEMMs (examples/hopper_gemm_swap_ab.cute): 16 rows
+    # of A in 64 x 16 tiles, and ragged M, N and K with A multicast over
+    # clusters of two, in one consumer's 64 x 128 tiles and in the two
+    # consumers' 128 x 128 tiles (the transposed stores clipped to C).
+    for kernel, (M, N, K) in (("hopper_gemm_swap_ab_64x16", (16, 256, 512)),
+                              ("hopper_gemm_swap_ab_64x128_mc2", (100, 328, 200)),
+                              ("hopper_gemm_swap_ab_128x128_mc2", (130, 264, 136))):
+        A, B = _f16(rng, (M, K)), _f16(rng, (N, K))
+        case(kernel, "hopper_gemm_swap_ab.cute", {}, {"mA": A, "mB": B,
+                                                      "mC": np.zeros((M, N), np.float16)},
+             ["mC"], kernel=kernel, reference=gemm, tolerance=2e-2)
+    for kernel, (M, N, K) in (("hopper_gemm_swap_ab_fp8_64x16", (16, 256, 512)),
+                              ("hopper_gemm_swap_ab_fp8_128x128_mc2", (130, 264, 272))):
+        case(kernel, "hopper_gemm_swap_ab.cute", {},
+             {"mA": _fp8_e4m3(rng, (M, K)), "mB": _fp8_e4m3(rng, (N, K)),
+              "mC": np.zeros((M, N), np.float16)}, ["mC"], kernel=kernel)
     # The line-by-line port of CUTLASS's CuTe DSL Hopper GEMM, on a batch of
     # two with M and N not multiples of its 128 x 256 tile; the tensors are
     # the (M, K, L):(K, 1, M*K) memory images.
