@@ -34,12 +34,17 @@ SWAP_AB_TILES = {
     "fp8": ("64x16", "64x32", "64x64_mc2", "64x128_mc2", "128x128_mc2"),
 }
 
-# The kernel for M rows: the first entry whose bound is at or above M. The
-# swap-AB tiles put B's rows in wgmma's 64-row slot and A's M rows in its
-# N, so that N = 8192 gives one tile per SM up to M = 256; above, the
-# large GEMMs' 128 x 256 tiles fill the GPU.
-CHOICE = ((16, "swap_ab_64x16"), (32, "swap_ab_64x32"), (64, "swap_ab_64x64_mc2"),
-          (128, "swap_ab_64x128_mc2"), (256, "swap_ab_128x128_mc2"))
+# The kernel for M rows, per input type: the first entry whose bound is at
+# or above M (the fastest on an H200 at N = K = 8192). The swap-AB tiles put
+# B's rows in wgmma's 64-row slot and A's M rows in its N, so that N = 8192
+# gives one tile per SM up to M = 256; above, the large GEMMs' 128 x 256
+# tiles fill the GPU.
+CHOICE = {
+    "f16": ((16, "swap_ab_64x16"), (32, "swap_ab_64x32"), (64, "hopper_gemm_decode"),
+            (128, "swap_ab_64x128"), (256, "swap_ab_128x128")),
+    "fp8": ((16, "swap_ab_64x16"), (32, "swap_ab_64x32"), (64, "swap_ab_64x64_mc2"),
+            (128, "swap_ab_64x128_mc2"), (256, "swap_ab_128x128_mc2")),
+}
 
 
 def compile_kernels(kind):
@@ -55,8 +60,8 @@ def compile_kernels(kind):
     return kernels, kernels[large]
 
 
-def by_shape(kernels, large, M):
-    for rows, name in CHOICE:
+def by_shape(kind, kernels, large, M):
+    for rows, name in CHOICE[kind]:
         if M <= rows:
             return kernels[name]
     return large
@@ -82,7 +87,7 @@ def main(N, K):
         kernels, large = compile_kernels(kind)
 
         def linear(a, b, c):
-            by_shape(kernels, large, a.shape[0])(a, b, c)
+            by_shape(kind, kernels, large, a.shape[0])(a, b, c)
 
         for M in (16, 32, 64, 128, 256, 512):
             a, b, want, theirs = operands(kind, M, N, K)
