@@ -324,6 +324,14 @@ static std::vector<llvm::StringRef> layoutKeywords(llvm::StringRef function) {
 }
 
 SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
+  // make_layout's shape and stride may hold run-time i32s (a size loaded
+  // from memory): they become run-time extents of the layout.
+  if (name == "make_layout") {
+    for (SemaValue &arg : site.args)
+      arg = withRunTimeExtents(arg, site.loc());
+    for (CallSite::Keyword &kw : site.keywords)
+      kw.value = withRunTimeExtents(kw.value, site.loc());
+  }
   std::vector<LayoutValue> args;
   for (size_t i = 0; i < site.args.size(); ++i) {
     std::optional<LayoutValue> lv = layoutArgument(site.args[i]);
