@@ -151,38 +151,7 @@ ir::Builder *IRGenBase::requireBuilder(llvm::SMLoc loc, const llvm::Twine &what)
   return nullptr;
 }
 
-/// The run-time extent that `symbol` names in `extents` and that is not
-/// visible at `b`'s insertion point: defined in a region that does not
-/// enclose it.
-static ir::Value *outOfScope(const ir::Builder &b, const llvm::StringMap<ir::Value *> &extents,
-                             llvm::StringRef symbol) {
-  auto it = extents.find(symbol);
-  if (it == extents.end())
-    return nullptr;
-  const ir::Value *value = it->second;
-  const ir::Block *home =
-      value->definingOp() ? value->definingOp()->parentBlock() : value->ownerBlock();
-  for (const ir::Block *at = b.insertionBlock(); at;) {
-    if (at == home)
-      return nullptr;
-    const ir::Operation *parent = at->parent() ? at->parent()->parent() : nullptr;
-    at = parent ? parent->parentBlock() : nullptr;
-  }
-  return it->second;
-}
-
-static const char *const kOutOfScope =
-    "a run-time extent of this layout (a size or stride it was made from) was computed inside a "
-    "run-time if or loop that has ended; make the layout where the value is";
-
 ir::Value *IRGenBase::materialize(const IntExpr &e, llvm::SMLoc loc) {
-  std::vector<std::string> symbols;
-  e.collectSymbols(symbols);
-  for (const std::string &symbol : symbols)
-    if (outOfScope(*ctx.builder, ctx.runTimeExtents, symbol)) {
-      error(loc, kOutOfScope);
-      return nullptr;
-    }
   ir::Value *v = ir::materialize(*ctx.builder, loc, e, [&](llvm::StringRef name) -> ir::Value * {
     for (const llvm::StringMap<ir::Value *> *names : {&ctx.dynamicSizeArgs, &ctx.runTimeExtents})
       if (auto it = names->find(name); it != names->end())
@@ -214,22 +183,6 @@ SemaValue IRGenBase::withRunTimeExtents(const SemaValue &v, llvm::SMLoc loc) {
   bind.set(ir::attr::symbol, symbol);
   ctx.runTimeExtents[symbol] = v.irValue();
   return SemaValue::integer(IntExpr::symbol(symbol));
-}
-
-bool IRGenBase::extentsInScope(const Layout &layout, llvm::SMLoc loc, llvm::SMRange range) {
-  std::vector<std::string> symbols;
-  for (const IntTuple *t : {&layout.shape, &layout.stride}) {
-    std::vector<IntTuple> leaves;
-    flattenInto(*t, leaves);
-    for (const IntTuple &leaf : leaves)
-      leaf.leaf().collectSymbols(symbols);
-  }
-  for (const std::string &symbol : symbols)
-    if (outOfScope(*ctx.builder, ctx.runTimeExtents, symbol)) {
-      error(loc, kOutOfScope, {range});
-      return false;
-    }
-  return true;
 }
 
 ir::Value *IRGenBase::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange range,

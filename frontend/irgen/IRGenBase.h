@@ -188,12 +188,10 @@ public:
   /// `v` with each run-time i32 in it (the value or a tuple's element) a
   /// run-time extent: the layout symbol `?N`, bound to the value by a
   /// `cute.runtime_extent`, so that a layout may hold it (make_layout,
-  /// make_tensor).
+  /// make_tensor). A layout cannot leave the run-time branch or loop that
+  /// made it (a variable keeps one layout), so the value is in scope
+  /// wherever the layout is used.
   SemaValue withRunTimeExtents(const SemaValue &v, llvm::SMLoc loc);
-  /// Whether every run-time extent in `layout` is a value at the builder's
-  /// insertion point (not one computed in a run-time branch or loop that has
-  /// ended); reports at `loc` when not.
-  bool extentsInScope(const Layout &layout, llvm::SMLoc loc, llvm::SMRange range);
   /// The builder, or an error saying `what` needs a kernel.
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
   /// Whether the built-in call is inside a kernel (an error otherwise).

@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-
 namespace cutec {
 
 bool IRGenBuiltins::isBuiltinName(llvm::StringRef name) {
@@ -49,8 +48,8 @@ static bool isSharedElement(const SemaValue &v, llvm::function_ref<bool(ir::Data
 }
 
 static bool isMbarrier(const SemaValue &v) {
-  return isSharedElement(
-      v, [](ir::DataType t) { return ir::bitWidth(t) == 64 && ir::isInteger(t); });
+  return isSharedElement(v,
+                         [](ir::DataType t) { return ir::bitWidth(t) == 64 && ir::isInteger(t); });
 }
 
 static bool isTensorIn(const SemaValue &v, std::optional<ir::MemorySpace> space) {
@@ -114,8 +113,8 @@ bool IRGenBuiltins::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   for (const CallSite::Keyword &kw : site.keywords) {
     size_t i = size_t(sig.find(kw.name));
     if (bound[i]) {
-      error(kw.nameRange.Start,
-            "'" + builtin.spelling + "' got argument '" + kw.name + "' twice", {kw.nameRange});
+      error(kw.nameRange.Start, "'" + builtin.spelling + "' got argument '" + kw.name + "' twice",
+            {kw.nameRange});
       return false;
     }
     bound[i] = kw.value;
@@ -125,7 +124,8 @@ bool IRGenBuiltins::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const BuiltinParam &p = sig.params[i];
     if (!bound[i] && !p.optional) {
-      error(site.loc(), "missing argument '" + p.name + "' in the call to '" + builtin.spelling + "'",
+      error(site.loc(),
+            "missing argument '" + p.name + "' in the call to '" + builtin.spelling + "'",
             {site.range()});
       return false;
     }
@@ -202,8 +202,9 @@ SemaValue IRGenBuiltins::invokeBuiltin(llvm::StringRef name, CallSite &site,
                                        std::vector<SemaValue> args) {
   const BuiltinInfo *builtin = findBuiltin(name);
   if (!builtin)
-    return error(site.loc(), "internal error: '" + site.callee + "' needs the built-in '" + name +
-                                 "', which this build lacks",
+    return error(site.loc(),
+                 "internal error: '" + site.callee + "' needs the built-in '" + name +
+                     "', which this build lacks",
                  {site.range()});
   CallSite inner{site.call, std::move(args), {}, builtin->spelling, nullptr, {}, std::nullopt};
   if (!bindArguments(*builtin, inner))
@@ -323,6 +324,19 @@ static std::vector<llvm::StringRef> layoutKeywords(llvm::StringRef function) {
   return names;
 }
 
+/// The first element of `v` (depth first) that is neither an integer nor a
+/// tuple; null when there is none.
+static const SemaValue *firstNonInteger(const SemaValue &v) {
+  if (v.is(SemaValue::Kind::Int))
+    return nullptr;
+  if (!v.is(SemaValue::Kind::Tuple))
+    return &v;
+  for (const SemaValue &e : v.elements())
+    if (const SemaValue *bad = firstNonInteger(e))
+      return bad;
+  return nullptr;
+}
+
 SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
   // make_layout's shape and stride may hold run-time i32s (a size loaded
   // from memory): they become run-time extents of the layout.
@@ -335,6 +349,14 @@ SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site)
   std::vector<LayoutValue> args;
   for (size_t i = 0; i < site.args.size(); ++i) {
     std::optional<LayoutValue> lv = layoutArgument(site.args[i]);
+    if (!lv && name == "make_layout")
+      return error(
+          site.argExpr(i),
+          "argument " + llvm::Twine(i + 1) +
+              " of 'make_layout' holds integers, known at compile "
+              "time or run-time i32 values, not " +
+              (firstNonInteger(site.args[i]) ? *firstNonInteger(site.args[i]) : site.args[i])
+                  .describe());
     if (!lv)
       return error(site.argExpr(i), "argument " + llvm::Twine(i + 1) + " of '" + name +
                                         "' must be known at compile time (an integer, a tuple "
