@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+
 namespace cutec {
 
 bool IRGenBuiltins::isBuiltinName(llvm::StringRef name) {
@@ -48,8 +49,8 @@ static bool isSharedElement(const SemaValue &v, llvm::function_ref<bool(ir::Data
 }
 
 static bool isMbarrier(const SemaValue &v) {
-  return isSharedElement(v,
-                         [](ir::DataType t) { return ir::bitWidth(t) == 64 && ir::isInteger(t); });
+  return isSharedElement(
+      v, [](ir::DataType t) { return ir::bitWidth(t) == 64 && ir::isInteger(t); });
 }
 
 static bool isTensorIn(const SemaValue &v, std::optional<ir::MemorySpace> space) {
@@ -113,8 +114,8 @@ bool IRGenBuiltins::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   for (const CallSite::Keyword &kw : site.keywords) {
     size_t i = size_t(sig.find(kw.name));
     if (bound[i]) {
-      error(kw.nameRange.Start, "'" + builtin.spelling + "' got argument '" + kw.name + "' twice",
-            {kw.nameRange});
+      error(kw.nameRange.Start,
+            "'" + builtin.spelling + "' got argument '" + kw.name + "' twice", {kw.nameRange});
       return false;
     }
     bound[i] = kw.value;
@@ -124,8 +125,7 @@ bool IRGenBuiltins::bindArguments(const BuiltinInfo &builtin, CallSite &site) {
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const BuiltinParam &p = sig.params[i];
     if (!bound[i] && !p.optional) {
-      error(site.loc(),
-            "missing argument '" + p.name + "' in the call to '" + builtin.spelling + "'",
+      error(site.loc(), "missing argument '" + p.name + "' in the call to '" + builtin.spelling + "'",
             {site.range()});
       return false;
     }
@@ -202,9 +202,8 @@ SemaValue IRGenBuiltins::invokeBuiltin(llvm::StringRef name, CallSite &site,
                                        std::vector<SemaValue> args) {
   const BuiltinInfo *builtin = findBuiltin(name);
   if (!builtin)
-    return error(site.loc(),
-                 "internal error: '" + site.callee + "' needs the built-in '" + name +
-                     "', which this build lacks",
+    return error(site.loc(), "internal error: '" + site.callee + "' needs the built-in '" + name +
+                                 "', which this build lacks",
                  {site.range()});
   CallSite inner{site.call, std::move(args), {}, builtin->spelling, nullptr, {}, std::nullopt};
   if (!bindArguments(*builtin, inner))

@@ -32,17 +32,17 @@ static SemaValue pointer(const SemaValue &tensor, SemaValue offset) {
 // same memory.
 SemaValue IRGenTensor::iteratorOf(const SemaValue &tensor, const ast::Expr &expr) {
   if (!isViewInMemory(tensor))
-    return error(expr,
-                 "only a tensor in memory has an iterator, not " + tensor.describe() +
-                     (isFragment(tensor) ? "; rearrange a register fragment with a layout function "
-                                           "(composition, logical_divide, ...)"
-                                         : ""));
+    return error(expr, "only a tensor in memory has an iterator, not " + tensor.describe() +
+                           (isFragment(tensor)
+                                ? "; rearrange a register fragment with a layout function "
+                                  "(composition, logical_divide, ...)"
+                                : ""));
   return pointer(tensor, SemaValue::integer(IntExpr(0)));
 }
 
 static bool isInteger(const SemaValue &v) {
-  return v.is(SemaValue::Kind::Int) || (v.is(SemaValue::Kind::RunTime) && v.type().isScalar() &&
-                                        ir::isInteger(v.type().element()));
+  return v.is(SemaValue::Kind::Int) ||
+         (v.is(SemaValue::Kind::RunTime) && v.type().isScalar() && ir::isInteger(v.type().element()));
 }
 
 // iterator + n, n + iterator, iterator - n: an element offset, compile-time
@@ -54,13 +54,12 @@ SemaValue IRGenTensor::pointerArithmetic(ast::BinaryOp op, const SemaValue &lhs,
   const SemaValue &n = left ? rhs : lhs;
   const ast::Expr &nExpr = left ? site.rhs : site.lhs;
   if (isPointer(n) || !(op == ast::BinaryOp::Add || (op == ast::BinaryOp::Sub && left)))
-    return error(site.opLoc,
-                 "an iterator takes `+ n` and `- n` of an integer n (an element "
-                 "offset), nothing else",
+    return error(site.opLoc, "an iterator takes `+ n` and `- n` of an integer n (an element "
+                             "offset), nothing else",
                  {site.range()});
   if (!isInteger(n))
-    return error(nExpr,
-                 "an iterator's offset is an integer number of elements, not " + n.describe());
+    return error(nExpr, "an iterator's offset is an integer number of elements, not " +
+                            n.describe());
   const SemaValue &offset = *ptr.field("_offset");
   SemaValue sum;
   if (offset.is(SemaValue::Kind::Int) && n.is(SemaValue::Kind::Int)) {
@@ -73,9 +72,9 @@ SemaValue IRGenTensor::pointerArithmetic(ast::BinaryOp op, const SemaValue &lhs,
       return SemaValue::poison();
     if (b->type() != ir::Type::scalar(ir::DataType::I32))
       return error(nExpr, "an iterator's run-time offset is an i32, not " + n.describe());
-    sum = SemaValue::runTime(
-        ctx.builder->createValue(op == ast::BinaryOp::Add ? ir::OpKind::Add : ir::OpKind::Sub,
-                                 site.opLoc, ir::Type::scalar(ir::DataType::I32), {a, b}));
+    sum = SemaValue::runTime(ctx.builder->createValue(
+        op == ast::BinaryOp::Add ? ir::OpKind::Add : ir::OpKind::Sub, site.opLoc,
+        ir::Type::scalar(ir::DataType::I32), {a, b}));
   }
   return ptr.withField("_offset", std::move(sum));
 }
@@ -166,7 +165,8 @@ SemaValue IRGenTensor::makeTensor(CallSite &site) {
       return error(site.loc(),
                    "the view reaches past the tensor it is made from: offset " + start.str() +
                        " plus the cosize " + cosize(*layout).str() + " of " + layout->str() +
-                       " exceeds the cosize " + have.str() + " of " + tensor.type().str(),
+                       " exceeds the cosize " + have.str() + " of " +
+                       tensor.type().str(),
                    {site.range()});
   }
   const ir::Type &type = tensor.type();
@@ -238,15 +238,16 @@ SemaValue IRGenTensor::recastTensor(CallSite &site) {
   ir::DataType from = tensor.type().element(), to = site.bound[1].dataType();
   const int64_t oldBits = ir::bitWidth(from), newBits = ir::bitWidth(to);
   if (oldBits % newBits && newBits % oldBits)
-    return error(site.boundExpr(1, "dtype"), "cannot recast " + ir::name(from) + " (" +
-                                                 llvm::Twine(oldBits) + " bits) as " +
-                                                 ir::name(to) + " (" + llvm::Twine(newBits) +
-                                                 " bits): one width must divide the other");
+    return error(site.boundExpr(1, "dtype"),
+                 "cannot recast " + ir::name(from) + " (" + llvm::Twine(oldBits) + " bits) as " +
+                     ir::name(to) + " (" + llvm::Twine(newBits) +
+                     " bits): one width must divide the other");
   if (newBits > oldBits)
     if (std::optional<std::string> problem =
             inexactUpcast(tensor.type().tensorLayout(), newBits / oldBits))
       return error(site.loc(),
-                   "cannot recast " + tensor.type().str() + " as " + ir::name(to) + ": " + *problem,
+                   "cannot recast " + tensor.type().str() + " as " + ir::name(to) + ": " +
+                       *problem,
                    {site.range()});
   llvm::Expected<LayoutValue> recast = callLayoutFunction(
       "recast", {tensor.type().tensorLayout(), IntTuple(oldBits), IntTuple(newBits)});

@@ -64,16 +64,15 @@ private:
   bool expectOperands(const Operation &op, size_t n) {
     if (op.operands().size() == n)
       return true;
-    fail(op,
-         "expected " + llvm::Twine(n) + " operand(s), found " + llvm::Twine(op.operands().size()));
+    fail(op, "expected " + llvm::Twine(n) + " operand(s), found " +
+                 llvm::Twine(op.operands().size()));
     return false;
   }
 
   bool expectResults(const Operation &op, size_t n) {
     if (op.results().size() == n)
       return true;
-    fail(op,
-         "expected " + llvm::Twine(n) + " result(s), found " + llvm::Twine(op.results().size()));
+    fail(op, "expected " + llvm::Twine(n) + " result(s), found " + llvm::Twine(op.results().size()));
     return false;
   }
 
@@ -98,13 +97,13 @@ private:
     const Type &from = op.operand(0)->type(), &to = op.result()->type();
     if (from.isScalar() && to.isScalar())
       return;
-    bool fragments =
-        from.isTensor() && to.isTensor() && from.memorySpace() == MemorySpace::Register &&
-        to.memorySpace() == MemorySpace::Register && from.tensorLayout() == to.tensorLayout();
+    bool fragments = from.isTensor() && to.isTensor() &&
+                     from.memorySpace() == MemorySpace::Register &&
+                     to.memorySpace() == MemorySpace::Register &&
+                     from.tensorLayout() == to.tensorLayout();
     if (!fragments)
       fail(op, "converts a scalar to a scalar, or a register fragment to one of the same layout; "
-               "found " +
-                   from.str() + " to " + to.str());
+               "found " + from.str() + " to " + to.str());
   }
 
   static bool isHalf(const Type &t) { return t.isScalar() && bitWidth(t.element()) == 16; }
@@ -347,7 +346,8 @@ private:
         fail(op, "maps a u32 shared address to CTA rank (i32)'s u32 .shared::cluster address");
       break;
     case OpKind::GlobalTensor:
-      if (op.operand(0)->type() != Type::scalar(DataType::I64) || !op.result()->type().isTensor() ||
+      if (op.operand(0)->type() != Type::scalar(DataType::I64) ||
+          !op.result()->type().isTensor() ||
           op.result()->type().memorySpace() != MemorySpace::Global)
         fail(op, "takes an i64 global address to a global tensor");
       break;
@@ -433,8 +433,7 @@ private:
              (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
          (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
       fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-               "or a global tensor at an i32 offset (in the view's elements), keeping its memory "
-               "space (a dsmem view of "
+               "or a global tensor at an i32 offset (in the view's elements), keeping its memory space (a dsmem view of "
                "a shared allocation adds an i32 CTA rank)");
   }
 

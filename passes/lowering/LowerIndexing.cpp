@@ -24,9 +24,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/core/WarpMatrix.h"
-#include "passes/Passes.h"
 #include "passes/analysis/Divisibility.h"
 #include "passes/lowering/MaterializeOffset.h"
+#include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -217,8 +217,8 @@ private:
     }
     if (!alloc) {
       b.setInsertionPoint(*kernel.regions()[0]->front().operations().front());
-      return address = b.createValue(OpKind::BaseAddress, kernel.loc(), Type::scalar(DataType::U64),
-                                     {base});
+      return address = b.createValue(OpKind::BaseAddress, kernel.loc(),
+                                     Type::scalar(DataType::U64), {base});
     }
     b.setInsertionPoint(**std::next(alloc->position()));
     return address = b.createValue(OpKind::BaseAddress, alloc->loc(), Type::scalar(DataType::U32),
@@ -290,7 +290,8 @@ private:
       return binary(b, loc, OpKind::Add, baseAddress(view.operand(0)), cells);
     }
     unsigned bits = ir::bitWidth(type.element());
-    DataType word = type.memorySpace() == ir::MemorySpace::Global ? DataType::I64 : DataType::U32;
+    DataType word =
+        type.memorySpace() == ir::MemorySpace::Global ? DataType::I64 : DataType::U32;
     Value *bytes;
     if (word == DataType::I64) {
       // A 4-bit element's byte is its offset halved, in 32 bits: widening
@@ -540,7 +541,8 @@ private:
     for (int64_t at = 0; at < n * bits / 8; at += width) {
       Value *address = addressAt(b, loc, view, *first, at);
       llvm::SmallVector<Type, 4> results(width / 4, Type::scalar(DataType::U32));
-      Operation &load = memOp(b, loc, OpKind::MemLoad, {address}, results, 32, type.memorySpace());
+      Operation &load =
+          memOp(b, loc, OpKind::MemLoad, {address}, results, 32, type.memorySpace());
       load.set(attr::vector, int64_t(width / 4));
       for (const auto &r : load.results())
         words.push_back(r.get());
@@ -628,8 +630,9 @@ private:
         return false;
       storeWords(b, op, *view, *first, *regs, width);
       stored = *n;
-    } else if (int64_t run = op.operand(0)->type().isTensor() ? contiguousRun(*view, *n) : 1;
-               run > 1) {
+    }
+    else if (int64_t run = op.operand(0)->type().isTensor() ? contiguousRun(*view, *n) : 1;
+             run > 1) {
       if (!storeRuns(b, op, *view, *regs, run))
         return false;
       stored = *n;
@@ -766,9 +769,9 @@ private:
     Value *lanes = binary(b, loc, OpKind::Mul, quarter, constant(b, loc, DataType::I32, 32 << 16));
     Value *offset =
         constant(b, loc, DataType::I32, (*op.get(attr::lane) << 16) + *op.get(attr::column));
-    return binary(
-        b, loc, OpKind::Add, start,
-        cast(b, loc, OpKind::Bitcast, binary(b, loc, OpKind::Add, lanes, offset), DataType::U32));
+    return binary(b, loc, OpKind::Add, start,
+                  cast(b, loc, OpKind::Bitcast, binary(b, loc, OpKind::Add, lanes, offset),
+                       DataType::U32));
   }
 
   /// Copies the form attributes of a tmem_load/tmem_store to its words op.
@@ -1010,9 +1013,8 @@ private:
     if (!bAddress)
       return false;
     operands.append({bAddress, op.operand(3)});
-    Operation &mma =
-        b.create(OpKind::Wgmma, op.loc(), operands,
-                 std::vector<Type>(words, Type::scalar(halves ? DataType::U32 : element)));
+    Operation &mma = b.create(OpKind::Wgmma, op.loc(), operands,
+                              std::vector<Type>(words, Type::scalar(halves ? DataType::U32 : element)));
     for (const auto &[key, value] : op.attributes())
       mma.setAttr(key, value);
     Registers results;

@@ -37,10 +37,8 @@ ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, 
     return v;
   });
   if (!value)
-    context.error(
-        loc,
-        "the offset " + expr.str() + " uses '" + unbound +
-            "', which is neither a dynamic size of the kernel, a run-time extent nor a coordinate");
+    context.error(loc, "the offset " + expr.str() + " uses '" + unbound +
+                           "', which is neither a dynamic size of the kernel, a run-time extent nor a coordinate");
   return value;
 }
 

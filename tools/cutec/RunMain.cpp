@@ -25,8 +25,7 @@ cl::list<std::string> runSizes("D", cl::Prefix, cl::desc("Value of a dynamic siz
                                cl::value_desc("NAME=VALUE"), cl::cat(cutecCategory));
 cl::list<std::string> runArgs("arg", cl::desc("Input tensor: --arg mA=a.npy"),
                               cl::value_desc("NAME=FILE.npy"), cl::cat(cutecCategory));
-cl::list<std::string> runOuts("out",
-                              cl::desc("Output tensor written after the run: --out mC=c.npy"),
+cl::list<std::string> runOuts("out", cl::desc("Output tensor written after the run: --out mC=c.npy"),
                               cl::value_desc("NAME=FILE.npy"), cl::cat(cutecCategory));
 cl::list<std::string> runBuffers("buffer",
                                  cl::desc("Global memory no parameter names, from a file (a "

@@ -13,19 +13,19 @@
 // Only the fp4 conversion needs a b8 operand; it unpacks the low byte.
 //
 //===----------------------------------------------------------------------===//
-#include "target/ptx/isel/InstructionSelection.h"
-#include "ir/core/DynamicSizes.h"
-#include "passes/Passes.h"
-#include "passes/analysis/NonNegative.h"
-#include "target/ptx/Targets.h"
 #include "target/ptx/isel/IselAsync.h"
 #include "target/ptx/isel/IselAtomic.h"
 #include "target/ptx/isel/IselCluster.h"
 #include "target/ptx/isel/IselMath.h"
 #include "target/ptx/isel/IselNarrow.h"
+#include "target/ptx/Targets.h"
 #include "target/ptx/isel/IselTcgen05.h"
 #include "target/ptx/isel/IselWarp.h"
 #include "target/ptx/isel/IselWgmma.h"
+#include "ir/core/DynamicSizes.h"
+#include "passes/analysis/NonNegative.h"
+#include "passes/Passes.h"
+#include "target/ptx/isel/InstructionSelection.h"
 
 #include "target/ptx/MachineBuilder.h"
 #include "target/ptx/MachineTypes.h"
@@ -117,8 +117,7 @@ public:
       return;
     NonNegative nonNegative(kernel);
     ir::walk(kernel, [&](Operation &op) {
-      if ((op.kind() == OpKind::Div || op.kind() == OpKind::Rem) &&
-          nonNegative.known(op.operand(0)))
+      if ((op.kind() == OpKind::Div || op.kind() == OpKind::Rem) && nonNegative.known(op.operand(0)))
         nonNegativeDividends.insert(&op);
       for (const Value *v : op.operands())
         if (const Operation *def = v->definingOp(); def && def->kind() == OpKind::MemAtomic)
@@ -179,8 +178,8 @@ private:
       PtxOpcode load = isTensor                                 ? PtxOpcode::LdParamU64
                        : arg->type().element() == DataType::F32 ? PtxOpcode::LdParamF32
                                                                 : PtxOpcode::LdParamU32;
-      Operation &param =
-          emitInst(b, kernel.loc(), load, {isTensor ? DataType::U64 : arg->type().element()});
+      Operation &param = emitInst(b, kernel.loc(), load,
+                                  {isTensor ? DataType::U64 : arg->type().element()});
       param.set(ir::attr::param, arg->nameHint());
       machine[arg.get()] = isTensor ? emitValue(b, kernel.loc(), PtxOpcode::CvtaToGlobalU64,
                                                 DataType::U64, {param.result()})
@@ -430,7 +429,8 @@ private:
   Value *divideByPowerOfTwo(ir::Builder &b, const Operation &op, DataType type, Value *x) {
     std::optional<int64_t> divisor = ir::intConstantOf(op.operand(1));
     if ((op.kind() != OpKind::Div && op.kind() != OpKind::Rem) || type != DataType::I32 ||
-        !divisor || *divisor < 2 || *divisor > (int64_t(1) << 30) || (*divisor & (*divisor - 1)))
+        !divisor || *divisor < 2 || *divisor > (int64_t(1) << 30) ||
+        (*divisor & (*divisor - 1)))
       return nullptr;
     llvm::SMLoc loc = op.loc();
     int64_t k = llvm::Log2_64(uint64_t(*divisor));
@@ -489,11 +489,11 @@ private:
     // Equality does not depend on the signedness: u32 uses the s32 forms.
     bool equality = predicate && (*predicate == "eq" || *predicate == "ne");
     const char *suffix = type == DataType::I32 || (type == DataType::U32 && equality) ? ".s32"
-                         : type == DataType::U32                                      ? ".u32"
-                         : type == DataType::F32                                      ? ".f32"
-                         : type == DataType::F16                                      ? ".f16"
-                         : type == DataType::BF16                                     ? ".bf16"
-                                                                                      : nullptr;
+                         : type == DataType::U32                                     ? ".u32"
+                         : type == DataType::F32                                     ? ".f32"
+                         : type == DataType::F16                                     ? ".f16"
+                         : type == DataType::BF16                                    ? ".bf16"
+                                                                                     : nullptr;
     // Python's float comparisons are PTX's ordered ones (false when an
     // operand is NaN) except `!=`, which is the unordered `neu`.
     std::string cmp = predicate ? *predicate : "";
@@ -576,8 +576,8 @@ private:
     const std::string *rounding = op.get(ir::attr::rounding);
     if (!rounding || *rounding == "rn")
       return true;
-    return fail(op,
-                "only round-to-nearest-even conversions are supported, not '" + *rounding + "'");
+    return fail(op, "only round-to-nearest-even conversions are supported, not '" + *rounding +
+                        "'");
   }
 
   /// `arith.convert_x2 lo, hi {to}`: cvt.rn.{f16x2,bf16x2}.f32 (sm_80 and
@@ -658,8 +658,8 @@ private:
       return v;
     if (!target.hasFp4AndUe8m0Conversions &&
         (from == DataType::F4E2M1 || from == DataType::UE8M0)) {
-      Value *f32 =
-          from == DataType::F4E2M1 ? decodeE2m1(b, op.loc(), v) : decodeUe8m0(b, op.loc(), v);
+      Value *f32 = from == DataType::F4E2M1 ? decodeE2m1(b, op.loc(), v)
+                                             : decodeUe8m0(b, op.loc(), v);
       return convert(b, op, f32, DataType::F32, to);
     }
     if (ir::isStorageOnlyFloat(from))
@@ -741,10 +741,11 @@ private:
        PtxOpcode::StSharedB16, PtxOpcode::StSharedB32, PtxOpcode::StSharedB64,
        PtxOpcode::StSharedF32, PtxOpcode::StSharedV2B32, PtxOpcode::StSharedV4B32},
       {ir::MemorySpace::ClusterShared, "shared::cluster", PtxOpcode::LdSharedClusterU8,
-       PtxOpcode::LdSharedClusterU16, PtxOpcode::LdSharedClusterU32, PtxOpcode::LdSharedClusterU64,
-       PtxOpcode::LdSharedClusterF32, PtxOpcode::LdSharedClusterV2U32,
-       PtxOpcode::LdSharedClusterV4U32, PtxOpcode::StSharedClusterB8, PtxOpcode::StSharedClusterB16,
-       PtxOpcode::StSharedClusterB32, PtxOpcode::StSharedClusterB64, PtxOpcode::StSharedClusterF32,
+       PtxOpcode::LdSharedClusterU16, PtxOpcode::LdSharedClusterU32,
+       PtxOpcode::LdSharedClusterU64, PtxOpcode::LdSharedClusterF32,
+       PtxOpcode::LdSharedClusterV2U32, PtxOpcode::LdSharedClusterV4U32,
+       PtxOpcode::StSharedClusterB8, PtxOpcode::StSharedClusterB16, PtxOpcode::StSharedClusterB32,
+       PtxOpcode::StSharedClusterB64, PtxOpcode::StSharedClusterF32,
        PtxOpcode::StSharedClusterV2B32, PtxOpcode::StSharedClusterV4B32},
   };
 
@@ -787,11 +788,11 @@ private:
     llvm::SMLoc loc = op.loc();
     const int64_t *offset = op.get<int64_t>(ir::attr::offset);
     // The mode's text spells the opcode: shfl.sync.bfly.b32.
-    return emitValue(b, loc, ptx::opcodeNamed("shfl.sync." + *op.get(ir::attr::mode) + ".b32"),
-                     machineType(type),
-                     {in[0], offset ? immediate32(b, loc, *offset) : in[1],
-                      immediate32(b, loc, *op.get(ir::attr::clamp)),
-                      immediate32(b, loc, 0xFFFFFFFF)});
+    return emitValue(
+        b, loc, ptx::opcodeNamed("shfl.sync." + *op.get(ir::attr::mode) + ".b32"),
+        machineType(type),
+        {in[0], offset ? immediate32(b, loc, *offset) : in[1],
+         immediate32(b, loc, *op.get(ir::attr::clamp)), immediate32(b, loc, 0xFFFFFFFF)});
   }
 
   /// `nvgpu.stmatrix_words`/`ldmatrix_words {num, trans}`: stmatrix or
@@ -857,7 +858,8 @@ private:
   }
 
   /// `mem.store {bits = 32, vector = N}`: N u32 words in one access.
-  void storeWords(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in, int64_t vector) {
+  void storeWords(ir::Builder &b, const Operation &op, llvm::ArrayRef<Value *> in,
+                  int64_t vector) {
     auto access = memoryAccess(op);
     if (!access)
       return;
@@ -925,8 +927,7 @@ public:
         continue;
       const ir::Type &type = alloc->result()->type();
       int64_t elementBytes = std::max<int64_t>(1, ir::bitWidth(type.element()) / 8);
-      int64_t bytes =
-          (cosize(type.tensorLayout()).staticValue() * ir::bitWidth(type.element()) + 7) / 8;
+      int64_t bytes = (cosize(type.tensorLayout()).staticValue() * ir::bitWidth(type.element()) + 7) / 8;
       bounds.push_back(IntTuple::tuple({IntTuple(*alloc->get<int64_t>(ir::attr::offset)),
                                         IntTuple(bytes), IntTuple(elementBytes)}));
       std::replace(name.begin(), name.end(), '\n', ' ');
