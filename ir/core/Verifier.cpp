@@ -432,9 +432,9 @@ private:
          op.operand(0)->type().memorySpace() !=
              (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
          (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
-      fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-               "or a global tensor at an i32 offset (in the view's elements), keeping its memory space (a dsmem view of "
-               "a shared allocation adds an i32 CTA rank)");
+      fail(op, "views a tensor parameter, shared allocation, tensor-memory, identity or global "
+               "tensor at an i32 offset (in the view's elements), keeping its memory space (a "
+               "dsmem view of a shared allocation adds an i32 CTA rank)");
   }
 
   /// mem.load and mem.store: a vector access (`vector = N`) loads or stores
