@@ -29,8 +29,13 @@ struct RunOptions {
   std::vector<std::string> sizes;
   /// `--arg NAME=FILE.npy`: the inputs, by tensor parameter name.
   std::vector<std::string> args;
-  /// `--out NAME=FILE.npy`: the tensors written back after the run.
+  /// `--out NAME=FILE.npy`: the tensors (and buffers) written back after the run.
   std::vector<std::string> outs;
+  /// `--buffer NAME=FILE.npy`: global memory that no parameter names.
+  std::vector<std::string> buffers;
+  /// `--addresses PARAM=NAME,...`: the i64 table PARAM holds these buffers'
+  /// addresses (run/RunBuffers.h).
+  std::vector<std::string> addresses;
   /// `--kernel NAME`; empty: the module's only kernel.
   std::string kernel;
   /// `--workers N`: threads running CTAs; 0: the hardware's concurrency.

@@ -1,8 +1,9 @@
 //===- RunPlan.cpp - Everything `cutec run` checks before it compiles -----===//
 #include "run/RunPlan.h"
 
-#include "run/RunParams.h"
 #include "ir/core/LaunchChecks.h"
+#include "run/RunBuffers.h"
+#include "run/RunParams.h"
 #include "runtime/engine/ScheduleExploration.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -53,6 +54,16 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
   llvm::Expected<Assignments> outs = parseAssignments(options.outs, "--out");
   if (!outs)
     return outs.takeError();
+  llvm::Expected<Assignments> buffers = parseAssignments(options.buffers, "--buffer");
+  if (!buffers)
+    return buffers.takeError();
+  llvm::Expected<Assignments> addresses = parseAssignments(options.addresses, "--addresses");
+  if (!addresses)
+    return addresses.takeError();
+  // --out of a --buffer is the buffer's; the others are the parameters'.
+  Assignments parameterOuts;
+  llvm::copy_if(*outs, std::back_inserter(parameterOuts),
+                [&](const Assignment &a) { return !findAssignment(*buffers, a.name); });
 
   llvm::Expected<SizeBindings> sizes = bindDynamicSizes(**kernel, *defines);
   if (!sizes)
@@ -84,10 +95,16 @@ llvm::Expected<RunPlan> planRun(const ir::Module &module, const RunOptions &opti
     plan.config.dynamicSharedBytes = uint32_t(*shared);
 
   llvm::Expected<std::vector<TensorBuffer>> tensors =
-      prepareTensors(**kernel, *sizes, *args, *outs);
+      prepareTensors(**kernel, *sizes, *args, parameterOuts, *addresses);
   if (!tensors)
     return tensors.takeError();
   plan.tensors = std::move(*tensors);
+  llvm::Expected<std::vector<TensorBuffer>> extra = prepareBuffers(*buffers, *outs, plan.tensors);
+  if (!extra)
+    return extra.takeError();
+  std::move(extra->begin(), extra->end(), std::back_inserter(plan.tensors));
+  if (llvm::Error e = fillAddresses(*addresses, plan.tensors))
+    return e;
 
   const ir::Block &entry = (*kernel)->regions()[0]->front();
   llvm::Expected<std::vector<uint64_t>> params =

@@ -61,19 +61,6 @@ std::string explainImage(const ir::Type &type, const MemoryImage &image,
   return text;
 }
 
-llvm::Expected<TensorBuffer> allocate(const ir::Value &arg, size_t bytes) {
-  auto *data = static_cast<uint8_t *>(::operator new[](bytes, kBufferAlignment, std::nothrow));
-  if (!data)
-    return llvm::createStringError("cannot allocate " + llvm::Twine(bytes) + " bytes for " +
-                                   parameterName(arg));
-  TensorBuffer buffer;
-  buffer.name = parameterName(arg);
-  buffer.element = arg.type().element();
-  buffer.data.reset(data);
-  buffer.size = bytes;
-  return buffer;
-}
-
 /// Reads `buffer` from its input file, which must hold exactly its bytes.
 llvm::Error readInput(TensorBuffer &buffer, const ir::Type &type, const MemoryImage &image,
                       const SizeBindings &sizes) {
@@ -98,6 +85,8 @@ llvm::Error readInput(TensorBuffer &buffer, const ir::Type &type, const MemoryIm
   return llvm::Error::success();
 }
 
+} // namespace
+
 /// Output files are written after the run; a path that cannot be written is
 /// better reported before it.
 llvm::Error checkOutputPath(const TensorBuffer &buffer) {
@@ -110,6 +99,8 @@ llvm::Error checkOutputPath(const TensorBuffer &buffer) {
     return llvm::createStringError(option + ": the directory '" + directory + "' does not exist");
   return llvm::Error::success();
 }
+
+namespace {
 
 /// An error for the first name in `given` that is not a tensor parameter.
 llvm::Error checkNames(const Assignments &given, llvm::StringRef option,
@@ -124,6 +115,19 @@ llvm::Error checkNames(const Assignments &given, llvm::StringRef option,
 
 } // namespace
 
+llvm::Expected<TensorBuffer> allocateBuffer(std::string name, ir::DataType element, size_t bytes) {
+  auto *data = static_cast<uint8_t *>(::operator new[](bytes, kBufferAlignment, std::nothrow));
+  if (!data)
+    return llvm::createStringError("cannot allocate " + llvm::Twine(bytes) + " bytes for " + name);
+  TensorBuffer buffer;
+  buffer.name = std::move(name);
+  buffer.element = element;
+  buffer.npyDtype = npyDtypesFor(element).front().str();
+  buffer.data.reset(data);
+  buffer.size = bytes;
+  return buffer;
+}
+
 void TensorBuffer::FreeAligned::operator()(uint8_t *bytes) const {
   ::operator delete[](bytes, kBufferAlignment);
 }
@@ -132,10 +136,9 @@ std::string parameterName(const ir::Value &arg) {
   return arg.nameHint().empty() ? "param_" + std::to_string(arg.index()) : arg.nameHint();
 }
 
-llvm::Expected<std::vector<TensorBuffer>> prepareTensors(const ir::Operation &kernel,
-                                                         const SizeBindings &sizes,
-                                                         const Assignments &args,
-                                                         const Assignments &outs) {
+llvm::Expected<std::vector<TensorBuffer>>
+prepareTensors(const ir::Operation &kernel, const SizeBindings &sizes, const Assignments &args,
+               const Assignments &outs, const Assignments &addressed) {
   std::vector<const ir::Value *> params;
   std::vector<std::string> tensorNames;
   for (const auto &arg : kernel.regions()[0]->front().arguments())
@@ -154,13 +157,18 @@ llvm::Expected<std::vector<TensorBuffer>> prepareTensors(const ir::Operation &ke
     std::string name = parameterName(*param);
     const Assignment *input = findAssignment(args, name);
     const Assignment *output = findAssignment(outs, name);
-    if (!input && !output)
+    const bool hasAddresses = findAssignment(addressed, name);
+    if (input && hasAddresses)
+      return llvm::createStringError("--addresses " + name + ": " + name +
+                                     " also has --arg; give its contents one way");
+    if (!input && !output && !hasAddresses)
       return llvm::createStringError("missing --arg for " + name +
                                      " (a tensor the kernel only writes takes --out alone)");
     llvm::Expected<MemoryImage> image = memoryImage(param->type(), sizes);
     if (!image)
       return llvm::createStringError(name + ": " + llvm::toString(image.takeError()));
-    llvm::Expected<TensorBuffer> buffer = allocate(*param, image->bytes);
+    llvm::Expected<TensorBuffer> buffer =
+        allocateBuffer(name, param->type().element(), image->bytes);
     if (!buffer)
       return buffer.takeError();
     if (output) {
@@ -185,7 +193,7 @@ llvm::Error writeOutputs(llvm::ArrayRef<TensorBuffer> tensors, llvm::raw_ostream
     if (tensor.outputPath.empty())
       continue;
     rt::NpyArray array;
-    array.dtype = npyDtypesFor(tensor.element).front().str();
+    array.dtype = tensor.npyDtype;
     int64_t count = int64_t(tensor.size / *rt::npyItemSize(array.dtype));
     array.shape = {count};
     array.bytes.assign(tensor.data.get(), tensor.data.get() + tensor.size);

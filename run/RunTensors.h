@@ -28,9 +28,11 @@ struct TensorBuffer {
     void operator()(uint8_t *bytes) const;
   };
 
-  /// The parameter's name, as --arg and --out spell it.
+  /// The parameter's name, as --arg and --out spell it (or a --buffer's).
   std::string name;
   ir::DataType element;
+  /// The .npy dtype it is written back in.
+  std::string npyDtype;
   /// The --arg file; empty when the buffer was allocated.
   std::string inputPath;
   /// The --out file; empty when the tensor is not written back.
@@ -48,10 +50,17 @@ std::string parameterName(const ir::Value &arg);
 /// A buffer for each tensor parameter of `kernel`, in parameter order: read
 /// from the `args` files or allocated, each output path checked to be in an
 /// existing directory. Names in `args` and `outs` must be tensor parameters.
-llvm::Expected<std::vector<TensorBuffer>> prepareTensors(const ir::Operation &kernel,
-                                                         const SizeBindings &sizes,
-                                                         const Assignments &args,
-                                                         const Assignments &outs);
+/// A parameter named in `addressed` (--addresses) is allocated for
+/// fillAddresses to write.
+llvm::Expected<std::vector<TensorBuffer>>
+prepareTensors(const ir::Operation &kernel, const SizeBindings &sizes, const Assignments &args,
+               const Assignments &outs, const Assignments &addressed);
+
+/// An aligned buffer of `bytes` for `name`, of `element`s.
+llvm::Expected<TensorBuffer> allocateBuffer(std::string name, ir::DataType element, size_t bytes);
+
+/// An error unless the directory of `buffer`'s output path exists.
+llvm::Error checkOutputPath(const TensorBuffer &buffer);
 
 /// Writes each buffer that has an output path as a 1-d .npy array of its
 /// first dtype, and says so on `out`.

@@ -153,12 +153,36 @@ ir::Builder *IRGenBase::requireBuilder(llvm::SMLoc loc, const llvm::Twine &what)
 
 ir::Value *IRGenBase::materialize(const IntExpr &e, llvm::SMLoc loc) {
   ir::Value *v = ir::materialize(*ctx.builder, loc, e, [&](llvm::StringRef name) -> ir::Value * {
-    auto it = ctx.dynamicSizeArgs.find(name);
-    return it == ctx.dynamicSizeArgs.end() ? nullptr : it->second;
+    for (const llvm::StringMap<ir::Value *> *names : {&ctx.dynamicSizeArgs, &ctx.runTimeExtents})
+      if (auto it = names->find(name); it != names->end())
+        return it->second;
+    return nullptr;
   });
   if (!v)
     error(loc, "internal error: '" + e.str() + "' names a size that is not of this kernel");
   return v;
+}
+
+SemaValue IRGenBase::withRunTimeExtents(const SemaValue &v, llvm::SMLoc loc) {
+  if (v.is(SemaValue::Kind::Tuple)) {
+    std::vector<SemaValue> elements;
+    for (const SemaValue &e : v.elements())
+      elements.push_back(withRunTimeExtents(e, loc));
+    return SemaValue::tuple(std::move(elements));
+  }
+  if (!v.is(SemaValue::Kind::RunTime) || v.type() != ir::Type::scalar(ir::DataType::I32) ||
+      !ctx.builder)
+    return v;
+  // One symbol per value, so that the layout algebra sees equal extents
+  // as equal (a row-major (m, k):(k, 1) has k twice).
+  for (const auto &entry : ctx.runTimeExtents)
+    if (entry.getValue() == v.irValue())
+      return SemaValue::integer(IntExpr::symbol(entry.getKey()));
+  std::string symbol = "?" + std::to_string(ctx.runTimeExtents.size());
+  ir::Operation &bind = ctx.builder->create(ir::OpKind::RuntimeExtent, loc, {v.irValue()}, {});
+  bind.set(ir::attr::symbol, symbol);
+  ctx.runTimeExtents[symbol] = v.irValue();
+  return SemaValue::integer(IntExpr::symbol(symbol));
 }
 
 ir::Value *IRGenBase::toRunTime(const SemaValue &v, llvm::SMLoc loc, llvm::SMRange range,

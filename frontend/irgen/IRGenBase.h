@@ -103,6 +103,9 @@ public:
     ir::Builder *builder = nullptr;
     /// The kernel's dynamic sizes by name: its trailing i32 arguments.
     llvm::StringMap<ir::Value *> dynamicSizeArgs;
+    /// The kernel's run-time extents (`?0`, `?1`, ...: i32 values used as
+    /// layout leaves) by symbol.
+    llvm::StringMap<ir::Value *> runTimeExtents;
     /// Bytes of shared memory the kernel being built has allocated so far.
     int64_t sharedBytes = 0;
     /// The largest alignment among them.
@@ -182,6 +185,13 @@ public:
   /// A run-time i32, e.g. a loop bound or a slice coordinate.
   ir::Value *toIndex(const SemaValue &v, const ast::Expr &expr, llvm::StringRef what);
   ir::Value *materialize(const IntExpr &e, llvm::SMLoc loc);
+  /// `v` with each run-time i32 in it (the value or a tuple's element) a
+  /// run-time extent: the layout symbol `?N`, bound to the value by a
+  /// `cute.runtime_extent`, so that a layout may hold it (make_layout,
+  /// make_tensor). A layout cannot leave the run-time branch or loop that
+  /// made it (a variable keeps one layout), so the value is in scope
+  /// wherever the layout is used.
+  SemaValue withRunTimeExtents(const SemaValue &v, llvm::SMLoc loc);
   /// The builder, or an error saying `what` needs a kernel.
   ir::Builder *requireBuilder(llvm::SMLoc loc, const llvm::Twine &what);
   /// Whether the built-in call is inside a kernel (an error otherwise).

@@ -323,10 +323,39 @@ static std::vector<llvm::StringRef> layoutKeywords(llvm::StringRef function) {
   return names;
 }
 
+/// The first element of `v` (depth first) that is neither an integer nor a
+/// tuple; null when there is none.
+static const SemaValue *firstNonInteger(const SemaValue &v) {
+  if (v.is(SemaValue::Kind::Int))
+    return nullptr;
+  if (!v.is(SemaValue::Kind::Tuple))
+    return &v;
+  for (const SemaValue &e : v.elements())
+    if (const SemaValue *bad = firstNonInteger(e))
+      return bad;
+  return nullptr;
+}
+
 SemaValue IRGenBuiltins::callLayoutBuiltin(llvm::StringRef name, CallSite &site) {
+  // make_layout's shape and stride may hold run-time i32s (a size loaded
+  // from memory): they become run-time extents of the layout.
+  if (name == "make_layout") {
+    for (SemaValue &arg : site.args)
+      arg = withRunTimeExtents(arg, site.loc());
+    for (CallSite::Keyword &kw : site.keywords)
+      kw.value = withRunTimeExtents(kw.value, site.loc());
+  }
   std::vector<LayoutValue> args;
   for (size_t i = 0; i < site.args.size(); ++i) {
     std::optional<LayoutValue> lv = layoutArgument(site.args[i]);
+    if (!lv && name == "make_layout")
+      return error(
+          site.argExpr(i),
+          "argument " + llvm::Twine(i + 1) +
+              " of 'make_layout' holds integers, known at compile "
+              "time or run-time i32 values, not " +
+              (firstNonInteger(site.args[i]) ? *firstNonInteger(site.args[i]) : site.args[i])
+                  .describe());
     if (!lv)
       return error(site.argExpr(i), "argument " + llvm::Twine(i + 1) + " of '" + name +
                                         "' must be known at compile time (an integer, a tuple "

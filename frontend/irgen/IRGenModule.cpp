@@ -39,6 +39,7 @@ std::unique_ptr<ir::Module> IRGenModule::run(const ast::Module &module) {
     Frame kernelFrame{&locals};
     ctx.frame = &kernelFrame;
     ctx.dynamicSizeArgs.clear();
+    ctx.runTimeExtents.clear();
     ctx.sharedBytes = 0;
     ctx.sharedAlign = 16;
     ctx.tmemColumns = 0;

@@ -102,6 +102,9 @@ public:
   /// iterator + n, n + iterator, iterator - n.
   SemaValue pointerArithmetic(ast::BinaryOp op, const SemaValue &lhs, const SemaValue &rhs,
                               const BinarySite &site);
+  /// make_ptr(dtype, address, mem_space, assumed_align=): global memory at a
+  /// run-time address, as a `Pointer`.
+  SemaValue makePtr(CallSite &site);
   SemaValue makeTensor(CallSite &site);
   SemaValue recastTensor(CallSite &site);
   /// Whether the layout function `name` of a tensor gives a tensor (a

@@ -79,6 +79,52 @@ SemaValue IRGenTensor::pointerArithmetic(ast::BinaryOp op, const SemaValue &lhs,
   return ptr.withField("_offset", std::move(sum));
 }
 
+// make_ptr(dtype, address, AddressSpace.gmem, assumed_align=16): CuTe DSL's
+// pointer to global memory at a run-time address (an i64 or u64, such as
+// one loaded from a tensor of per-group addresses). Its memory is a
+// `cute.global_tensor`, which make_tensor views like any other.
+SemaValue IRGenTensor::makePtr(CallSite &site) {
+  if (!inKernel(site))
+    return SemaValue::poison();
+  if (!site.bound[0].is(SemaValue::Kind::DType))
+    return error(site.boundExpr(0, "dtype"),
+                 "make_ptr needs an element type such as f16, not " + site.bound[0].describe());
+  const ir::DataType element = site.bound[0].dataType();
+  const SemaValue &address = site.bound[1];
+  const bool isAddress = address.is(SemaValue::Kind::RunTime) && address.type().isScalar() &&
+                         (address.type().element() == ir::DataType::I64 ||
+                          address.type().element() == ir::DataType::U64);
+  if (!isAddress)
+    return error(site.boundExpr(1, "value"),
+                 "make_ptr takes the address as a run-time i64 or u64, not " + address.describe() +
+                     (isViewInMemory(address) ? "; load it first (`.load()`)" : ""));
+  const SemaValue &space = site.bound[2];
+  if (!space.isWildcard() &&
+      !(space.is(SemaValue::Kind::Builtin) && space.name() == "AddressSpace.gmem"))
+    return error(site.boundExpr(2, "mem_space"),
+                 "make_ptr makes pointers to global memory (AddressSpace.gmem), not " +
+                     space.describe());
+  const int64_t bytes = std::max<int64_t>(1, ir::bitWidth(element) / 8);
+  int64_t align = bytes;
+  if (!site.bound[3].isWildcard()) {
+    align = site.bound[3].intValue().staticValue();
+    if (align & (align - 1) || align % bytes)
+      return error(site.boundExpr(3, "assumed_align"),
+                   "assumed_align is a power of two bytes, a multiple of the " +
+                       llvm::Twine(bytes) + " bytes of " + ir::name(element) + ", not " +
+                       llvm::Twine(align));
+  }
+  ir::Value *value = address.irValue();
+  if (value->type().element() == ir::DataType::U64)
+    value = ctx.builder->createValue(ir::OpKind::Bitcast, site.loc(),
+                                     ir::Type::scalar(ir::DataType::I64), {value});
+  ir::Operation &op = ctx.builder->create(
+      ir::OpKind::GlobalTensor, site.loc(), {value},
+      {ir::Type::tensor(element, ir::MemorySpace::Global, Layout(IntTuple(1), IntTuple(0)))});
+  op.set(ir::attr::align, align);
+  return pointer(SemaValue::runTime(op.result()), SemaValue::integer(IntExpr(0)));
+}
+
 /// Whether `v` is memory itself (a kernel parameter or a shared
 /// allocation) rather than a view into a larger tensor, so that its
 /// cosize bounds every view of it.
@@ -97,11 +143,12 @@ SemaValue IRGenTensor::makeTensor(CallSite &site) {
     return error(site.boundExpr(0, "iterator"),
                  "make_tensor takes an iterator (`t.iterator`, plus an element offset), not " +
                      ptr.describe() + (isViewInMemory(ptr) ? "; write `t.iterator`" : ""));
-  std::optional<LayoutValue> value = site.bound[1].toLayoutValue();
+  // A shape may hold run-time sizes (a group's M and K loaded from memory).
+  std::optional<LayoutValue> value = withRunTimeExtents(site.bound[1], site.loc()).toLayoutValue();
   std::optional<Layout> layout;
   if (value && value->get<Layout>())
     layout = *value->get<Layout>();
-  else if (value && value->get<IntTuple>() && value->get<IntTuple>()->isStatic())
+  else if (value && value->get<IntTuple>())
     layout = makeLayout(*value->get<IntTuple>());
   if (!layout)
     return error(site.boundExpr(1, "layout"),

@@ -190,7 +190,8 @@ private:
   static bool isViewBase(const Value &v) {
     return !v.definingOp() || v.definingOp()->kind() == OpKind::SmemAlloc ||
            v.definingOp()->kind() == OpKind::TmemTensor ||
-           v.definingOp()->kind() == OpKind::IdentityTensor;
+           v.definingOp()->kind() == OpKind::IdentityTensor ||
+           v.definingOp()->kind() == OpKind::GlobalTensor;
   }
 
   /// Global addresses are u64, shared-window and .shared::cluster ones u32.
@@ -344,6 +345,18 @@ private:
           op.result()->type() != Type::scalar(DataType::U32))
         fail(op, "maps a u32 shared address to CTA rank (i32)'s u32 .shared::cluster address");
       break;
+    case OpKind::GlobalTensor:
+      if (op.operand(0)->type() != Type::scalar(DataType::I64) ||
+          !op.result()->type().isTensor() ||
+          op.result()->type().memorySpace() != MemorySpace::Global)
+        fail(op, "takes an i64 global address to a global tensor");
+      break;
+    case OpKind::RuntimeExtent:
+      if (const std::string *symbol = op.get(attr::symbol);
+          op.operand(0)->type() != Type::scalar(DataType::I32) || !symbol ||
+          !llvm::StringRef(*symbol).starts_with("?"))
+        fail(op, "binds a symbol '?N' to an i32");
+      break;
     case OpKind::BaseAddress:
       if (!op.operand(0)->type().isTensor() ||
           op.result()->type() != addressType(op.operand(0)->type().memorySpace()))
@@ -419,9 +432,9 @@ private:
          op.operand(0)->type().memorySpace() !=
              (peer ? MemorySpace::Shared : op.result()->type().memorySpace()) ||
          (peer && op.operand(2)->type() != Type::scalar(DataType::I32))))
-      fail(op, "views a tensor parameter, shared allocation, tensor-memory or identity tensor "
-               "at an i32 offset (in the view's elements), keeping its memory space (a dsmem view of "
-               "a shared allocation adds an i32 CTA rank)");
+      fail(op, "views a tensor parameter, shared allocation, tensor-memory, identity or global "
+               "tensor at an i32 offset (in the view's elements), keeping its memory space (a "
+               "dsmem view of a shared allocation adds an i32 CTA rank)");
   }
 
   /// mem.load and mem.store: a vector access (`vector = N`) loads or stores

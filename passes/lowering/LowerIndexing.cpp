@@ -83,6 +83,8 @@ private:
   bool lower(Operation &op) {
     switch (op.kind()) {
     case OpKind::View:
+    case OpKind::GlobalTensor:
+    case OpKind::RuntimeExtent:
       dead.push_back(&op);
       return true;
     case OpKind::Load:
@@ -208,6 +210,11 @@ private:
     // A tensor-memory tensor is based at the address tmem_alloc gave.
     if (alloc && alloc->kind() == OpKind::TmemTensor)
       return address = alloc->operand(0);
+    // make_ptr's memory is based at the address it was given.
+    if (alloc && alloc->kind() == OpKind::GlobalTensor) {
+      b.setInsertionPoint(**std::next(alloc->position()));
+      return address = cast(b, alloc->loc(), OpKind::Bitcast, alloc->operand(0), DataType::U64);
+    }
     if (!alloc) {
       b.setInsertionPoint(*kernel.regions()[0]->front().operations().front());
       return address = b.createValue(OpKind::BaseAddress, kernel.loc(),
@@ -423,13 +430,16 @@ private:
   }
 
   /// The alignment in bytes, up to 16, of a view's base: tensor parameters
-  /// are 16-byte aligned (checked at launch); a shared allocation lies at its
+  /// are 16-byte aligned (checked at launch), make_ptr's memory as its
+  /// `assumed_align` says; a shared allocation lies at its
   /// static offset from `cutec_smem`, which is aligned to the kernel's
   /// `shared_align`.
   int64_t baseAlignment(const Operation &view) const {
     const Operation *alloc = view.operand(0)->definingOp();
     if (!alloc)
       return 16;
+    if (alloc->kind() == OpKind::GlobalTensor)
+      return std::min<int64_t>(*alloc->get<int64_t>(attr::align), 16);
     const int64_t *offset = alloc->get<int64_t>(attr::offset);
     const int64_t *sharedAlign = kernel.get(attr::sharedAlign);
     if (alloc->kind() != OpKind::SmemAlloc || !offset || !sharedAlign)

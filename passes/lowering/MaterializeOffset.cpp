@@ -5,6 +5,17 @@
 
 namespace cutec {
 
+/// The i32 value that `cute.runtime_extent` binds `symbol` (`?N`) to; null
+/// when no such op is left.
+static ir::Value *runtimeExtent(const ir::Operation &kernel, llvm::StringRef symbol) {
+  ir::Value *value = nullptr;
+  ir::walk(const_cast<ir::Operation &>(kernel), [&](ir::Operation &op) {
+    if (op.kind() == ir::OpKind::RuntimeExtent && *op.get(ir::attr::symbol) == symbol)
+      value = op.operand(0);
+  });
+  return value;
+}
+
 ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, llvm::SMLoc loc,
                              const IntExpr &expr, llvm::ArrayRef<ir::Value *> slots,
                              PassContext &context) {
@@ -18,6 +29,8 @@ ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, 
         v = slots[slot];
     } else if (std::optional<unsigned> arg = sizes.argumentOf(symbol)) {
       v = kernel.regions()[0]->front().argument(*arg);
+    } else if (symbol.starts_with("?")) {
+      v = runtimeExtent(kernel, symbol);
     }
     if (!v && unbound.empty())
       unbound = symbol.str();
@@ -25,7 +38,7 @@ ir::Value *materializeOffset(ir::Builder &builder, const ir::Operation &kernel, 
   });
   if (!value)
     context.error(loc, "the offset " + expr.str() + " uses '" + unbound +
-                           "', which is neither a dynamic size of the kernel nor a coordinate");
+                           "', which is neither a dynamic size of the kernel, a run-time extent nor a coordinate");
   return value;
 }
 

@@ -2,8 +2,9 @@
 //
 // The passes that turn layouts into index arithmetic (partition,
 // lower-indexing) bind the same symbols the same way: a dynamic size is the
-// kernel's entry argument of that name, and `$i` in a slice pattern is the
-// slice's operand i+1. This is the one place that binds them.
+// kernel's entry argument of that name, `$i` in a slice pattern is the
+// slice's operand i+1, and a run-time extent `?N` is the operand of the
+// `cute.runtime_extent` that names it. This is the one place that binds them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUTEC_PASSES_LOWERING_MATERIALIZEOFFSET_H

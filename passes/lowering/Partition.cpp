@@ -121,11 +121,12 @@ private:
   }
 
   /// A kernel's tensor parameter, a shared-memory allocation, a tensor-memory
-  /// tensor or an identity tensor's mode: what views are views of.
+  /// tensor, an identity tensor's mode or global memory at a run-time
+  /// address (make_ptr): what views are views of.
   static bool isParameter(const Operation &kernel, const Value *v) {
     if (const Operation *def = v->definingOp())
       return def->kind() == OpKind::SmemAlloc || def->kind() == OpKind::TmemTensor ||
-             def->kind() == OpKind::IdentityTensor;
+             def->kind() == OpKind::IdentityTensor || def->kind() == OpKind::GlobalTensor;
     return v->ownerBlock() == kernel.regions()[0]->blocks().front().get() && v->type().isTensor();
   }
 
@@ -156,8 +157,8 @@ private:
       if (parent->operands().size() > 2)
         rank = parent->operand(2);
     } else if (!isParameter(kernel, base)) {
-      context.error(op.loc(), "can only tile or slice a kernel parameter, a shared tensor or a "
-                              "view of one");
+      context.error(op.loc(), "can only tile or slice a kernel parameter, a shared tensor, a "
+                              "pointer's memory or a view of one");
       return nullptr;
     }
     llvm::SmallVector<Value *, 3> operands{base, delta};

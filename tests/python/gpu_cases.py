@@ -55,10 +55,12 @@ def cases():
     out = []
 
     def case(name, file, sizes, inputs, outputs, kernel=None, scalars=None, reference=None,
-             tolerance=0.0):
+             tolerance=0.0, tables=None):
+        """tables: a parameter that holds addresses -> the nested list of the
+        input names whose addresses it holds, in its memory order."""
         out.append(dict(name=name, file=file, kernel=kernel, sizes=sizes, inputs=inputs,
                         outputs=outputs, scalars=scalars or {}, reference=reference,
-                        tolerance=tolerance))
+                        tolerance=tolerance, tables=tables or {}))
 
     n = 1000
     a, b = _wide_f32(rng, n), _wide_f32(rng, n)
@@ -202,4 +204,18 @@ def cases():
                                          @ i["mB_nkl"].reshape(Lp, Np, Kp).astype(np.float32)
                                          .transpose(0, 2, 1)).reshape(-1)},
          tolerance=2e-2)
+    # A grouped GEMV over separately allocated groups of different sizes
+    # (tests/lit/run/grouped-gemv.test): per group an A, x and y reached
+    # through a table of addresses, the sizes from a table of (M, K).
+    sizes = [(5, 7), (130, 3), (64, 33), (1, 1000)]
+    groups = {}
+    for g, (m, k) in enumerate(sizes):
+        groups.update({f"a{g}": rng.standard_normal((m, k)).astype(np.float32),
+                       f"x{g}": rng.standard_normal(k).astype(np.float32),
+                       f"y{g}": np.zeros(m, np.float32)})
+    case("grouped_gemv", tests + "grouped_gemv.cute", {"G": len(sizes)},
+         dict(groups, mk=np.array(sizes, np.int32)), [f"y{g}" for g in range(len(sizes))],
+         tables={"ptrs": [[f"a{g}", f"x{g}", f"y{g}"] for g in range(len(sizes))]},
+         reference=lambda i: {f"y{g}": i[f"a{g}"].astype(np.float64) @ i[f"x{g}"]
+                              for g in range(len(sizes))}, tolerance=1e-4)
     return out

@@ -51,6 +51,10 @@ def run_cases(torch, cutec, ref_dir):
             view = views.get((case["name"], name))
             dtype = getattr(torch, view) if view else None
             tensors[name] = to_torch(torch, saved["in_" + name], dtype)
+        # A table of addresses holds the device pointers of its tensors.
+        for table, rows in case["tables"].items():
+            tensors[table] = torch.tensor([[tensors[n].data_ptr() for n in row] for row in rows],
+                                          dtype=torch.int64, device="cuda")
         args = [tensors[p.name] if p.kind == "tensor" else case["scalars"][p.name]
                 for p in kernel.signature.arguments]
         kernel(*args, **case["sizes"])

@@ -25,9 +25,12 @@ def main(out_dir):
                                arch=gpu_cases.ARCH)
         arrays = {k: v.copy() for k, v in case["inputs"].items()}
         start = time.time()
-        kernel.emulate(*(arrays[p.name] if p.kind == "tensor" else case["scalars"][p.name]
-                         for p in kernel.signature.arguments), sms=gpu_cases.SMS,
-                       **case["sizes"])
+        # A table of addresses is given as the nested list of its arrays.
+        tables = {t: [[arrays[n] for n in row] for row in rows]
+                  for t, rows in case["tables"].items()}
+        kernel.emulate(*(tables.get(p.name, arrays.get(p.name)) if p.kind == "tensor"
+                         else case["scalars"][p.name] for p in kernel.signature.arguments),
+                       sms=gpu_cases.SMS, **case["sizes"])
         print(f"{case['name']}: emulated in {time.time() - start:.1f} s", flush=True)
         np.savez(os.path.join(out_dir, case["name"] + ".npz"),
                  **{"in_" + k: v for k, v in case["inputs"].items()},

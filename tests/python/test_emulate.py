@@ -1,5 +1,7 @@
 """Kernel.emulate: the emulation on NumPy arrays, its options and reports."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -63,3 +65,20 @@ def test_sizes_by_keyword_for_memory_images():
     weights = np.arange(1, 9, dtype=np.float32).reshape(1, 8, 1)
     want = (x.reshape(2, 8, 256) * weights).sum(axis=1).reshape(-1)
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_table_of_addresses_is_given_as_its_arrays():
+    k = cutec.compile(os.path.join(os.path.dirname(__file__), "..", "lit", "run", "Inputs",
+                                   "grouped_gemv.cute"))
+    rng = np.random.default_rng(3)
+    sizes = [(5, 7), (130, 3)]
+    groups = [[rng.integers(-4, 4, (m, n)).astype(np.float32),
+               rng.integers(-4, 4, n).astype(np.float32), np.zeros(m, np.float32)]
+              for m, n in sizes]
+    k.emulate(groups, np.array(sizes, np.int32))
+    for a, x, y in groups:
+        np.testing.assert_array_equal(y, a @ x)
+    with pytest.raises(cutec.EmulationError, match="past the end of buffer 'ptrs\\[3\\]'"):
+        k.emulate(groups, np.array([(5, 7), (131, 3)], np.int32))
+    with pytest.raises(ValueError, match="rows have one length"):
+        k.emulate([groups[0], groups[1][:2]], np.array(sizes, np.int32))

@@ -27,6 +27,14 @@ cl::list<std::string> runArgs("arg", cl::desc("Input tensor: --arg mA=a.npy"),
                               cl::value_desc("NAME=FILE.npy"), cl::cat(cutecCategory));
 cl::list<std::string> runOuts("out", cl::desc("Output tensor written after the run: --out mC=c.npy"),
                               cl::value_desc("NAME=FILE.npy"), cl::cat(cutecCategory));
+cl::list<std::string> runBuffers("buffer",
+                                 cl::desc("Global memory no parameter names, from a file (a "
+                                          "group's tensor): --buffer a0=a0.npy"),
+                                 cl::value_desc("NAME=FILE.npy"), cl::cat(cutecCategory));
+cl::list<std::string> runAddresses("addresses",
+                                   cl::desc("Fill an i64 tensor parameter with the addresses of "
+                                            "buffers: --addresses ptrs=a0,b0,a1,b1"),
+                                   cl::value_desc("PARAM=NAME,..."), cl::cat(cutecCategory));
 cl::opt<std::string> runKernelName("kernel",
                                    cl::desc("The kernel to run when the file has several"),
                                    cl::cat(cutecCategory));
@@ -81,6 +89,8 @@ int runRun(const cutec::cli::PipelineOptions &pipeline) {
   options.sizes.assign(runSizes.begin(), runSizes.end());
   options.args.assign(runArgs.begin(), runArgs.end());
   options.outs.assign(runOuts.begin(), runOuts.end());
+  options.buffers.assign(runBuffers.begin(), runBuffers.end());
+  options.addresses.assign(runAddresses.begin(), runAddresses.end());
   options.kernel = runKernelName;
   options.workers = runWorkers;
   options.sms = runSms;

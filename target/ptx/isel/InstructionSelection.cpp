@@ -720,32 +720,33 @@ private:
     return nullptr;
   }
 
-  /// A PTX state space and its loads and stores: 8-, 16- and 32-bit
+  /// A PTX state space and its loads and stores: 8-, 16-, 32- and 64-bit
   /// elements, f32, and vectors of 2 and 4 32-bit words.
   struct StateSpace {
     ir::MemorySpace space;
     const char *name;
-    PtxOpcode loadU8, loadU16, loadU32, loadF32, loadV2, loadV4;
-    PtxOpcode storeB8, storeB16, storeB32, storeF32, storeV2, storeV4;
+    PtxOpcode loadU8, loadU16, loadU32, loadU64, loadF32, loadV2, loadV4;
+    PtxOpcode storeB8, storeB16, storeB32, storeB64, storeF32, storeV2, storeV4;
   };
   /// Another CTA's shared memory (dsmem) is "shared::cluster".
   static constexpr StateSpace kStateSpaces[] = {
       {ir::MemorySpace::Global, "global", PtxOpcode::LdGlobalU8, PtxOpcode::LdGlobalU16,
-       PtxOpcode::LdGlobalU32, PtxOpcode::LdGlobalF32, PtxOpcode::LdGlobalV2U32,
-       PtxOpcode::LdGlobalV4U32, PtxOpcode::StGlobalB8, PtxOpcode::StGlobalB16,
-       PtxOpcode::StGlobalB32, PtxOpcode::StGlobalF32, PtxOpcode::StGlobalV2B32,
-       PtxOpcode::StGlobalV4B32},
+       PtxOpcode::LdGlobalU32, PtxOpcode::LdGlobalU64, PtxOpcode::LdGlobalF32,
+       PtxOpcode::LdGlobalV2U32, PtxOpcode::LdGlobalV4U32, PtxOpcode::StGlobalB8,
+       PtxOpcode::StGlobalB16, PtxOpcode::StGlobalB32, PtxOpcode::StGlobalB64,
+       PtxOpcode::StGlobalF32, PtxOpcode::StGlobalV2B32, PtxOpcode::StGlobalV4B32},
       {ir::MemorySpace::Shared, "shared", PtxOpcode::LdSharedU8, PtxOpcode::LdSharedU16,
-       PtxOpcode::LdSharedU32, PtxOpcode::LdSharedF32, PtxOpcode::LdSharedV2U32,
-       PtxOpcode::LdSharedV4U32, PtxOpcode::StSharedB8, PtxOpcode::StSharedB16,
-       PtxOpcode::StSharedB32, PtxOpcode::StSharedF32, PtxOpcode::StSharedV2B32,
-       PtxOpcode::StSharedV4B32},
+       PtxOpcode::LdSharedU32, PtxOpcode::LdSharedU64, PtxOpcode::LdSharedF32,
+       PtxOpcode::LdSharedV2U32, PtxOpcode::LdSharedV4U32, PtxOpcode::StSharedB8,
+       PtxOpcode::StSharedB16, PtxOpcode::StSharedB32, PtxOpcode::StSharedB64,
+       PtxOpcode::StSharedF32, PtxOpcode::StSharedV2B32, PtxOpcode::StSharedV4B32},
       {ir::MemorySpace::ClusterShared, "shared::cluster", PtxOpcode::LdSharedClusterU8,
-       PtxOpcode::LdSharedClusterU16, PtxOpcode::LdSharedClusterU32, PtxOpcode::LdSharedClusterF32,
+       PtxOpcode::LdSharedClusterU16, PtxOpcode::LdSharedClusterU32,
+       PtxOpcode::LdSharedClusterU64, PtxOpcode::LdSharedClusterF32,
        PtxOpcode::LdSharedClusterV2U32, PtxOpcode::LdSharedClusterV4U32,
        PtxOpcode::StSharedClusterB8, PtxOpcode::StSharedClusterB16, PtxOpcode::StSharedClusterB32,
-       PtxOpcode::StSharedClusterF32, PtxOpcode::StSharedClusterV2B32,
-       PtxOpcode::StSharedClusterV4B32},
+       PtxOpcode::StSharedClusterB64, PtxOpcode::StSharedClusterF32,
+       PtxOpcode::StSharedClusterV2B32, PtxOpcode::StSharedClusterV4B32},
   };
 
   /// The width and PTX state space of a memory op.
@@ -760,7 +761,7 @@ private:
       fail(op, "only global and shared memory accesses are supported");
       return std::nullopt;
     }
-    if (!bits || (*bits != 8 && *bits != 16 && *bits != 32)) {
+    if (!bits || (*bits != 8 && *bits != 16 && *bits != 32 && *bits != 64)) {
       fail(op, "cannot access " + llvm::Twine(bits ? *bits : 0) + "-bit elements");
       return std::nullopt;
     }
@@ -774,6 +775,7 @@ private:
     auto [bits, space] = *access;
     PtxOpcode opcode = bits == 8               ? space->loadU8
                        : bits == 16            ? space->loadU16
+                       : bits == 64            ? space->loadU64
                        : type == DataType::F32 ? space->loadF32
                                                : space->loadU32;
     return emitValue(b, op.loc(), opcode, machineType(type), {address});
@@ -883,6 +885,7 @@ private:
     auto [bits, space] = *access;
     PtxOpcode opcode = bits == 8               ? space->storeB8
                        : bits == 16            ? space->storeB16
+                       : bits == 64            ? space->storeB64
                        : type == DataType::F32 ? space->storeF32
                                                : space->storeB32;
     emitInst(b, op.loc(), opcode, {}, {address, value});
