@@ -5,6 +5,7 @@
 // the competition's shapes and others; the same for the CTA-pair NVFP4 GEMM
 // (nvfp4_gemm_2cta.cute, cta_group::2).
 #include "BlockScaledGemmReference.h"
+#include "OperandMemory.h"
 #include "block_scaled_gemm_emu.h"
 #include "nvfp4_gemm_2cta_emu.h"
 #include "nvfp4_gemm_emu.h"
@@ -121,18 +122,14 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BlockScaledGemmLinked, RefusesACOffTheAssumedAlignment) {
   test::ScaledGemmProblem p = test::makeScaledGemmProblem(128, 256, 256, test::kNvfp4, 1);
   std::vector<uint16_t> c(size_t(128) * 256 + 16);
-  auto address = [](const void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); };
-  uint64_t misaligned = (address(c.data()) + 31) / 32 * 32 + 16;
+  using test::addressOf;
+  uint64_t misaligned = (addressOf(c.data()) + 31) / 32 * 32 + 16;
   rt::MemoryMap memory;
-  for (auto [data, size] : {std::pair<const void *, size_t>{p.a.data(), p.a.size()},
-                            {p.b.data(), p.b.size()},
-                            {p.sfa.data(), p.sfa.size()},
-                            {p.sfb.data(), p.sfb.size()},
-                            {c.data(), c.size() * 2}})
-    ASSERT_TRUE(memory.add(data, size, "buffer"));
-  nvfp4_gemm_Params params{address(p.a.data()),   address(p.b.data()), address(p.sfa.data()),
-                           address(p.sfb.data()), misaligned,          128,
-                           256,                   256};
+  ASSERT_TRUE(test::addOperandMemory(memory, p, c.data(), c.size() * 2));
+  nvfp4_gemm_Params params{addressOf(p.a.data()),   addressOf(p.b.data()),
+                           addressOf(p.sfa.data()), addressOf(p.sfb.data()),
+                           misaligned,              128,
+                           256,                     256};
   rt::LaunchConfig config;
   config.grid = nvfp4_gemm_grid(128, 256, 256);
   config.block = nvfp4_gemm_block();

@@ -4,6 +4,7 @@
 // sizes break the kernel's assume= facts is refused.
 #include "Nvfp4GemvWarpEmulated.h"
 #include "Nvfp4GemvWarpReference.h"
+#include "OperandMemory.h"
 
 #include <gtest/gtest.h>
 
@@ -58,16 +59,11 @@ TEST(Nvfp4GemvWarpLaunch, RefusesMisalignedTensors) {
   test::GemvProblem p = test::makeGemvProblem(128, 256, 1, 7);
   std::vector<uint16_t> c(128 + 8, 0);
   rt::MemoryMap memory;
-  for (auto [data, size] : {std::pair<const void *, size_t>{p.a.data(), p.a.size()},
-                            {p.b.data(), p.b.size()},
-                            {p.sfa.data(), p.sfa.size()},
-                            {p.sfb.data(), p.sfb.size()},
-                            {c.data(), c.size() * 2}})
-    ASSERT_TRUE(memory.add(data, size, "buffer"));
-  auto address = [](const void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); };
-  nvfp4_gemv_warp_Params params{address(p.a.data()) + 8, address(p.b.data()),
-                                address(p.sfa.data()),   address(p.sfb.data()),
-                                address(c.data()),       128,
+  ASSERT_TRUE(test::addOperandMemory(memory, p, c.data(), c.size() * 2));
+  using test::addressOf;
+  nvfp4_gemv_warp_Params params{addressOf(p.a.data()) + 8, addressOf(p.b.data()),
+                                addressOf(p.sfa.data()),   addressOf(p.sfb.data()),
+                                addressOf(c.data()),       128,
                                 256,                     1};
   rt::LaunchConfig config;
   config.grid = nvfp4_gemv_warp_grid(128, 256, 1);
