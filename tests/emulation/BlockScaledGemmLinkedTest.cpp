@@ -126,10 +126,16 @@ TEST(BlockScaledGemmLinked, RefusesACOffTheAssumedAlignment) {
   uint64_t misaligned = (addressOf(c.data()) + 31) / 32 * 32 + 16;
   rt::MemoryMap memory;
   ASSERT_TRUE(test::addOperandMemory(memory, p, c.data(), c.size() * 2));
-  nvfp4_gemm_Params params{addressOf(p.a.data()),   addressOf(p.b.data()),
-                           addressOf(p.sfa.data()), addressOf(p.sfb.data()),
-                           misaligned,              128,
-                           256,                     256};
+  // The tensor maps are the launch's to encode.
+  nvfp4_gemm_Params params{};
+  params.mA = addressOf(p.a.data());
+  params.mB = addressOf(p.b.data());
+  params.mSFA = addressOf(p.sfa.data());
+  params.mSFB = addressOf(p.sfb.data());
+  params.mC = misaligned;
+  params.M = 128;
+  params.K = 256;
+  params.N = 256;
   rt::LaunchConfig config;
   config.grid = nvfp4_gemm_grid(128, 256, 256);
   config.block = nvfp4_gemm_block();
